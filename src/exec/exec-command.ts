@@ -1,0 +1,194 @@
+import { statSync } from "node:fs";
+
+/** Per-stream output cap used when {@link ExecOptions.maxOutputBytes} is not given: 50 MiB. */
+export const DEFAULT_MAX_OUTPUT_BYTES = 50 * 1024 * 1024;
+
+const DEFAULT_KILL_GRACE_MS = 1000;
+/** Exit code reported when an aborted signal prevented the start: as if SIGTERMed at once (128 + 15). */
+const NOT_STARTED_CODE = 143;
+/**
+ * Once the direct child has exited, a grandchild may still hold the pipes open. Stop reading after
+ * this much silence on both pipes...
+ */
+const DRAIN_IDLE_MS = 50;
+/** ...or after this long in total, even if a grandchild keeps writing. */
+const DRAIN_MAX_MS = 1000;
+
+/** Options of {@link execCommand}. */
+export interface ExecOptions {
+	/** Kill the child after this many milliseconds; `0` or absent means no timeout. */
+	timeout?: number;
+	/** Aborting kills the child; an already aborted signal means the command is never started. */
+	signal?: AbortSignal;
+	/** Working directory; overrides the `cwd` argument. */
+	cwd?: string;
+	/** Environment of the child; replaces the inherited one (spread `process.env` to extend it). */
+	env?: Record<string, string | undefined>;
+	/** Bytes kept per stream; later output is read and discarded, and `truncated` is set. Default 50 MiB. */
+	maxOutputBytes?: number;
+	/** Milliseconds between SIGTERM and SIGKILL when the child must be killed. Default 1000. */
+	killGraceMs?: number;
+	/** Text written to the child's stdin (then closed); without it stdin is closed from the start. */
+	input?: string;
+}
+
+/** Outcome of {@link execCommand}; it resolves the same way for success, failure and kills. */
+export interface ExecResult {
+	/** Standard output, UTF-8 decoded, at most `maxOutputBytes` of it. */
+	stdout: string;
+	/** Standard error, UTF-8 decoded, at most `maxOutputBytes` of it. */
+	stderr: string;
+	/** Exit code; `128 + signal number` when the child died from a signal (143 TERM, 137 KILL). */
+	code: number;
+	/** The child was killed (or never started) because of the timeout or the abort signal. */
+	killed: boolean;
+	/** Set when either stream produced more than `maxOutputBytes`. */
+	truncated?: boolean;
+}
+
+interface Sink {
+	chunks: Uint8Array[];
+	size: number;
+	truncated: boolean;
+	done: boolean;
+	/** Stops reading; a pending read then ends as if the pipe closed. */
+	cancel: () => Promise<void>;
+	finished: Promise<void>;
+}
+
+/** Shared between both sinks so the drain knows when the pipes last spoke. */
+interface Activity {
+	lastDataAt: number;
+}
+
+/**
+ * Runs `command` with `args` (argv, no shell) in `options.cwd ?? cwd`, stdin closed (or fed
+ * `options.input`), and collects
+ * its output. Never rejects once the child started; rejects with an error naming the command or the
+ * working directory when it cannot start.
+ */
+export async function execCommand(
+	command: string,
+	args: string[],
+	cwd: string,
+	options: ExecOptions = {},
+): Promise<ExecResult> {
+	const { signal, timeout } = options;
+	if (signal?.aborted) return { stdout: "", stderr: "", code: NOT_STARTED_CODE, killed: true };
+	const dir = options.cwd ?? cwd;
+	let proc: Bun.Subprocess<"ignore" | Uint8Array, "pipe", "pipe">;
+	try {
+		proc = Bun.spawn([command, ...args], {
+			cwd: dir,
+			env: options.env,
+			stdin: options.input === undefined ? "ignore" : new TextEncoder().encode(options.input),
+			stdout: "pipe",
+			stderr: "pipe",
+		});
+	} catch (error) {
+		throw spawnError(error, command, dir);
+	}
+
+	const max = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+	const activity: Activity = { lastDataAt: 0 };
+	const out = sink(proc.stdout, max, activity);
+	const err = sink(proc.stderr, max, activity);
+
+	let killed = false;
+	let timer: Timer | undefined;
+	let graceTimer: Timer | undefined;
+	const kill = () => {
+		if (killed || proc.exitCode !== null || proc.signalCode !== null) return;
+		killed = true;
+		proc.kill("SIGTERM");
+		graceTimer = setTimeout(() => proc.kill("SIGKILL"), options.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
+	};
+	if (timeout !== undefined && timeout > 0) timer = setTimeout(kill, timeout);
+	signal?.addEventListener("abort", kill, { once: true });
+
+	const code = await proc.exited;
+	if (timer) clearTimeout(timer);
+	if (graceTimer) clearTimeout(graceTimer);
+	signal?.removeEventListener("abort", kill);
+	if (!out.done || !err.done) {
+		const stopDrain = drain([out, err], activity);
+		await out.finished;
+		await err.finished;
+		stopDrain();
+	}
+
+	const result: ExecResult = { stdout: decode(out), stderr: decode(err), code, killed };
+	if (out.truncated || err.truncated) result.truncated = true;
+	return result;
+}
+
+/** Reads a stream to its end, keeping at most `max` bytes. */
+function sink(stream: ReadableStream<Uint8Array>, max: number, activity: Activity): Sink {
+	const reader = stream.getReader();
+	const cancel = () => reader.cancel();
+	const s: Sink = { chunks: [], size: 0, truncated: false, done: false, cancel, finished: Promise.resolve() };
+	s.finished = (async () => {
+		try {
+			for (;;) {
+				const { done, value } = await reader.read();
+				if (done) break;
+				activity.lastDataAt = performance.now();
+				const room = max - s.size;
+				if (value.byteLength <= room) {
+					s.chunks.push(value);
+					s.size += value.byteLength;
+				} else {
+					// Keep reading so the child never blocks on a full pipe, but store nothing more.
+					if (room > 0) {
+						s.chunks.push(value.subarray(0, room));
+						s.size = max;
+					}
+					s.truncated = true;
+				}
+			}
+		} catch {
+			// A pipe that errors after the child exited holds nothing we could still use.
+		} finally {
+			s.done = true;
+		}
+	})();
+	return s;
+}
+
+/**
+ * Gives the pipes a short window after the child exited, then cancels the readers: a grandchild
+ * holding a pipe must neither delay the result nor keep the event loop alive.
+ */
+function drain(sinks: Sink[], activity: Activity): () => void {
+	const start = performance.now();
+	activity.lastDataAt = Math.max(activity.lastDataAt, start);
+	let timer: Timer;
+	const check = () => {
+		const now = performance.now();
+		const idle = now - activity.lastDataAt;
+		if (idle < DRAIN_IDLE_MS && now - start < DRAIN_MAX_MS) {
+			timer = setTimeout(check, DRAIN_IDLE_MS - idle);
+			return;
+		}
+		for (const s of sinks) if (!s.done) s.cancel().catch(() => {});
+	};
+	timer = setTimeout(check, DRAIN_IDLE_MS);
+	return () => clearTimeout(timer);
+}
+
+function decode(s: Sink): string {
+	if (s.chunks.length === 0) return "";
+	return Buffer.concat(s.chunks, s.size).toString("utf8");
+}
+
+/** Bun's spawn errors are terse (`posix_spawn 'x'`); say which of command or cwd is at fault. */
+function spawnError(error: unknown, command: string, dir: string): Error {
+	const stat = statSync(dir, { throwIfNoEntry: false });
+	if (!stat) return new Error(`Working directory does not exist: ${dir}`, { cause: error });
+	if (!stat.isDirectory()) return new Error(`Working directory is not a directory: ${dir}`, { cause: error });
+	const code = (error as NodeJS.ErrnoException | undefined)?.code;
+	if (code === "ENOENT") return new Error(`Command not found: ${command}`, { cause: error });
+	if (code === "EACCES") return new Error(`Command is not executable: ${command}`, { cause: error });
+	const message = error instanceof Error ? error.message : String(error);
+	return new Error(`Failed to run ${command}: ${message}`, { cause: error });
+}

@@ -1,0 +1,86 @@
+import type { TSchema } from "@sinclair/typebox";
+import type { HookRunner } from "./runner.ts";
+import type { AgentTool, AgentToolResult } from "./types.ts";
+
+/**
+ * Wraps a tool with `tool_call` / `tool_result` interception (SPEC §6):
+ * 1. `tool_call` handlers may block; a handler that throws blocks too (fail closed) — the tool never runs.
+ * 2. The tool runs with `signal` and `onUpdate` forwarded.
+ * 3. On success, `tool_result` handlers may replace `content` and/or `details`.
+ * 4. On failure, `tool_result` is emitted with `isError: true`, then the original error is rethrown.
+ * Hooks cannot change the input in place, nor turn a failure into a success.
+ */
+export class HookToolWrapper<TParams extends Record<string, unknown> = Record<string, unknown>, TDetails = unknown>
+	implements AgentTool<TParams, TDetails>
+{
+	readonly name: string;
+	readonly label: string;
+	readonly description: string;
+	readonly parameters: TSchema;
+
+	constructor(
+		private readonly tool: AgentTool<TParams, TDetails>,
+		private readonly runner: HookRunner,
+	) {
+		this.name = tool.name;
+		this.label = tool.label;
+		this.description = tool.description;
+		this.parameters = tool.parameters;
+	}
+
+	async execute(
+		toolCallId: string,
+		params: TParams,
+		signal?: AbortSignal,
+		onUpdate?: (partial: AgentToolResult<TDetails>) => void,
+		context?: unknown,
+	): Promise<AgentToolResult<TDetails>> {
+		const { runner, name: toolName } = this;
+		if (runner.hasHandlers("tool_call")) {
+			let decision: Awaited<ReturnType<HookRunner["emitToolCall"]>>;
+			try {
+				decision = await runner.emitToolCall({ type: "tool_call", toolName, toolCallId, input: params });
+			} catch (error) {
+				if (error instanceof Error) throw error;
+				throw new Error(`Hook failed, blocking execution: ${String(error)}`);
+			}
+			if (decision?.block) throw new Error(decision.reason || "Tool execution was blocked by a hook");
+		}
+
+		let result: AgentToolResult<TDetails>;
+		try {
+			result = await this.tool.execute(toolCallId, params, signal, onUpdate, context);
+		} catch (error) {
+			if (runner.hasHandlers("tool_result")) {
+				const text = error instanceof Error ? error.message : String(error);
+				await runner.emit({
+					type: "tool_result",
+					toolName,
+					toolCallId,
+					input: params,
+					content: [{ type: "text", text }],
+					details: undefined,
+					isError: true,
+				});
+			}
+			throw error;
+		}
+
+		if (!runner.hasHandlers("tool_result")) return result;
+		const override = await runner.emit({
+			type: "tool_result",
+			toolName,
+			toolCallId,
+			input: params,
+			content: result.content,
+			details: result.details,
+			isError: false,
+		});
+		if (!override) return result;
+		return {
+			...result,
+			content: override.content ?? result.content,
+			details: (override.details ?? result.details) as TDetails | undefined,
+		};
+	}
+}
