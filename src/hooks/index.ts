@@ -14,3 +14,9 @@ export { isHookEventType, validateEvent, validateResult, validateValue, type Val
 export { defineHook } from "./define.ts";
 export { execCommand, type ExecOptions, type ExecResult } from "../exec/exec-command.ts";
 export type * from "./types.ts";
+export {
+	discoverAndLoadHooks,
+	type DiscoverAndLoadOptions,
+	type DiscoverAndLoadResult,
+	type SkippedHook,
+} from "./discover.ts";

@@ -241,6 +241,15 @@ export interface HookError {
 // biome-ignore lint/suspicious/noExplicitAny: storage is untyped; `on` overloads type the entry points.
 export type AnyHookHandler = (event: any, ctx: HookContext) => unknown;
 
+/** Where a hook came from: discovery (with its provider), a settings file, or the caller. */
+export interface HookSource {
+	origin: "discovered" | "settings" | "configured";
+	/** `project` hooks come from the checked-out repository and are subject to trust. */
+	level: "user" | "project";
+	/** Discovery provider id (`native`, `claude`, `codex`). */
+	provider?: string;
+}
+
 /** A loaded hook: what its factory registered. */
 export interface LoadedHook {
 	/** The path exactly as given to the loader. */
@@ -252,6 +261,8 @@ export interface LoadedHook {
 	commands: Map<string, RegisteredCommand>;
 	setSendMessageHandler(handler: SendMessageHandler): void;
 	setAppendEntryHandler(handler: AppendEntryHandler): void;
+	/** Set by `discoverAndLoadHooks`. */
+	source?: HookSource;
 }
 
 /** A hook that could not be loaded. */

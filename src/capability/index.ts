@@ -1,0 +1,2 @@
+export * from "./hooks.ts";
+export * from "./registry.ts";

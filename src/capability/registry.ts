@@ -1,0 +1,236 @@
+import { resolve } from "pathe";
+import { homeDir } from "../paths.ts";
+
+/** A kind of thing that can be discovered (hooks, …), with the rules that merge what providers find. */
+export interface CapabilityDefinition<T> {
+	/** Unique id, e.g. `"hooks"`. */
+	id: string;
+	/** Human-readable name, used in warnings (`Invalid hook …`). */
+	displayName: string;
+	description: string;
+	/** Identity of an item: items with equal keys shadow each other (first one wins). */
+	key: (item: T) => string;
+	/** Error message when the item is unusable, `undefined` when it is fine. */
+	validate?: (item: T) => string | undefined;
+	/** The id users put in `disabledExtensions` to turn the item off. */
+	toExtensionId?: (item: T) => string;
+}
+
+/** What a provider's `load` is given. */
+export interface LoadContext {
+	/** Project directory, made absolute. */
+	cwd: string;
+	/** User home directory, read at load time. */
+	home: string;
+}
+
+/** What a provider's `load` returns: items plus non-fatal problems, never a throw for bad input. */
+export interface LoadResult<T> {
+	items: T[];
+	warnings?: string[];
+}
+
+/** A source of items for one capability. */
+export interface ProviderDefinition<T> {
+	/** Unique within its capability, e.g. `"native"`; what `providers`/`excludeProviders` name. */
+	id: string;
+	displayName: string;
+	description: string;
+	/** Higher runs first and wins key collisions; equal priorities keep registration order. */
+	priority: number;
+	load: (ctx: LoadContext) => Promise<LoadResult<T>> | LoadResult<T>;
+}
+
+/** Options of {@link CapabilityRegistry.loadCapability}. */
+export interface LoadCapabilityOptions {
+	/** Project directory handed to every provider. */
+	cwd: string;
+	/** Only run these provider ids (unknown ids are ignored). */
+	providers?: string[];
+	/** Never run these provider ids. */
+	excludeProviders?: string[];
+	/** Extension ids (see `toExtensionId`) whose items are dropped from `items`. */
+	disabledExtensions?: string[];
+	/** Keep disabled items in `items` (they are always in `all`, marked `_disabled`). */
+	includeDisabled?: boolean;
+	/** Keep items that fail `validate` in `items` (the warning is still reported). */
+	includeInvalid?: boolean;
+}
+
+/** An entry of `all`: the item plus why it is not (or would not be) in `items`. */
+export type CapabilityItem<T> = T & {
+	/** A higher-priority item had the same key. */
+	_shadowed?: boolean;
+	/** Its extension id is in `disabledExtensions`. */
+	_disabled?: boolean;
+	/** The `validate` message. */
+	_invalid?: string;
+};
+
+/** One provider that ran, with how many items it returned (before dedup). */
+export interface ProviderSummary {
+	id: string;
+	displayName: string;
+	priority: number;
+	itemCount: number;
+}
+
+/** Result of {@link CapabilityRegistry.loadCapability}. */
+export interface CapabilityResult<T> {
+	/** Usable items: deduplicated, valid, enabled; highest priority first. */
+	items: T[];
+	/** Everything every provider returned, in merge order, shadowed/disabled/invalid ones marked. */
+	all: CapabilityItem<T>[];
+	warnings: string[];
+	providers: ProviderSummary[];
+}
+
+interface Entry {
+	definition: CapabilityDefinition<unknown>;
+	providers: ProviderDefinition<unknown>[];
+}
+
+/** Capabilities and their providers. Use the module-level functions for the shared default instance. */
+export class CapabilityRegistry {
+	readonly #capabilities = new Map<string, Entry>();
+
+	/** Registers a capability; a second definition with the same id throws. */
+	defineCapability<T>(definition: CapabilityDefinition<T>): CapabilityDefinition<T> {
+		if (this.#capabilities.has(definition.id))
+			throw new Error(`Capability "${definition.id}" is already defined`);
+		this.#capabilities.set(definition.id, {
+			definition: definition as CapabilityDefinition<unknown>,
+			providers: [],
+		});
+		return definition;
+	}
+
+	/** Adds a provider to a defined capability; unknown capability or duplicate provider id throws. */
+	registerProvider<T>(capabilityId: string, provider: ProviderDefinition<T>): ProviderDefinition<T> {
+		const entry = this.#entry(capabilityId);
+		if (entry.providers.some((p) => p.id === provider.id))
+			throw new Error(`Provider "${provider.id}" is already registered for capability "${capabilityId}"`);
+		entry.providers.push(provider as ProviderDefinition<unknown>);
+		return provider;
+	}
+
+	/** Whether a capability with this id is defined. */
+	hasCapability(id: string): boolean {
+		return this.#capabilities.has(id);
+	}
+
+	/** Whether the capability has a provider with this id. */
+	hasProvider(capabilityId: string, providerId: string): boolean {
+		return this.#capabilities.get(capabilityId)?.providers.some((p) => p.id === providerId) ?? false;
+	}
+
+	/** Registered providers of a capability, in merge order (priority, then registration). */
+	getProviders(capabilityId: string): ProviderDefinition<unknown>[] {
+		return sortByPriority(this.#entry(capabilityId).providers);
+	}
+
+	/** Runs the providers concurrently and merges their items (see {@link CapabilityResult}). */
+	async loadCapability<T>(id: string, options: LoadCapabilityOptions): Promise<CapabilityResult<T>> {
+		const entry = this.#entry(id);
+		const definition = entry.definition as CapabilityDefinition<T>;
+		const only = options.providers && new Set(options.providers);
+		const excluded = new Set(options.excludeProviders ?? []);
+		const providers = sortByPriority(entry.providers as ProviderDefinition<T>[]).filter(
+			(p) => (!only || only.has(p.id)) && !excluded.has(p.id),
+		);
+		const ctx: LoadContext = { cwd: resolve(options.cwd), home: homeDir() };
+		const results = await Promise.all(providers.map((p) => runProvider(p, ctx)));
+
+		const warnings: string[] = [];
+		const items: T[] = [];
+		const all: CapabilityItem<T>[] = [];
+		const seen = new Set<string>();
+		const disabled = new Set(options.disabledExtensions ?? []);
+		providers.forEach((provider, index) => {
+			const result = results[index] as LoadResult<T>;
+			for (const warning of result.warnings ?? []) warnings.push(`[${provider.displayName}] ${warning}`);
+			for (const item of result.items) {
+				const key = definition.key(item);
+				if (seen.has(key)) {
+					all.push({ ...item, _shadowed: true });
+					continue;
+				}
+				seen.add(key);
+				const isDisabled = !!definition.toExtensionId && disabled.has(definition.toExtensionId(item));
+				if (isDisabled && !options.includeDisabled) {
+					all.push({ ...item, _disabled: true });
+					continue;
+				}
+				const problem = runValidate(definition, item);
+				if (problem !== undefined) {
+					warnings.push(`[${provider.displayName}] Invalid ${definition.displayName} ${describe(item, key)}: ${problem}`);
+					all.push({ ...item, _invalid: problem, ...(isDisabled ? { _disabled: true } : {}) });
+					if (options.includeInvalid) items.push(item);
+					continue;
+				}
+				all.push(isDisabled ? { ...item, _disabled: true } : (item as CapabilityItem<T>));
+				items.push(item);
+			}
+		});
+		const summaries = providers.map((p, index) => ({
+			id: p.id,
+			displayName: p.displayName,
+			priority: p.priority,
+			itemCount: (results[index] as LoadResult<T>).items.length,
+		}));
+		return { items, all, warnings, providers: summaries };
+	}
+
+	#entry(id: string): Entry {
+		const entry = this.#capabilities.get(id);
+		if (!entry) throw new Error(`Unknown capability "${id}"`);
+		return entry;
+	}
+}
+
+async function runProvider<T>(provider: ProviderDefinition<T>, ctx: LoadContext): Promise<LoadResult<T>> {
+	try {
+		const result = await provider.load(ctx);
+		if (!result || !Array.isArray(result.items)) throw new Error("provider returned no items array");
+		return result;
+	} catch (error) {
+		const message = error instanceof Error ? error.message : String(error);
+		return { items: [], warnings: [`Failed to load: ${message}`] };
+	}
+}
+
+function runValidate<T>(definition: CapabilityDefinition<T>, item: T): string | undefined {
+	try {
+		return definition.validate?.(item);
+	} catch (error) {
+		return `validation failed: ${error instanceof Error ? error.message : String(error)}`;
+	}
+}
+
+/** Stable: `Array.prototype.sort` keeps registration order among equal priorities. */
+function sortByPriority<P extends { priority: number }>(providers: P[]): P[] {
+	return [...providers].sort((a, b) => b.priority - a.priority);
+}
+
+function describe(item: unknown, key: string): string {
+	const path = (item as { path?: unknown } | null)?.path;
+	return typeof path === "string" ? path : key;
+}
+
+/** The shared registry behind the module-level functions. */
+export const defaultRegistry: CapabilityRegistry = new CapabilityRegistry();
+
+/** {@link CapabilityRegistry.defineCapability} on the default registry. */
+export function defineCapability<T>(definition: CapabilityDefinition<T>): CapabilityDefinition<T> {
+	return defaultRegistry.defineCapability(definition);
+}
+
+/** {@link CapabilityRegistry.registerProvider} on the default registry. */
+export function registerProvider<T>(capabilityId: string, provider: ProviderDefinition<T>): ProviderDefinition<T> {
+	return defaultRegistry.registerProvider(capabilityId, provider);
+}
+
+/** {@link CapabilityRegistry.loadCapability} on the default registry. */
+export function loadCapability<T>(id: string, options: LoadCapabilityOptions): Promise<CapabilityResult<T>> {
+	return defaultRegistry.loadCapability<T>(id, options);
+}

@@ -1,0 +1,17 @@
+import { join } from "pathe";
+import type { Hook } from "../capability/hooks.ts";
+import type { ProviderDefinition } from "../capability/registry.ts";
+import { prePostDirs, scanHookDirs } from "./_scan.ts";
+
+/** Claude Code style `pre/` and `post/` folders (priority 80): `<cwd>/.claude/hooks`, then `~/.claude/hooks`. */
+export const claudeProvider: ProviderDefinition<Hook> = {
+	id: "claude",
+	displayName: "Claude Code",
+	description: "Hooks in .claude/hooks/{pre,post} (project and user)",
+	priority: 80,
+	load: ({ cwd, home }) =>
+		scanHookDirs(
+			[...prePostDirs(join(cwd, ".claude", "hooks"), "project"), ...prePostDirs(join(home, ".claude", "hooks"), "user")],
+			claudeProvider,
+		),
+};

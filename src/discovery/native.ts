@@ -1,0 +1,31 @@
+import { join } from "pathe";
+import type { Hook } from "../capability/hooks.ts";
+import type { ProviderDefinition } from "../capability/registry.ts";
+import { MODULE_PATTERN, prePostDirs, scanHookDirs } from "./_scan.ts";
+
+const allTools = () => ({ type: "pre" as const, tool: "*" });
+
+/**
+ * xcsh's own hook folders (priority 100): project `<cwd>/.xcsh/hooks`, user `~/.xcsh/agent/hooks`.
+ * Each holds `pre/` and `post/` scripts plus hook modules (`.ts .js .mjs .mts .cjs`) directly inside.
+ * Order: project before user; per level `pre/`, `post/`, then the direct modules.
+ */
+export const nativeProvider: ProviderDefinition<Hook> = {
+	id: "native",
+	displayName: "xcsh",
+	description: "Hooks in .xcsh/hooks (project) and ~/.xcsh/agent/hooks (user)",
+	priority: 100,
+	load: ({ cwd, home }) => {
+		const project = join(cwd, ".xcsh", "hooks");
+		const user = join(home, ".xcsh", "agent", "hooks");
+		return scanHookDirs(
+			[
+				...prePostDirs(project, "project"),
+				{ dir: project, pattern: MODULE_PATTERN, classify: allTools, level: "project" },
+				...prePostDirs(user, "user"),
+				{ dir: user, pattern: MODULE_PATTERN, classify: allTools, level: "user" },
+			],
+			nativeProvider,
+		);
+	},
+};

@@ -1,0 +1,1 @@
+export * from "./trust-store.ts";

@@ -1,0 +1,197 @@
+import { mkdir, open, rename, unlink } from "node:fs/promises";
+import { dirname, join, resolve } from "pathe";
+import { userAgentDir } from "../paths.ts";
+
+/** One approval: the content hash the user approved, and when. */
+export interface TrustEntry {
+	/** SHA-256 of the file's content, lowercase hex. */
+	sha256: string;
+	/** ISO 8601 time of approval. */
+	approvedAt: string;
+}
+
+/** The on-disk format of `trust.json`. */
+export interface TrustFile {
+	version: 1;
+	/** Keyed by absolute path (symlinks not resolved: the content hash is what is trusted). */
+	approved: Record<string, TrustEntry>;
+}
+
+/** Outcome of {@link TrustStore.check}. */
+export interface TrustCheck {
+	trusted: boolean;
+	/** `unknown`: never approved; `changed`: approved, but the content differs now. */
+	reason?: "unknown" | "changed";
+	/** Hash of the file's current content. */
+	sha256: string;
+}
+
+/** Codes of {@link TrustError}. */
+export type TrustErrorCode = "TRUST_FILE_CORRUPT" | "TRUST_FILE_UNREADABLE" | "HOOK_UNREADABLE";
+
+/** A trust-store failure; `message` names the file at fault. */
+export class TrustError extends Error {
+	override readonly name = "TrustError";
+	constructor(
+		readonly code: TrustErrorCode,
+		message: string,
+	) {
+		super(message);
+	}
+}
+
+/** The default trust file, `~/.xcsh/agent/trust.json` (read from `HOME` at call time). */
+export function defaultTrustFile(): string {
+	return join(userAgentDir(), "trust.json");
+}
+
+/** SHA-256 (hex) of a file's content. */
+export async function hashFile(path: string): Promise<string> {
+	let bytes: ArrayBuffer;
+	try {
+		bytes = await Bun.file(path).arrayBuffer();
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+		throw new TrustError("HOOK_UNREADABLE", `Cannot read ${path} to hash it (${code})`);
+	}
+	return new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
+}
+
+/** Pending writes per trust file, shared by every store of this process. */
+const writeQueues = new Map<string, Promise<void>>();
+
+/**
+ * Approvals of hook files by content hash. Only the hash counts: editing an approved file makes it
+ * untrusted (`changed`) until approved again. Every write re-reads the file, changes one entry and
+ * replaces the file atomically (temp file + fsync + rename), so entries written earlier by other
+ * processes are kept. Writes to one file are serialized within this process; across processes there
+ * is no lock, so two writes at the same instant can still race (the last rename wins). A trust file
+ * that cannot be parsed is an error naming it and is never overwritten.
+ */
+export class TrustStore {
+	/** Absolute path of the trust file. */
+	readonly file: string;
+
+	constructor(file: string = defaultTrustFile()) {
+		this.file = resolve(file);
+	}
+
+	/** SHA-256 (hex) of a file's content. */
+	hashFile(path: string): Promise<string> {
+		return hashFile(path);
+	}
+
+	/** Whether the file's current content is the approved one. */
+	async check(path: string): Promise<TrustCheck> {
+		const key = resolve(path);
+		const [sha256, data] = await Promise.all([hashFile(key), this.#read()]);
+		const entry = data.approved[key];
+		if (!entry) return { trusted: false, reason: "unknown", sha256 };
+		if (entry.sha256 !== sha256) return { trusted: false, reason: "changed", sha256 };
+		return { trusted: true, sha256 };
+	}
+
+	/** Approves the file's current content; returns the stored entry. */
+	async approve(path: string): Promise<TrustEntry> {
+		const key = resolve(path);
+		const sha256 = await hashFile(key);
+		const entry: TrustEntry = { sha256, approvedAt: new Date().toISOString() };
+		await this.#update((approved) => {
+			approved[key] = entry;
+		});
+		return entry;
+	}
+
+	/** Removes an approval; `false` when the path was not approved. */
+	async revoke(path: string): Promise<boolean> {
+		const key = resolve(path);
+		let removed = false;
+		await this.#update((approved) => {
+			removed = key in approved;
+			delete approved[key];
+		});
+		return removed;
+	}
+
+	/** Every approval, sorted by path. */
+	async list(): Promise<Array<TrustEntry & { path: string }>> {
+		const { approved } = await this.#read();
+		return Object.keys(approved)
+			.sort()
+			.map((path) => ({ path, ...(approved[path] as TrustEntry) }));
+	}
+
+	/** Read-modify-write, one at a time per file in this process; nothing is written when the file is corrupt. */
+	#update(change: (approved: Record<string, TrustEntry>) => void): Promise<void> {
+		const run = (writeQueues.get(this.file) ?? Promise.resolve()).then(async () => {
+			const data = await this.#read();
+			change(data.approved);
+			await writeAtomic(this.file, `${JSON.stringify(data, null, "\t")}\n`);
+		});
+		const settled = run.catch(() => {});
+		writeQueues.set(this.file, settled);
+		settled.then(() => {
+			if (writeQueues.get(this.file) === settled) writeQueues.delete(this.file);
+		});
+		return run;
+	}
+
+	async #read(): Promise<TrustFile> {
+		let text: string;
+		try {
+			text = await Bun.file(this.file).text();
+		} catch (error) {
+			const code = (error as NodeJS.ErrnoException).code;
+			if (code === "ENOENT") return { version: 1, approved: {} };
+			throw new TrustError("TRUST_FILE_UNREADABLE", `Cannot read trust file ${this.file} (${code ?? error})`);
+		}
+		return parseTrustFile(text, this.file);
+	}
+}
+
+/** Creates a {@link TrustStore} on `file` (default `~/.xcsh/agent/trust.json`). */
+export function createTrustStore(file?: string): TrustStore {
+	return new TrustStore(file);
+}
+
+function parseTrustFile(text: string, file: string): TrustFile {
+	const corrupt = (why: string) =>
+		new TrustError(
+			"TRUST_FILE_CORRUPT",
+			`Trust file ${file} is corrupt: ${why}. Fix or delete it (approvals in it will be lost).`,
+		);
+	let data: unknown;
+	try {
+		data = JSON.parse(text);
+	} catch (error) {
+		throw corrupt(`invalid JSON (${(error as Error).message})`);
+	}
+	const { version, approved } = (data ?? {}) as Partial<TrustFile>;
+	if (version !== 1) throw corrupt(`expected "version": 1, got ${JSON.stringify(version)}`);
+	if (!approved || typeof approved !== "object" || Array.isArray(approved))
+		throw corrupt(`"approved" must be an object`);
+	for (const [path, entry] of Object.entries(approved)) {
+		if (typeof entry?.sha256 !== "string" || typeof entry?.approvedAt !== "string")
+			throw corrupt(`entry ${JSON.stringify(path)} needs string "sha256" and "approvedAt"`);
+	}
+	return { version: 1, approved };
+}
+
+/** Writes `text` to a temp file beside `file`, flushes it, then renames it over `file`. */
+async function writeAtomic(file: string, text: string): Promise<void> {
+	await mkdir(dirname(file), { recursive: true });
+	const temp = `${file}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`;
+	try {
+		const handle = await open(temp, "w", 0o600);
+		try {
+			await handle.writeFile(text);
+			await handle.sync();
+		} finally {
+			await handle.close();
+		}
+		await rename(temp, file);
+	} catch (error) {
+		await unlink(temp).catch(() => {});
+		throw error;
+	}
+}
