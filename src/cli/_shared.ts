@@ -1,0 +1,96 @@
+import type { ArgsDef } from "citty";
+import { existsSync, statSync } from "node:fs";
+import { isatty } from "node:tty";
+import { resolve } from "pathe";
+
+/** Exit codes of the CLI (SPEC §10). */
+export const EXIT_OK = 0;
+export const EXIT_USAGE = 1;
+export const EXIT_BLOCKED = 2;
+
+/** An error the CLI reports as one clear line (no stack trace) with its exit code. */
+export class CliError extends Error {
+	constructor(
+		message: string,
+		readonly exitCode: number = EXIT_USAGE,
+	) {
+		super(message);
+		this.name = "CliError";
+	}
+}
+
+/** Flags every command takes. `--hook` is repeatable; read it with {@link hookFlags}. */
+export const globalArgs = {
+	cwd: { type: "string", description: "Project directory (default: the current directory)", valueHint: "dir" },
+	hook: {
+		type: "string",
+		alias: ["extension", "e"],
+		description: "Load this hook file too (repeatable; --extension and -e are aliases)",
+		valueHint: "path",
+	},
+	discovery: {
+		type: "boolean",
+		default: true,
+		description: "Discover hooks in .xcsh, .claude, .codex and the user directory",
+		negativeDescription: "Only load the hooks given with --hook",
+	},
+	json: { type: "boolean", description: "Print machine-readable JSON" },
+} as const satisfies ArgsDef;
+
+const HOOK_FLAGS = new Set(["--hook", "--extension", "-e"]);
+
+/** Every value of `--hook`/`--extension`/`-e` in order (citty keeps only the last one). */
+export function hookFlags(rawArgs: readonly string[]): string[] {
+	const values: string[] = [];
+	for (let i = 0; i < rawArgs.length; i++) {
+		const arg = rawArgs[i] as string;
+		if (arg === "--") break;
+		const eq = arg.indexOf("=");
+		if (eq > 0 && HOOK_FLAGS.has(arg.slice(0, eq))) values.push(arg.slice(eq + 1));
+		else if (HOOK_FLAGS.has(arg)) {
+			const value = rawArgs[++i];
+			if (value === undefined || value.startsWith("-")) throw new CliError(`${arg} needs a path, e.g. ${arg} ./hooks/guard.ts`);
+			values.push(value);
+		}
+	}
+	return values;
+}
+
+/** Writes to stdout without touching `process.stdout` (its getter costs start-up time). */
+export async function writeOut(text: string): Promise<void> {
+	await Bun.write(Bun.stdout, text.endsWith("\n") ? text : `${text}\n`);
+}
+
+/** Writes to stderr without touching `process.stderr`. */
+export async function writeErr(text: string): Promise<void> {
+	await Bun.write(Bun.stderr, text.endsWith("\n") ? text : `${text}\n`);
+}
+
+/** Prints a value as indented JSON. */
+export function printJson(value: unknown): Promise<void> {
+	return writeOut(JSON.stringify(value, null, 2));
+}
+
+/** Parses JSON from a flag or stdin, naming the source when it is not valid JSON. */
+export function parseJson(text: string, source: string): unknown {
+	if (!text.trim()) throw new CliError(`${source} is empty; expected a JSON object`);
+	try {
+		return JSON.parse(text);
+	} catch (error) {
+		throw new CliError(`${source} is not valid JSON: ${(error as Error).message}`);
+	}
+}
+
+/** Reads all of stdin, or `undefined` when stdin is a terminal (nothing was piped). */
+export async function readStdin(): Promise<string | undefined> {
+	if (isatty(0)) return undefined; // isatty, not process.stdin: that getter is slow to create.
+	return await Bun.stdin.text();
+}
+
+/** The project directory from `--cwd`, checked to exist. */
+export function projectDir(cwd: string | undefined): string {
+	if (!cwd) return process.cwd();
+	const dir = resolve(process.cwd(), cwd);
+	if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new CliError(`--cwd ${cwd}: no such directory`);
+	return dir;
+}
