@@ -27,7 +27,9 @@ const isName = (value: string | undefined): value is Name => value !== undefined
 
 /** Runs the CLI and resolves its exit code; errors become one line on stderr, never a stack trace. */
 export async function main(rawArgs: string[]): Promise<number> {
-	const name = rawArgs.find((arg) => !arg.startsWith("-"));
+	// The command is the first argument naming one, so global flags may come before it.
+	const index = rawArgs.findIndex((arg) => isName(arg));
+	const name = index >= 0 ? (rawArgs[index] as Name) : rawArgs.find((arg) => !arg.startsWith("-"));
 	try {
 		if (rawArgs.includes("--help") || rawArgs.includes("-h") || rawArgs.length === 0) {
 			if (isName(name)) await showUsage(await subCommands[name](), rootCommand);
@@ -46,7 +48,8 @@ export async function main(rawArgs: string[]): Promise<number> {
 			);
 			return EXIT_USAGE;
 		}
-		const { result } = await runCommand(rootCommand, { rawArgs });
+		const command = await subCommands[name]();
+		const { result } = await runCommand(command, { rawArgs: rawArgs.filter((_, i) => i !== index) });
 		return typeof result === "number" ? result : EXIT_OK;
 	} catch (error) {
 		if (error instanceof CliError) {

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { HOOK_EVENT_TYPES } from "../../src/hooks/schemas.ts";
+import type { HookEvent } from "../../src/hooks/types.ts";
 import { validateEvent, validateResult } from "../../src/hooks/validate.ts";
 
 describe("validateEvent", () => {
@@ -14,7 +15,7 @@ describe("validateEvent", () => {
 	});
 
 	test("returns the typed event when valid", () => {
-		const event = { type: "tool_call", toolName: "bash", toolCallId: "1", input: { command: "ls" } };
+		const event: HookEvent = { type: "tool_call", toolName: "bash", toolCallId: "1", input: { command: "ls" } };
 		expect(validateEvent(event)).toEqual({ ok: true, value: event });
 		expect(validateEvent({ type: "session_before_switch", reason: "fork" }).ok).toBe(true);
 	});

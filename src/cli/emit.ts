@@ -1,0 +1,105 @@
+import { defineCommand } from "citty";
+import type { HookEvent, HookLoadError } from "../hooks/types.ts";
+import { isHookEventType, validateEvent } from "../hooks/validate.ts";
+import { HOOK_EVENT_TYPES } from "../hooks/schemas.ts";
+import {
+	CliError,
+	EXIT_BLOCKED,
+	EXIT_OK,
+	globalArgs,
+	hookFlags,
+	parseJson,
+	printJson,
+	projectDir,
+	readStdin,
+	writeErr,
+} from "./_shared.ts";
+import { createHost, describeSkips, type Host } from "./host.ts";
+
+/** Reads the event JSON from `--data` or stdin, fills `type` and `toolCallId`, and validates it. */
+export async function readEvent(type: string, data: string | undefined): Promise<HookEvent> {
+	if (!isHookEventType(type)) throw new CliError(`unknown event type "${type}"; expected one of: ${HOOK_EVENT_TYPES.join(", ")}`);
+	const text = data ?? (await readStdin());
+	if (text === undefined) throw new CliError(`no event given: pass --data '<json>' or pipe the event JSON on stdin`);
+	const value = parseJson(text, data === undefined ? "stdin" : "--data");
+	if (typeof value !== "object" || value === null || Array.isArray(value))
+		throw new CliError(`the event must be a JSON object, got ${Array.isArray(value) ? "an array" : value === null ? "null" : typeof value}`);
+	const event = value as Record<string, unknown>;
+	if (event.type !== undefined && event.type !== type)
+		throw new CliError(`the event's type "${String(event.type)}" does not match the command's "${type}"`);
+	event.type = type;
+	if ((type === "tool_call" || type === "tool_result") && event.toolCallId === undefined)
+		event.toolCallId = `call_${crypto.randomUUID().slice(0, 8)}`;
+	const checked = validateEvent(event);
+	if (!checked.ok) throw new CliError(`invalid ${type} event: ${checked.errors.join("; ")}`);
+	return checked.value;
+}
+
+function loadErrorReason(errors: HookLoadError[]): string {
+	return `blocked because a hook failed to load (fail closed; pass --allow-load-errors to run anyway): ${errors
+		.map((e) => `${e.path}: ${e.error}`)
+		.join("; ")}`;
+}
+
+/**
+ * Dispatches an event with the runner method that fits it. Resolves the result and whether the
+ * CLI should report a block/cancel (exit 2).
+ */
+export async function dispatch(host: Host, event: HookEvent, allowLoadErrors: boolean): Promise<{ result: unknown; stopped?: string }> {
+	const { runner } = host;
+	switch (event.type) {
+		case "tool_call": {
+			if (host.loadErrors.length > 0 && !allowLoadErrors) {
+				const reason = loadErrorReason(host.loadErrors);
+				return { result: { block: true, reason }, stopped: reason };
+			}
+			try {
+				const result = await runner.emitToolCall(event);
+				return { result, stopped: result?.block ? result.reason || "Tool execution was blocked by a hook" : undefined };
+			} catch (error) {
+				// Fail closed, exactly as HookToolWrapper does.
+				const reason = error instanceof Error ? error.message : `Hook failed, blocking execution: ${String(error)}`;
+				return { result: { block: true, reason }, stopped: reason };
+			}
+		}
+		case "context":
+			return { result: { messages: await runner.emitContext(event.messages) } };
+		case "before_agent_start":
+			return { result: await runner.emitBeforeAgentStart(event.prompt, event.images) };
+		default: {
+			const result = await runner.emit(event);
+			const cancelled = event.type.startsWith("session_before_") && (result as { cancel?: boolean } | undefined)?.cancel;
+			return { result, stopped: cancelled ? `${event.type} was cancelled by a hook` : undefined };
+		}
+	}
+}
+
+export const emitCommand = defineCommand({
+	meta: { name: "emit", description: "Dispatch one event to the hooks and print {event, result, errors, loadErrors}" },
+	args: {
+		type: { type: "positional", description: "Event type, e.g. tool_call, tool_result, context, session_before_switch" },
+		data: { type: "string", description: "Event JSON (default: read from stdin); `type` may be omitted", valueHint: "json" },
+		"allow-load-errors": { type: "boolean", description: "Let tool_call run even when a hook failed to load" },
+		session: { type: "string", description: "Session JSONL file for sendMessage/appendEntry", valueHint: "file" },
+		...globalArgs,
+	},
+	async run({ args, rawArgs }) {
+		const event = await readEvent(args.type as string, args.data);
+		const host = await createHost({
+			cwd: projectDir(args.cwd),
+			hookPaths: hookFlags(rawArgs),
+			discovery: args.discovery,
+			sessionFile: args.session,
+		});
+		try {
+			const { result, stopped } = await dispatch(host, event, args["allow-load-errors"] === true);
+			for (const line of describeSkips(host)) await writeErr(line);
+			await printJson({ event, result: result ?? null, errors: host.errors, loadErrors: host.loadErrors });
+			if (!stopped) return EXIT_OK;
+			await writeErr(stopped);
+			return EXIT_BLOCKED;
+		} finally {
+			host.close();
+		}
+	},
+});

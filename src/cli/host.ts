@@ -1,0 +1,164 @@
+import { isatty } from "node:tty";
+import { join } from "pathe";
+import { discoverAndLoadHooks, type SkippedHook } from "../hooks/discover.ts";
+import { HookRunner } from "../hooks/runner.ts";
+import type { HookError, HookLoadError, LoadedHook, NewSessionOptions } from "../hooks/types.ts";
+import { userAgentDir } from "../paths.ts";
+import { SessionManager } from "../session/session-manager.ts";
+import type { ReadonlySessionManager } from "../session/types.ts";
+import { TrustStore } from "../trust/trust-store.ts";
+import { createNoOpUIContext } from "../ui/no-op.ts";
+import type { HookUIContext } from "../ui/types.ts";
+
+/** Options of {@link createHost}. */
+export interface HostOptions {
+	cwd: string;
+	/** Paths from `--hook`: the user's own choice, never subject to trust. */
+	hookPaths: string[];
+	/** Scan the discovery providers (`--no-discovery` turns it off). */
+	discovery: boolean;
+	/** JSONL file for `sendMessage`/`appendEntry`; default `~/.xcsh/agent/sessions/default.jsonl`. */
+	sessionFile?: string;
+	/** Interactive terminal UI; default: stdin and stdout are both a TTY. */
+	interactive?: boolean;
+	/** Import hook modules afresh (used when reloading). */
+	fresh?: boolean;
+	/** Receives notifications in headless mode; default stderr. */
+	notify?: (line: string) => void;
+}
+
+/** A CLI host: hooks loaded with trust, a runner wired to a session file and a UI. */
+export interface Host {
+	cwd: string;
+	runner: HookRunner;
+	hooks: LoadedHook[];
+	loadErrors: HookLoadError[];
+	skipped: SkippedHook[];
+	warnings: string[];
+	/** Handler errors reported through `onError` since the host was created. */
+	errors: HookError[];
+	/** The session file, opened on first use. */
+	session(): SessionManager;
+	sessionFile: string;
+	close(): void;
+}
+
+/** The default session file of the CLI. */
+export function defaultSessionFile(): string {
+	return join(userAgentDir(), "sessions", "default.jsonl");
+}
+
+/**
+ * The UI without a terminal: the no-op UI (prompts get "no answer", `hasUI` false), except that
+ * notifications still print one line each, so a hook's message is not lost in scripts and CI.
+ */
+export function createHeadlessUIContext(write: (line: string) => void): HookUIContext {
+	const ui = createNoOpUIContext();
+	ui.notify = (message, type = "info") => write(`[${type}] ${message}\n`);
+	return ui;
+}
+
+/** A session view that opens the file only when a hook first reads it. */
+function lazySession(open: () => SessionManager): ReadonlySessionManager {
+	return new Proxy({} as ReadonlySessionManager, {
+		get(_, prop) {
+			const manager = open() as unknown as Record<PropertyKey, unknown>;
+			const value = manager[prop];
+			return typeof value === "function" ? value.bind(manager) : value;
+		},
+	});
+}
+
+/**
+ * Loads hooks the way the CLI does (discovery, settings, trust store for project hooks, `--hook`
+ * paths) and wires a runner: session writes go to a JSONL file, session control switches files,
+ * the terminal UI is used when stdin and stdout are a TTY.
+ */
+export async function createHost(options: HostOptions): Promise<Host> {
+	const { cwd } = options;
+	const loaded = await discoverAndLoadHooks(options.hookPaths, cwd, {
+		discovery: options.discovery,
+		trust: new TrustStore(),
+		fresh: options.fresh,
+	});
+
+	let sessionFile = options.sessionFile ?? defaultSessionFile();
+	let session: SessionManager | undefined;
+	const openSession = () => (session ??= SessionManager.open(sessionFile, { cwd }));
+
+	const interactive = options.interactive ?? (isatty(0) && isatty(1));
+	const ui = interactive
+		? (await import("../ui/terminal.ts")).createTerminalUIContext()
+		: createHeadlessUIContext(options.notify ?? ((line) => void Bun.write(Bun.stderr, line)));
+
+	const runner = new HookRunner(loaded.hooks, cwd, lazySession(openSession), undefined, {
+		handlerTimeoutMs: loaded.settings.hookTimeoutMs || undefined,
+	});
+	const errors: HookError[] = [];
+	runner.onError((error) => errors.push(error));
+
+	const newSession = async (opts?: NewSessionOptions) => {
+		const before = await runner.emit({ type: "session_before_switch", reason: "new" });
+		if (before?.cancel) return { cancelled: true };
+		const previousSessionFile = sessionFile;
+		const next = SessionManager.create({ cwd, sessionDir: join(userAgentDir(), "sessions"), parentSession: opts?.parentSession ?? previousSessionFile });
+		await opts?.setup?.(next);
+		session?.close();
+		session = next;
+		sessionFile = next.getSessionFile() ?? sessionFile;
+		await runner.emit({ type: "session_switch", reason: "new", previousSessionFile });
+		return { cancelled: false };
+	};
+
+	runner.initialize({
+		getModel: () => undefined,
+		sendMessageHandler: (message) => void openSession().appendCustomMessage(message),
+		appendEntryHandler: (customType, data) => void openSession().appendCustomEntry(customType, data),
+		newSessionHandler: newSession,
+		branchHandler: async (entryId) => {
+			const before = await runner.emit({ type: "session_before_branch", entryId });
+			if (before?.cancel) return { cancelled: true };
+			openSession().branch(entryId);
+			await runner.emit({ type: "session_branch", previousSessionFile: sessionFile });
+			return { cancelled: false };
+		},
+		navigateTreeHandler: async (targetId) => {
+			const current = openSession();
+			const oldLeafId = current.getLeafId();
+			const preparation = { targetId, oldLeafId, commonAncestorId: null, entriesToSummarize: [], userWantsSummary: false };
+			const before = await runner.emit({ type: "session_before_tree", preparation });
+			if (before?.cancel) return { cancelled: true };
+			current.branch(targetId);
+			await runner.emit({ type: "session_tree", newLeafId: targetId, oldLeafId });
+			return { cancelled: false };
+		},
+		uiContext: ui,
+		hasUI: interactive,
+	});
+
+	return {
+		cwd,
+		runner,
+		hooks: loaded.hooks,
+		loadErrors: loaded.errors,
+		skipped: loaded.skipped,
+		warnings: loaded.warnings,
+		errors,
+		session: openSession,
+		get sessionFile() {
+			return sessionFile;
+		},
+		close: () => session?.close(),
+	};
+}
+
+/** Human lines about hooks that were skipped (untrusted) or produced discovery warnings. */
+export function describeSkips(host: Pick<Host, "skipped" | "warnings">): string[] {
+	return [
+		...host.skipped.map(
+			(s) =>
+				`skipped ${s.path}: project hook ${s.reason === "changed" ? "changed since it was approved" : "not approved yet"}; run: ${s.approve}`,
+		),
+		...host.warnings.map((w) => `warning: ${w}`),
+	];
+}

@@ -1,0 +1,69 @@
+import { defineCommand } from "citty";
+import { HookToolWrapper } from "../hooks/tool-wrapper.ts";
+import { BUILTIN_TOOL_NAMES, createBuiltinTools, validateToolInput } from "../tools/index.ts";
+import {
+	CliError,
+	EXIT_BLOCKED,
+	EXIT_OK,
+	EXIT_USAGE,
+	globalArgs,
+	hookFlags,
+	parseJson,
+	printJson,
+	projectDir,
+	readStdin,
+	writeErr,
+	writeOut,
+} from "./_shared.ts";
+import { createHost, describeSkips } from "./host.ts";
+
+export const runToolCommand = defineCommand({
+	meta: { name: "run", description: "Run a built-in tool (bash, read, write, edit) through the hooks and print its result" },
+	args: {
+		tool: { type: "positional", description: `Tool name: ${BUILTIN_TOOL_NAMES.join(", ")}` },
+		input: { type: "string", description: 'Tool input JSON, e.g. \'{"command":"ls"}\' (default: stdin)', valueHint: "json" },
+		"allow-load-errors": { type: "boolean", description: "Run even when a hook failed to load" },
+		session: { type: "string", description: "Session JSONL file for sendMessage/appendEntry", valueHint: "file" },
+		...globalArgs,
+	},
+	async run({ args, rawArgs }) {
+		const name = args.tool as string;
+		if (!(BUILTIN_TOOL_NAMES as readonly string[]).includes(name))
+			throw new CliError(`unknown tool "${name}"; built-in tools: ${BUILTIN_TOOL_NAMES.join(", ")}`);
+		const text = args.input ?? (await readStdin());
+		if (text === undefined) throw new CliError(`no input given: pass --input '<json>' or pipe it on stdin`);
+		const cwd = projectDir(args.cwd);
+		const tool = createBuiltinTools(cwd)[name as (typeof BUILTIN_TOOL_NAMES)[number]];
+		const checked = validateToolInput(tool, parseJson(text, args.input === undefined ? "stdin" : "--input"));
+		if (!checked.ok) throw new CliError(`invalid input: ${checked.errors.join("; ")}`);
+
+		const host = await createHost({ cwd, hookPaths: hookFlags(rawArgs), discovery: args.discovery, sessionFile: args.session });
+		try {
+			for (const line of describeSkips(host)) await writeErr(line);
+			if (host.loadErrors.length > 0 && !args["allow-load-errors"]) {
+				for (const e of host.loadErrors) await writeErr(`${e.path}: ${e.error}`);
+				await writeErr("blocked: a hook failed to load (fail closed); pass --allow-load-errors to run anyway");
+				return EXIT_BLOCKED;
+			}
+			// The wrapper throws both for a block (before the tool runs) and for a failing tool (after):
+			// whether the tool started tells them apart.
+			let started = false;
+			const tracked = { ...tool, execute: (...a: Parameters<typeof tool.execute>) => ((started = true), tool.execute(...a)) };
+			let result: Awaited<ReturnType<typeof tool.execute>>;
+			try {
+				result = await new HookToolWrapper(tracked, host.runner).execute(`run_${crypto.randomUUID().slice(0, 8)}`, checked.value);
+			} catch (error) {
+				const message = error instanceof Error ? error.message : String(error);
+				if (args.json) await printJson({ blocked: !started, error: message, errors: host.errors });
+				await writeErr(started ? `${name} failed: ${message}` : `blocked: ${message}`);
+				return started ? EXIT_USAGE : EXIT_BLOCKED;
+			}
+			if (args.json) await printJson({ content: result.content, details: result.details ?? null, errors: host.errors });
+			else await writeOut(result.content.map((c) => (c.type === "text" ? c.text : `[image ${c.mimeType}]`)).join("\n"));
+			for (const e of host.errors) await writeErr(`hook error (${e.event}) ${e.hookPath}: ${e.error}`);
+			return EXIT_OK;
+		} finally {
+			host.close();
+		}
+	},
+});

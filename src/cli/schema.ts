@@ -1,0 +1,23 @@
+import { defineCommand } from "citty";
+import { HOOK_EVENT_TYPES, HookEventSchemas, HookResultSchemas } from "../hooks/schemas.ts";
+import { isHookEventType } from "../hooks/validate.ts";
+import { CliError, EXIT_OK, globalArgs, printJson } from "./_shared.ts";
+
+export const schemaCommand = defineCommand({
+	meta: { name: "schema", description: "Print the JSON Schema of an event and its result (or of all events)" },
+	args: {
+		type: { type: "positional", required: false, description: "Event type; all events when omitted" },
+		...globalArgs,
+	},
+	async run({ args }) {
+		const results = HookResultSchemas as Record<string, unknown>;
+		if (args.type === undefined) {
+			await printJson({ events: HookEventSchemas, results });
+			return EXIT_OK;
+		}
+		if (!isHookEventType(args.type))
+			throw new CliError(`unknown event type "${args.type}"; expected one of: ${HOOK_EVENT_TYPES.join(", ")}`);
+		await printJson({ event: HookEventSchemas[args.type], result: results[args.type] ?? null });
+		return EXIT_OK;
+	},
+});

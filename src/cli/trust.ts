@@ -1,0 +1,76 @@
+import { defineCommand } from "citty";
+import type { Hook } from "../capability/hooks.ts";
+import { registerHookDiscovery } from "../discovery/register.ts";
+import { loadSettings } from "../discovery/settings.ts";
+import { resolvePath } from "../paths.ts";
+import { TrustStore } from "../trust/trust-store.ts";
+import { CliError, EXIT_OK, globalArgs, printJson, projectDir, writeOut } from "./_shared.ts";
+
+/** Every project-level hook file: discovered ones and those listed in the project's settings. */
+async function projectHooks(cwd: string): Promise<string[]> {
+	const { hookPaths } = await loadSettings(cwd);
+	const found = await registerHookDiscovery().loadCapability<Hook>("hooks", { cwd, includeDisabled: true });
+	return [
+		...new Set([
+			...found.items.filter((h) => h.level === "project").map((h) => h.path),
+			...hookPaths.filter((h) => h.level === "project").map((h) => h.path),
+		]),
+	];
+}
+
+async function status(store: TrustStore, cwd: string) {
+	return Promise.all(
+		(await projectHooks(cwd)).map(async (path) => {
+			const check = await store.check(path);
+			return { path, status: check.trusted ? "approved" : (check.reason ?? "unknown") };
+		}),
+	);
+}
+
+export const trustCommand = defineCommand({
+	meta: {
+		name: "trust",
+		description: "Show the project's hooks and their approval; `trust approve|revoke <path…>` (or --all) changes it",
+	},
+	args: {
+		action: { type: "positional", required: false, description: "approve | revoke (omit to show the status)" },
+		all: { type: "boolean", description: "With approve/revoke: every project hook of --cwd" },
+		...globalArgs,
+	},
+	async run({ args }) {
+		const cwd = projectDir(args.cwd);
+		const store = new TrustStore();
+		const action = args.action;
+		if (action === undefined) {
+			const hooks = await status(store, cwd);
+			if (args.json) {
+				await printJson({ trustFile: store.file, hooks, approved: await store.list() });
+				return EXIT_OK;
+			}
+			const lines = hooks.map((h) => `${h.status === "approved" ? "✓" : "✗"} ${h.status.padEnd(8)} ${h.path}`);
+			if (hooks.some((h) => h.status !== "approved")) lines.push("Approve with: xcsh-hooks trust approve <path> (or --all)");
+			await writeOut(lines.join("\n") || "This project has no project-level hooks.");
+			return EXIT_OK;
+		}
+		if (action !== "approve" && action !== "revoke")
+			throw new CliError(`unknown action "${action}"; expected approve or revoke (or nothing, to show the status)`);
+		const given = (args._ as string[]).filter((p) => p !== action).map((p) => resolvePath(p, cwd));
+		if (given.length === 0 && !args.all) throw new CliError(`trust ${action} needs hook paths, or --all for every project hook`);
+		const paths = args.all ? await projectHooks(cwd) : given;
+		const done: Array<{ path: string; sha256?: string; changed: boolean }> = [];
+		for (const path of paths) {
+			if (action === "approve") {
+				const entry = await store.approve(path).catch((error: Error) => {
+					throw new CliError(error.message);
+				});
+				done.push({ path, sha256: entry.sha256, changed: true });
+			} else done.push({ path, changed: await store.revoke(path) });
+		}
+		if (args.json) await printJson({ action, hooks: done });
+		else
+			await writeOut(
+				done.map((d) => (d.changed ? `${action}d ${d.path}` : `${d.path} was not approved`)).join("\n") || "Nothing to do.",
+			);
+		return EXIT_OK;
+	},
+});
