@@ -45,6 +45,8 @@ export interface ProviderDefinition<T> {
 export interface LoadCapabilityOptions {
 	/** Project directory handed to every provider. */
 	cwd: string;
+	/** User home handed to every provider; default `HOME` at load time. A sandbox (the demo) points it elsewhere. */
+	home?: string;
 	/** Only run these provider ids (unknown ids are ignored). */
 	providers?: string[];
 	/** Never run these provider ids. */
@@ -138,7 +140,7 @@ export class CapabilityRegistry {
 		const providers = sortByPriority(entry.providers as ProviderDefinition<T>[]).filter(
 			(p) => (!only || only.has(p.id)) && !excluded.has(p.id),
 		);
-		const ctx: LoadContext = { cwd: resolve(options.cwd), home: homeDir() };
+		const ctx: LoadContext = { cwd: resolve(options.cwd), home: options.home ?? homeDir() };
 		const results = await Promise.all(providers.map((p) => runProvider(p, ctx)));
 
 		const warnings: string[] = [];

@@ -20,6 +20,8 @@ export interface DiscoverAndLoadOptions extends Pick<LoadHooksOptions, "shellTim
 	discovery?: boolean;
 	/** Read `.xcsh/settings.json` and `~/.xcsh/agent/settings.json` (default true). */
 	settings?: boolean;
+	/** Home directory whose user-level hooks are discovered (default `HOME`). */
+	home?: string;
 	/** The capability registry to discover with (default: the shared one). */
 	registry?: CapabilityRegistry;
 }
@@ -76,6 +78,7 @@ export async function discoverAndLoadHooks(
 		const registry = registerHookDiscovery(options.registry ?? defaultRegistry);
 		const found = await registry.loadCapability<Hook>("hooks", {
 			cwd,
+			home: options.home,
 			excludeProviders: settings.disabledProviders,
 			disabledExtensions: settings.disabledExtensions,
 		});

@@ -1,0 +1,21 @@
+import { defineCommand } from "citty";
+import { runDemo } from "../demo/run-demo.ts";
+import { EXIT_OK, EXIT_USAGE, printJson } from "./_shared.ts";
+
+export const demoCommand = defineCommand({
+	meta: {
+		name: "demo",
+		description: "Run the bundled example hooks over a scripted agent session in a temp workspace, with real tools",
+	},
+	args: {
+		workspace: { type: "string", description: "Use this directory instead of a new temp dir", valueHint: "dir" },
+		json: { type: "boolean", description: "Print a JSON summary after the trace" },
+	},
+	async run({ args }) {
+		const lines: string[] = [];
+		const summary = await runDemo({ write: (line) => lines.push(line), workspace: args.workspace });
+		await Bun.write(Bun.stdout, `${lines.join("\n")}\n`);
+		if (args.json) await printJson(summary);
+		return summary.hookErrors.length === 0 ? EXIT_OK : EXIT_USAGE;
+	},
+});

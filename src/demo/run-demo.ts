@@ -1,0 +1,167 @@
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative } from "pathe";
+import { discoverAndLoadHooks } from "../hooks/discover.ts";
+import { HookRunner } from "../hooks/runner.ts";
+import { HookToolWrapper } from "../hooks/tool-wrapper.ts";
+import type { AgentTool, AgentToolResult } from "../hooks/types.ts";
+import type { ToolResultMessage } from "../messages.ts";
+import { SessionManager } from "../session/session-manager.ts";
+import { TEMPLATES } from "../templates/index.ts";
+import { createBuiltinTools } from "../tools/index.ts";
+import { createNoOpUIContext } from "../ui/no-op.ts";
+import { createStatusLine } from "../ui/status-line.ts";
+import { DEMO_CONTEXT, DEMO_PROMPT, demoSteps } from "./script.ts";
+
+/** The bundled example hooks: template → name in the workspace. */
+const EXAMPLES = [
+	["shell", "bash"],
+	["guard", "guard"],
+	["redact", "redact"],
+	["context", "context-filter"],
+	["command", "note"],
+	["status", "progress"],
+] as const;
+
+/** Options of {@link runDemo}. */
+export interface DemoOptions {
+	/** Receives the trace, one line per call. */
+	write: (line: string) => void;
+	/** Workspace to use (default: a new temp dir). */
+	workspace?: string;
+}
+
+/** What the demo did, for tests and the CLI's `--json`. */
+export interface DemoSummary {
+	workspace: string;
+	sessionFile: string;
+	blocked: string[];
+	allowed: string[];
+	hookErrors: string[];
+}
+
+function writeExamples(workspace: string): void {
+	const hooksDir = join(workspace, ".xcsh", "hooks");
+	for (const [template, name] of EXAMPLES)
+		for (const file of TEMPLATES[template].files(name)) {
+			if (file.role !== "hook") continue;
+			const path = join(hooksDir, file.relativePath);
+			mkdirSync(dirname(path), { recursive: true });
+			writeFileSync(path, file.content);
+			if (file.executable) chmodSync(path, 0o755);
+		}
+	mkdirSync(join(workspace, "build"), { recursive: true });
+	writeFileSync(join(workspace, "build", "app.js"), "console.log('built');\n");
+}
+
+const text = (result: AgentToolResult) => result.content.map((c) => (c.type === "text" ? c.text : `[${c.type}]`)).join("\n");
+const indent = (s: string, pad = "      ") => s.trimEnd().split("\n").map((l) => pad + l).join("\n");
+
+/**
+ * The main job on an embedded default: writes the bundled example hooks into a temp workspace,
+ * discovers and loads them like an agent would, and plays a scripted session through the real
+ * runner, wrapper and tools, writing a readable trace. The workspace and its user directory are
+ * sandboxed: the caller's own hooks, settings and trust store are neither used nor changed.
+ */
+export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
+	const { write } = options;
+	const workspace = options.workspace ?? mkdtempSync(join(tmpdir(), "xcsh-hooks-demo-"));
+	writeExamples(workspace);
+	const show = (path: string) => relative(workspace, path);
+
+	write(`xcsh-hooks demo: a scripted agent session in ${workspace}`);
+	const loaded = await discoverAndLoadHooks([], workspace, { trust: "all", settings: false, home: join(workspace, ".home") });
+	write(`\n▸ discovered ${loaded.hooks.length} hooks`);
+	for (const hook of loaded.hooks) write(`    ${show(hook.resolvedPath)}  (${hook.source?.provider}, ${hook.source?.level})`);
+	for (const error of loaded.errors) write(`    ✗ ${error.path}: ${error.error}`);
+
+	const session = SessionManager.create({ cwd: workspace, sessionDir: join(workspace, ".sessions") });
+	const statusLine = createStatusLine();
+	const ui = createNoOpUIContext();
+	ui.notify = (message, type = "info") => write(`    notify(${type}): ${message}`);
+	ui.setStatus = (key, value) => {
+		statusLine.set(key, value);
+		write(`    status line: ${statusLine.render(80) || "(cleared)"}`);
+	};
+	const runner = new HookRunner(loaded.hooks, workspace, session);
+	const hookErrors: string[] = [];
+	runner.onError((e) => {
+		hookErrors.push(`${e.hookPath} (${e.event}): ${e.error}`);
+		write(`    hook error in ${show(e.hookPath)} (${e.event}): ${e.error}`);
+	});
+	runner.initialize({
+		getModel: () => ({ id: "scripted-model", provider: "demo" }),
+		sendMessageHandler: (message) => void session.appendCustomMessage(message),
+		appendEntryHandler: (customType, data) => void session.appendCustomEntry(customType, data),
+		uiContext: ui,
+		hasUI: false,
+	});
+	const tools = createBuiltinTools(workspace) as Record<string, AgentTool>;
+	const wrapped = Object.fromEntries(Object.entries(tools).map(([name, tool]) => [name, new HookToolWrapper(tool, runner)]));
+
+	write("\n▸ session_start");
+	await runner.emit({ type: "session_start" });
+	write(`\n▸ user: ${DEMO_PROMPT}`);
+	session.appendMessage({ role: "user", content: DEMO_PROMPT, timestamp: Date.now() });
+	const injected = await runner.emitBeforeAgentStart(DEMO_PROMPT);
+	write(`    before_agent_start: ${injected?.message ? `injected ${injected.message.customType}` : "nothing injected"}`);
+	await runner.emit({ type: "agent_start" });
+	await runner.emit({ type: "turn_start", turnIndex: 0, timestamp: Date.now() });
+
+	const context = await runner.emitContext(DEMO_CONTEXT);
+	write(`    context: ${DEMO_CONTEXT.length} messages → ${context.length} sent to the model (debug messages filtered)`);
+
+	const blocked: string[] = [];
+	const allowed: string[] = [];
+	const toolResults: ToolResultMessage[] = [];
+	const steps = demoSteps(join(workspace, "no-such-dir", "really-not-here"));
+	for (const [i, step] of steps.entries()) {
+		if (step.kind === "say") {
+			write(`\n▸ assistant: ${step.text}`);
+			session.appendMessage({ role: "assistant", content: [{ type: "text", text: step.text }], timestamp: Date.now() });
+			continue;
+		}
+		if (step.kind === "command") {
+			write(`\n▸ /${step.name} ${step.args}`);
+			await runner.getCommand(step.name)?.handler(step.args, runner.createCommandContext());
+			continue;
+		}
+		const id = `call_${i}`;
+		write(`\n▸ ${step.tool} ${JSON.stringify(step.input)}   (${step.note})`);
+		session.appendMessage({
+			role: "assistant",
+			content: [{ type: "toolCall", id, name: step.tool, arguments: step.input }],
+			timestamp: Date.now(),
+		});
+		let result: ToolResultMessage;
+		try {
+			const output = await wrapped[step.tool]?.execute(id, step.input);
+			if (!output) throw new Error(`no tool ${step.tool}`);
+			allowed.push(step.tool);
+			write(`    ✓ ran; the model sees:\n${indent(text(output))}`);
+			result = { role: "toolResult", toolCallId: id, toolName: step.tool, content: output.content, isError: false, timestamp: Date.now() };
+		} catch (error) {
+			const message = error instanceof Error ? error.message : String(error);
+			blocked.push(message);
+			write(`    ✗ ${message}`);
+			result = { role: "toolResult", toolCallId: id, toolName: step.tool, content: [{ type: "text", text: message }], isError: true, timestamp: Date.now() };
+		}
+		session.appendMessage(result);
+		toolResults.push(result);
+	}
+
+	write("\n▸ turn_end, agent_end");
+	const lastMessage = { role: "assistant" as const, content: [{ type: "text" as const, text: "Done." }] };
+	await runner.emit({ type: "turn_end", turnIndex: 0, message: lastMessage, toolResults });
+	await runner.emit({ type: "agent_end", messages: [...context, lastMessage] });
+	write("\n▸ session_shutdown");
+	await runner.emit({ type: "session_shutdown" });
+	const sessionFile = session.getSessionFile() as string;
+	const entries = session.getEntries().length;
+	session.close();
+
+	write(`\n${blocked.length} tool calls blocked, ${allowed.length} allowed, ${hookErrors.length} hook errors.`);
+	write(`Session (${entries} entries): ${sessionFile}`);
+	write(`Hooks used: ${join(workspace, ".xcsh", "hooks")} — copy one into your project to start.`);
+	return { workspace, sessionFile, blocked, allowed, hookErrors };
+}

@@ -1,0 +1,45 @@
+import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { runDemo } from "../../src/demo/run-demo.ts";
+import { tempDir } from "../_helpers.ts";
+import { runCli } from "../cli/_run.ts";
+
+describe("demo", () => {
+	test("plays the scripted session through the real hooks, tools and session file", async () => {
+		const lines: string[] = [];
+		const workspace = tempDir();
+		const summary = await runDemo({ write: (line) => lines.push(line), workspace });
+		const trace = lines.join("\n");
+
+		expect(summary.hookErrors).toEqual([]);
+		expect(summary.blocked).toEqual([
+			"guard: blocked a forced recursive delete: rm -rf build",
+			"bash: refusing a destructive command",
+		]);
+		expect(summary.allowed).toEqual(["bash", "write", "edit", "read"]);
+		// The blocked delete really did not run; the write and edit really did.
+		expect(existsSync(join(workspace, "build", "app.js"))).toBe(true);
+		expect(readFileSync(join(workspace, "config", "service.env"), "utf8")).toContain("API_KEY=sk-demo-4f9a1c27e8\nRETRIES=5");
+		// What the model saw was redacted, and the debug message was filtered from the context.
+		expect(trace).toContain("API_KEY=[REDACTED]");
+		expect(trace).not.toMatch(/sees:[^▸]*sk-demo/);
+		expect(trace).toContain("3 messages → 2 sent to the model");
+		expect(trace).toContain("status line: ● turn 1…");
+		expect(trace).toContain("status line: (cleared)");
+
+		const entries = readFileSync(summary.sessionFile, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+		expect(entries[0].type).toBe("session");
+		expect(entries.filter((e) => e.type === "message").length).toBeGreaterThan(8);
+		expect(entries.at(-1)).toMatchObject({ type: "custom", customType: "note", data: { note: "demo finished: config in config/service.env" } });
+	});
+
+	test("`xcsh-hooks demo` prints the trace and exits 0 without touching the user's directory", async () => {
+		const home = tempDir("xcsh-hooks-home-");
+		const run = await runCli(["demo"], { home });
+		expect(run.code).toBe(0);
+		expect(run.stdout).toContain("2 tool calls blocked, 4 allowed, 0 hook errors.");
+		expect(run.stdout).toMatch(/Session \(\d+ entries\): \/.+\.jsonl/);
+		expect(existsSync(join(home, ".xcsh"))).toBe(false);
+	});
+});
