@@ -1,0 +1,188 @@
+import { defineCommand } from "citty";
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative } from "pathe";
+import { homeDir, userAgentDir } from "../paths.ts";
+import {
+	isTemplateName,
+	type Template,
+	TEMPLATE_NAMES,
+	TEMPLATES,
+	type TemplateFile,
+	type TemplateName,
+} from "../templates/index.ts";
+import { TrustStore } from "../trust/trust-store.ts";
+import { CliError, EXIT_OK, globalArgs, printJson, projectDir, writeOut } from "./_shared.ts";
+
+const NAME = /^[a-z0-9][a-z0-9_-]*$/;
+
+/** `name` if it is a valid hook name, else a {@link CliError} saying what is allowed. */
+export function validateHookName(name: string): string {
+	if (NAME.test(name)) return name;
+	throw new CliError(
+		`invalid hook name ${JSON.stringify(name)}: use lowercase letters, digits, "-" and "_", starting with a letter or digit (e.g. my-guard)`,
+	);
+}
+
+function templateOf(value: string): TemplateName {
+	if (isTemplateName(value)) return value;
+	throw new CliError(`unknown template ${JSON.stringify(value)}; choose one of: ${TEMPLATE_NAMES.join(", ")}`);
+}
+
+/** A file to write, with its absolute path. */
+interface Target extends TemplateFile {
+	path: string;
+}
+
+/** Every target that already exists, checked before anything is written. */
+function existing(targets: Target[]): Target[] {
+	return targets.filter(({ path }) => {
+		try {
+			lstatSync(path); // lstat: a dangling symlink is in the way too
+			return true;
+		} catch {
+			return false;
+		}
+	});
+}
+
+async function writeTargets(targets: Target[]): Promise<void> {
+	for (const target of targets) {
+		mkdirSync(dirname(target.path), { recursive: true });
+		await Bun.write(target.path, target.content);
+		if (target.executable) chmodSync(target.path, 0o755);
+	}
+}
+
+/** Whether `xcsh-hooks` (hence `xcsh-hooks/testing`) resolves from `dir`, as Bun would find it. */
+function canResolvePackage(dir: string): boolean {
+	for (let current = dir; ; current = dirname(current)) {
+		if (existsSync(join(current, "node_modules", "xcsh-hooks", "package.json"))) return true;
+		try {
+			if (JSON.parse(readFileSync(join(current, "package.json"), "utf8")).name === "xcsh-hooks") return true;
+		} catch {
+			// no package.json here, or not JSON: keep looking upwards
+		}
+		if (dirname(current) === current) return false;
+	}
+}
+
+/** `arg` as a POSIX shell word (`~/` left unquoted so the shell still expands it). */
+const quote = (arg: string): string => {
+	if (/^[\w@%+=:,./~-]+$/.test(arg)) return arg;
+	return `'${arg.replaceAll("'", `'\\''`)}'`;
+};
+
+/** Approves each hook file (not its test) in the user's trust store; returns the approved paths. */
+async function approveHooks(targets: Target[]): Promise<string[]> {
+	const store = new TrustStore();
+	const approved: string[] = [];
+	for (const target of targets.filter((t) => t.role === "hook")) {
+		try {
+			await store.approve(target.path);
+		} catch (error) {
+			throw new CliError(`wrote ${target.path}, but could not approve it: ${(error as Error).message}`);
+		}
+		approved.push(target.path);
+	}
+	return approved;
+}
+
+/** Paths as the user can paste them where they ran `init`: `./x` below it, `~/x` below HOME, else absolute. */
+function displayPath(user: boolean): (path: string) => string {
+	const here = process.cwd();
+	const home = homeDir();
+	return (path) => {
+		const rel = relative(here, path);
+		if (!user && !rel.startsWith("..") && !rel.startsWith("/")) return `./${rel}`;
+		return path.startsWith(`${home}/`) ? `~/${path.slice(home.length + 1)}` : path;
+	};
+}
+
+interface NextStepsInput {
+	name: string;
+	template: Template;
+	targets: Target[];
+	dir: string;
+	cwd: string;
+	user: boolean;
+}
+
+/** Shell commands to run next: install the package if needed, run the test, check, try the hook. */
+function nextSteps({ name, template, targets, dir, cwd, user }: NextStepsInput): string[] {
+	const show = (path: string) => quote(displayPath(user)(path));
+	// --cwd goes right after the subcommand, so `command <name> [args…]` cannot take it for an argument.
+	const cwdFlag = cwd === process.cwd() ? [] : ["--cwd", show(cwd)];
+	const [subcommand, ...rest] = template.example(name);
+	const test = targets.find((t) => t.role === "test");
+	return [
+		...(canResolvePackage(dir) ? [] : [`${user ? `cd ${show(userAgentDir())} && ` : ""}bun add -d xcsh-hooks`]),
+		...(test ? [`bun test ${show(test.path)}`] : []),
+		["xcsh-hooks", "check", ...cwdFlag].join(" "),
+		["xcsh-hooks", subcommand, ...cwdFlag, ...rest.map(quote)].join(" "),
+	];
+}
+
+/** `xcsh-hooks init <name>`: writes a hook from a template plus its test, never overwriting without `--force`. */
+export const initCommand = defineCommand({
+	meta: {
+		name: "init",
+		description:
+			"Scaffold a typed hook and its bun:test file in .xcsh/hooks (or ~/.xcsh/agent/hooks with --user). " +
+			"With --template shell the name is the tool the script gates: `init bash --template shell` writes pre/bash.sh.",
+	},
+	args: {
+		name: {
+			type: "positional",
+			required: true,
+			description: "Hook name: lowercase letters, digits, - and _ (for --template shell: the tool it gates, e.g. bash)",
+		},
+		template: {
+			type: "string",
+			default: "guard",
+			description: `Template: ${TEMPLATE_NAMES.join(" | ")}`,
+			valueHint: "name",
+		},
+		user: { type: "boolean", description: "Write to ~/.xcsh/agent/hooks instead of <cwd>/.xcsh/hooks" },
+		force: { type: "boolean", description: "Overwrite existing files" },
+		...globalArgs,
+	},
+	async run({ args }) {
+		const name = validateHookName(String(args.name));
+		const templateName = templateOf(String(args.template));
+		const template = TEMPLATES[templateName];
+		const cwd = projectDir(args.cwd);
+		const dir = args.user ? join(userAgentDir(), "hooks") : join(cwd, ".xcsh", "hooks");
+		const targets: Target[] = template.files(name).map((file) => ({ ...file, path: join(dir, file.relativePath) }));
+
+		const inTheWay = args.force ? [] : existing(targets);
+		if (inTheWay.length > 0)
+			throw new CliError(
+				`${inTheWay.map((t) => t.path).join(", ")} already exist${inTheWay.length === 1 ? "s" : ""}; nothing written (pass --force to overwrite)`,
+			);
+		await writeTargets(targets);
+
+		// User hooks run without approval; project hooks need the user's approval of this exact content.
+		const approved = args.user ? [] : await approveHooks(targets);
+		const next = nextSteps({ name, template, targets, dir, cwd, user: Boolean(args.user) });
+
+		if (args.json) {
+			await printJson({
+				template: templateName,
+				dir,
+				files: targets.map(({ path, role }) => ({ path, role, approved: approved.includes(path) })),
+				next,
+			});
+			return EXIT_OK;
+		}
+		const show = displayPath(Boolean(args.user));
+		const lines = [
+			`Created ${templateName} hook "${name}":`,
+			...targets.map((t) => `  ${show(t.path)}${approved.includes(t.path) ? "  (approved in the trust store)" : ""}`),
+		];
+		if (templateName === "shell")
+			lines.push(`It gates calls of the tool "${name}" (the file's stem); rename it to gate another tool, or to *.sh for all.`);
+		lines.push("", "Next:", ...next.map((step) => `  ${step}`));
+		await writeOut(lines.join("\n"));
+		return EXIT_OK;
+	},
+});

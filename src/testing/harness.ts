@@ -1,0 +1,220 @@
+import { loadHookFromFactory, loadHooks } from "../hooks/loader.ts";
+import { HookRunner } from "../hooks/runner.ts";
+import { HookToolWrapper } from "../hooks/tool-wrapper.ts";
+import type {
+	AgentTool,
+	AgentToolResult,
+	BeforeAgentStartEventResult,
+	HookError,
+	HookEvent,
+	HookFactory,
+	HookMessage,
+	HookResultMap,
+	ImageContent,
+	LoadedHook,
+	Model,
+	SendMessageOptions,
+	ToolContent,
+} from "../hooks/types.ts";
+import type { AgentMessage } from "../messages.ts";
+import { SessionManager } from "../session/session-manager.ts";
+import { renderStatusLine } from "../ui/status-line.ts";
+import {
+	createScriptedUIContext,
+	type RecordedNotification,
+	type RecordedPrompt,
+	type ScriptedUIAnswers,
+} from "./scripted-ui.ts";
+
+/** Options of {@link createHookHarness}. */
+export interface HookHarnessOptions {
+	/** Working directory hooks see (`ctx.cwd`, `pi.exec`); relative hook paths resolve against it. Default: `process.cwd()`. */
+	cwd?: string;
+	/** Scripted answers to UI prompts; unanswered prompts get the no-op answer. */
+	ui?: ScriptedUIAnswers;
+	/** `ctx.hasUI`; default `true` when `ui` is given, else `false`. */
+	hasUI?: boolean;
+	/** `ctx.model`. */
+	model?: Model;
+}
+
+/** Outcome of {@link HookHarness.toolCall}. */
+export interface ToolCallOutcome {
+	blocked: boolean;
+	/** Why it was blocked: the hook's reason, or the message of the error a handler threw. */
+	reason?: string;
+	/** The error a handler threw; such a call is blocked (fail closed), as the tool wrapper does. */
+	error?: Error;
+}
+
+/** Outcome of {@link HookHarness.toolResult}: the result the agent would see after `tool_result` hooks. */
+export interface ToolResultOutcome {
+	content: ToolContent;
+	details: unknown;
+	/** The text blocks of `content`, joined with newlines. */
+	text: string;
+}
+
+/** Options of {@link HookHarness.toolResult}. */
+export interface ToolResultOptions {
+	details?: unknown;
+	isError?: boolean;
+}
+
+/** A `pi.sendMessage` call. */
+export interface RecordedMessage {
+	message: HookMessage;
+	options?: SendMessageOptions;
+}
+
+/** A `pi.appendEntry` call. */
+export interface RecordedEntry {
+	customType: string;
+	data?: unknown;
+}
+
+/** A loaded hook wired to a real {@link HookRunner}, with recording host handlers and a scripted UI. */
+export interface HookHarness {
+	/** Emits `tool_call` for `toolName` with `input`. */
+	toolCall(toolName: string, input?: Record<string, unknown>): Promise<ToolCallOutcome>;
+	/** Emits `tool_result`; `content` may be plain text. */
+	toolResult(
+		toolName: string,
+		input: Record<string, unknown>,
+		content: string | ToolContent,
+		options?: ToolResultOptions,
+	): Promise<ToolResultOutcome>;
+	/** Runs `tool` through a real {@link HookToolWrapper}; a blocked call rejects with the reason. */
+	runTool<TParams extends Record<string, unknown>, TDetails>(
+		tool: AgentTool<TParams, TDetails>,
+		input: TParams,
+	): Promise<AgentToolResult<TDetails>>;
+	/** Emits any event; resolves what {@link HookRunner.emit} resolves. */
+	emit<E extends HookEvent>(event: E): Promise<HookResultMap[E["type"]] | undefined>;
+	/** Emits `context`; resolves the messages after every handler. */
+	context(messages: AgentMessage[]): Promise<AgentMessage[]>;
+	/** Emits `before_agent_start`. */
+	beforeAgentStart(prompt: string, images?: ImageContent[]): Promise<BeforeAgentStartEventResult | undefined>;
+	/** Runs the slash command `name` with a command context; an unknown name rejects, listing the registered ones. */
+	command(name: string, args?: string): Promise<void>;
+	/** `pi.sendMessage` calls. */
+	readonly messages: RecordedMessage[];
+	/** `pi.appendEntry` calls. */
+	readonly entries: RecordedEntry[];
+	/** `ctx.ui.notify` calls. */
+	readonly notifications: RecordedNotification[];
+	/** Current `ctx.ui.setStatus` values by key. */
+	readonly statuses: Map<string, string>;
+	/** The status line as the host would render it in `width` columns (default 80). */
+	statusLine(width?: number): string;
+	/** Handler errors reported to `onError`. */
+	readonly errors: HookError[];
+	/** Every UI question asked, with its answer. */
+	readonly prompts: RecordedPrompt[];
+	/** Current text of the agent's input editor (`ctx.ui.setEditorText`). */
+	readonly editorText: string;
+	/** The in-memory session `ctx.sessionManager` reads; messages and entries are appended to it too. */
+	readonly session: SessionManager;
+	readonly runner: HookRunner;
+	readonly hook: LoadedHook;
+}
+
+function factoryPath(factory: HookFactory): string {
+	return factory.name ? `<factory ${factory.name}>` : "<factory>";
+}
+
+async function load(hook: string | HookFactory, cwd: string): Promise<LoadedHook> {
+	if (typeof hook === "function") return loadHookFromFactory(hook, factoryPath(hook), cwd);
+	const { hooks, errors } = await loadHooks([hook], cwd);
+	if (errors[0]) throw new Error(`${errors[0].path}: ${errors[0].error}`);
+	return hooks[0] as LoadedHook;
+}
+
+const asContent = (content: string | ToolContent): ToolContent =>
+	typeof content === "string" ? [{ type: "text", text: content }] : content;
+
+const textOf = (content: ToolContent): string =>
+	content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
+
+/**
+ * Loads one hook — a file path (via `loadHooks`; a load error rejects with the loader's message) or
+ * a factory — and wires it to a real {@link HookRunner} whose host handlers record what the hook does.
+ */
+export async function createHookHarness(hook: string | HookFactory, options: HookHarnessOptions = {}): Promise<HookHarness> {
+	const cwd = options.cwd ?? process.cwd();
+	const loaded = await load(hook, cwd);
+	const session = SessionManager.inMemory(cwd);
+	const runner = new HookRunner([loaded], cwd, session);
+	const { ui, recording } = createScriptedUIContext(options.ui);
+	const messages: RecordedMessage[] = [];
+	const entries: RecordedEntry[] = [];
+	const errors: HookError[] = [];
+	let callCount = 0;
+
+	runner.initialize({
+		getModel: () => options.model,
+		sendMessageHandler: (message, sendOptions) => {
+			messages.push(sendOptions ? { message, options: sendOptions } : { message });
+			session.appendCustomMessage(message);
+		},
+		appendEntryHandler: (customType, data) => {
+			entries.push({ customType, data });
+			session.appendCustomEntry(customType, data);
+		},
+		uiContext: ui,
+		hasUI: options.hasUI ?? options.ui !== undefined,
+	});
+	runner.onError((error) => errors.push(error));
+
+	return {
+		async toolCall(toolName, input = {}) {
+			const toolCallId = `call_${++callCount}`;
+			try {
+				const result = await runner.emitToolCall({ type: "tool_call", toolName, toolCallId, input });
+				return result?.block ? { blocked: true, reason: result.reason } : { blocked: false };
+			} catch (thrown) {
+				const error = thrown instanceof Error ? thrown : new Error(`Hook failed, blocking execution: ${String(thrown)}`);
+				return { blocked: true, reason: error.message, error };
+			}
+		},
+		async toolResult(toolName, input, content, resultOptions = {}) {
+			const original = asContent(content);
+			const override = await runner.emit({
+				type: "tool_result",
+				toolName,
+				toolCallId: `call_${++callCount}`,
+				input,
+				content: original,
+				details: resultOptions.details,
+				isError: resultOptions.isError ?? false,
+			});
+			const finalContent = override?.content ?? original;
+			return { content: finalContent, details: override?.details ?? resultOptions.details, text: textOf(finalContent) };
+		},
+		runTool: (tool, input) => new HookToolWrapper(tool, runner).execute(`call_${++callCount}`, input),
+		emit: (event) => runner.emit(event),
+		context: (list) => runner.emitContext(list),
+		beforeAgentStart: (prompt, images) => runner.emitBeforeAgentStart(prompt, images),
+		async command(name, args = "") {
+			const command = runner.getCommand(name);
+			if (!command) {
+				const names = runner.getRegisteredCommands().map((c) => c.name);
+				throw new Error(`Unknown command "${name}"; registered: ${names.length ? names.join(", ") : "none"}`);
+			}
+			await command.handler(args, runner.createCommandContext());
+		},
+		messages,
+		entries,
+		notifications: recording.notifications,
+		statuses: recording.statuses,
+		statusLine: (width = 80) => renderStatusLine(recording.statuses, width),
+		errors,
+		prompts: recording.prompts,
+		get editorText() {
+			return recording.editorText;
+		},
+		session,
+		runner,
+		hook: loaded,
+	};
+}
