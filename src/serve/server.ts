@@ -1,0 +1,232 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { dispatch } from "../cli/emit.ts";
+import { createHost, describeSkips, type Host, type HostOptions } from "../cli/host.ts";
+import type { HookError } from "../hooks/types.ts";
+import { resolvePath } from "../paths.ts";
+import {
+	beforeAgentStartParams,
+	commandParams,
+	contextParams,
+	emitParams,
+	parseRequest,
+	type RequestId,
+	ServeError,
+	type ServeResponse,
+	toolCallParams,
+} from "./protocol.ts";
+import { discoveryTargets, type HookWatcher, watchHookFiles } from "./watch.ts";
+
+/** Options of {@link createServer}. */
+export interface ServerOptions {
+	/** How hooks are loaded, as for the CLI (`fresh` and `interactive` are the server's business). */
+	host: Omit<HostOptions, "fresh" | "interactive">;
+	/** Receives each outgoing line (ending in `\n`); called once per response or notification. */
+	write: (line: string) => void;
+	/** Human diagnostics (skipped hooks, errors outside any request); default stderr. */
+	log?: (line: string) => void;
+	/** Let `tool_call` run even when a hook failed to load (default: such calls are blocked). */
+	allowLoadErrors?: boolean;
+	/** Reload when hook files, discovery folders or settings change (default true). */
+	watch?: boolean;
+	/** Quiet time after the last file event before an automatic reload, in ms (default 100). */
+	debounceMs?: number;
+}
+
+/** A running server: feed it lines, then shut it down. */
+export interface Server {
+	/** Answers one request line; resolves once its response was written. Never rejects. */
+	handleLine(line: string): Promise<void>;
+	/** Re-imports the hooks, as the `reload` method does (without writing a response). */
+	reload(): Promise<{ hooks: string[]; loadErrors: Host["loadErrors"] }>;
+	/** Stops watching, waits for in-flight requests, emits `session_shutdown` once, closes the session. Idempotent. */
+	shutdown(): Promise<void>;
+}
+
+/** The hooks of one load. Requests pin the generation they started on, so a reload never swaps hooks under them. */
+interface Generation {
+	host: Host;
+	active: number;
+	retired: boolean;
+}
+
+type Job = (host: Host, errors: HookError[]) => Promise<unknown>;
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+const summary = (host: Host) => ({ hooks: host.runner.getHookPaths(), loadErrors: host.loadErrors });
+
+/** Creates a server and loads the hooks once; see `src/serve/index.ts` for the protocol. */
+export async function createServer(options: ServerOptions): Promise<Server> {
+	const { write } = options;
+	const log = options.log ?? ((line: string) => void Bun.write(Bun.stderr, line.endsWith("\n") ? line : `${line}\n`));
+	const allowLoadErrors = options.allowLoadErrors ?? false;
+	// Attributes each handler error to the request whose dispatch raised it, even with requests interleaved.
+	const requestErrors = new AsyncLocalStorage<HookError[]>();
+
+	const load = async (fresh: boolean, sessionFile: string | undefined): Promise<Generation> => {
+		const host = await createHost({ notify: log, ...options.host, sessionFile, fresh, interactive: false });
+		host.runner.onError((error) => {
+			host.errors.length = 0; // the host's own list would grow for the life of the process
+			const errors = requestErrors.getStore();
+			if (errors) errors.push(error);
+			else log(`hook error (${error.event}) ${error.hookPath}: ${error.error}`);
+		});
+		for (const line of describeSkips(host)) log(line);
+		return { host, active: 0, retired: false };
+	};
+	const release = (gen: Generation) => {
+		if (--gen.active === 0 && gen.retired) gen.host.close();
+	};
+
+	let current = await load(false, options.host.sessionFile);
+	let reloading: Promise<unknown> | undefined;
+	let closing: Promise<void> | undefined;
+	let shutdownEmitted = false;
+	const inflight = new Set<Promise<void>>();
+	const send = (response: ServeResponse | { method: string; params: unknown }) => write(`${JSON.stringify(response)}\n`);
+
+	const reload = (): Promise<Generation> => {
+		const previous = reloading;
+		const next = (async () => {
+			await previous;
+			const gen = await load(true, current.host.sessionFile);
+			const old = current;
+			current = gen;
+			old.retired = true;
+			if (old.active === 0) old.host.close(); // else the last request still running on it closes it
+			rewatch();
+			return gen;
+		})();
+		// Requests wait on `reloading`, which never rejects: after a failed reload they use the old hooks.
+		const settled = next.catch(() => undefined);
+		reloading = settled;
+		void settled.then(() => {
+			if (reloading === settled) reloading = undefined;
+		});
+		return next;
+	};
+
+	let watcher: HookWatcher | undefined;
+	const rewatch = () => {
+		watcher?.close();
+		if (options.watch === false || closing) return;
+		const { host } = current;
+		const targets = discoveryTargets(host.cwd);
+		const files = [...host.hooks.map((h) => h.resolvedPath), ...host.loadErrors.map((e) => resolvePath(e.path, host.cwd)), ...targets.files];
+		watcher = watchHookFiles({ files, dirs: options.host.discovery ? targets.dirs : [] }, options.debounceMs ?? 100, () => {
+			if (closing) return;
+			reload()
+				.then((gen) => send({ method: "reloaded", params: summary(gen.host) }))
+				.catch((error) => log(`automatic reload failed: ${message(error)}`));
+		});
+	};
+	rewatch();
+
+	const methods: Record<string, (params: unknown) => Job> = {
+		emit(params) {
+			const event = emitParams(params);
+			return async (host, errors) => {
+				if (event.type === "session_shutdown") shutdownEmitted = true;
+				const { result } = await dispatch(host, event, allowLoadErrors);
+				return { result: result ?? null, errors, loadErrors: host.loadErrors };
+			};
+		},
+		toolCall(params) {
+			const event = toolCallParams(params);
+			return async (host) => {
+				const { stopped } = await dispatch(host, event, allowLoadErrors);
+				return stopped === undefined ? { block: false } : { block: true, reason: stopped };
+			};
+		},
+		context(params) {
+			const messages = contextParams(params);
+			return async (host, errors) => ({ messages: await host.runner.emitContext(messages), errors });
+		},
+		beforeAgentStart(params) {
+			const { prompt, images } = beforeAgentStartParams(params);
+			return async (host, errors) => ({ ...(await host.runner.emitBeforeAgentStart(prompt, images)), errors });
+		},
+		command(params) {
+			const { name, args } = commandParams(params);
+			return async (host, errors) => {
+				const command = host.runner.getCommand(name);
+				if (!command) {
+					const known = [...new Set(host.runner.getRegisteredCommands().map((c) => `/${c.name}`))];
+					throw new ServeError("command_not_found", `no hook registers /${name}; ${known.length ? `registered: ${known.join(", ")}` : "no commands are registered"}`);
+				}
+				try {
+					await command.handler(args, host.runner.createCommandContext());
+				} catch (error) {
+					throw new ServeError("handler_error", `/${name} failed: ${message(error)}`);
+				}
+				return { ok: true, errors };
+			};
+		},
+	};
+
+	const run = async (method: string, params: unknown): Promise<unknown> => {
+		if (method === "reload") {
+			try {
+				return summary((await reload()).host);
+			} catch (error) {
+				throw new ServeError("reload_failed", `reload failed, the previous hooks stay loaded: ${message(error)}`);
+			}
+		}
+		const prepare = Object.hasOwn(methods, method) ? methods[method] : undefined;
+		if (!prepare) throw new ServeError("method_not_found", `unknown method ${JSON.stringify(method)}; methods: ${[...Object.keys(methods), "reload"].join(", ")}`);
+		const job = prepare(params);
+		if (reloading) await reloading;
+		const gen = current;
+		gen.active++;
+		const errors: HookError[] = [];
+		try {
+			return await requestErrors.run(errors, () => job(gen.host, errors));
+		} finally {
+			release(gen);
+		}
+	};
+
+	const handle = async (line: string): Promise<void> => {
+		let id: RequestId | null = null;
+		try {
+			const request = parseRequest(line);
+			id = request.id;
+			if (closing) throw new ServeError("shutting_down", "the server is shutting down and takes no new requests");
+			const result = await run(request.method, request.params);
+			send({ id, result: result ?? null });
+		} catch (error) {
+			const known = error instanceof ServeError;
+			try {
+				send({ id: id ?? (known ? error.requestId : null), error: { code: known ? error.code : "internal_error", message: message(error) } });
+			} catch (writeError) {
+				log(`could not answer request ${JSON.stringify(id)}: ${message(writeError)}`);
+			}
+		}
+	};
+
+	send({ method: "ready", params: { ...summary(current.host), skipped: current.host.skipped, warnings: current.host.warnings } });
+
+	return {
+		handleLine(line) {
+			if (!line.trim()) return Promise.resolve();
+			const pending = handle(line);
+			inflight.add(pending);
+			void pending.then(() => inflight.delete(pending));
+			return pending;
+		},
+		reload: async () => summary((await reload()).host),
+		shutdown() {
+			closing ??= (async () => {
+				watcher?.close();
+				while (inflight.size > 0) await Promise.all(inflight);
+				await reloading;
+				const { host } = current;
+				if (!shutdownEmitted) {
+					shutdownEmitted = true;
+					await requestErrors.exit(() => host.runner.emit({ type: "session_shutdown" }));
+				}
+				host.close();
+			})();
+			return closing;
+		},
+	};
+}

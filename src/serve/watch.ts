@@ -1,0 +1,91 @@
+import { type FSWatcher, statSync, watch } from "node:fs";
+import { basename, dirname, join } from "pathe";
+import { projectSettingsPath, userSettingsPath } from "../discovery/settings.ts";
+import { homeDir } from "../paths.ts";
+
+/** What {@link watchHookFiles} watches. */
+export interface WatchTargets {
+	/** Files whose change means "reload": loaded hooks, hooks that failed to load, settings files. */
+	files: string[];
+	/** Folders where any new, changed or removed entry means "reload": the discovery folders. */
+	dirs: string[];
+}
+
+/** A set of watchers; `close` stops them and any pending debounce. */
+export interface HookWatcher {
+	close(): void;
+}
+
+/** The discovery folders of SPEC §8.2 (project and user level) and both settings files. */
+export function discoveryTargets(cwd: string): WatchTargets {
+	const home = homeDir();
+	const prePost = (root: string) => [root, join(root, "pre"), join(root, "post")];
+	return {
+		files: [projectSettingsPath(cwd), userSettingsPath()],
+		dirs: [
+			...prePost(join(cwd, ".xcsh", "hooks")),
+			...prePost(join(home, ".xcsh", "agent", "hooks")),
+			...prePost(join(cwd, ".claude", "hooks")).slice(1),
+			...prePost(join(home, ".claude", "hooks")).slice(1),
+			join(cwd, ".codex", "hooks"),
+			join(home, ".codex", "hooks"),
+		],
+	};
+}
+
+const isDir = (path: string) => statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
+
+/**
+ * Watches folders, never single files: editors save by writing a new file and renaming it over the
+ * old one, which silently ends a watch on the old file. A file is watched through its folder,
+ * filtered to its name. A target that does not exist yet is watched through its nearest existing
+ * ancestor, filtered to the name of the next missing component, so creating `.xcsh/hooks/` later
+ * still triggers a reload (which then watches the new folder). Events are debounced: `onChange`
+ * runs once `debounceMs` have passed without another event.
+ */
+export function watchHookFiles(targets: WatchTargets, debounceMs: number, onChange: () => void): HookWatcher {
+	// Folder → the entry names that matter in it, or "all" (every visible entry).
+	const filters = new Map<string, Set<string> | "all">();
+	const add = (path: string, whole: boolean) => {
+		let dir = whole ? path : dirname(path);
+		let name = whole ? undefined : basename(path);
+		while (!isDir(dir)) {
+			const parent = dirname(dir);
+			if (parent === dir) return;
+			name = basename(dir);
+			dir = parent;
+		}
+		const current = filters.get(dir);
+		if (name === undefined) filters.set(dir, "all");
+		else if (current === undefined) filters.set(dir, new Set([name]));
+		else if (current !== "all") current.add(name);
+	};
+	for (const file of targets.files) add(file, false);
+	for (const dir of targets.dirs) add(dir, true);
+
+	let timer: ReturnType<typeof setTimeout> | undefined;
+	const schedule = () => {
+		clearTimeout(timer);
+		timer = setTimeout(onChange, debounceMs);
+	};
+	const watchers: FSWatcher[] = [];
+	for (const [dir, filter] of filters) {
+		try {
+			const watcher = watch(dir, (_, filename) => {
+				const name = filename ? basename(String(filename)) : undefined;
+				// No name (some platforms) → assume it mattered; hidden entries are editor swap files.
+				if (name === undefined || (filter === "all" ? !name.startsWith(".") : filter.has(name))) schedule();
+			});
+			watcher.on("error", () => watcher.close()); // the folder went away; the next reload re-targets
+			watchers.push(watcher);
+		} catch {
+			// Unreadable folder: nothing to watch there.
+		}
+	}
+	return {
+		close() {
+			clearTimeout(timer);
+			for (const watcher of watchers) watcher.close();
+		},
+	};
+}

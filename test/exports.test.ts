@@ -1,0 +1,37 @@
+import { expect, test } from "bun:test";
+import * as root from "xcsh-hooks";
+import * as hooks from "xcsh-hooks/hooks";
+import * as testing from "xcsh-hooks/testing";
+
+test("xcsh-hooks/hooks exports the loading APIs, runner, wrapper, schemas and execCommand", () => {
+	for (const name of [
+		"loadHooks",
+		"discoverAndLoadHooks",
+		"HookRunner",
+		"HookToolWrapper",
+		"execCommand",
+		"validateEvent",
+		"defineHook",
+		"HookEventSchemas",
+		"HookResultSchemas",
+	])
+		expect(typeof (hooks as Record<string, unknown>)[name]).not.toBe("undefined");
+});
+
+test("the package root re-exports every public name, the hooks surface included", () => {
+	for (const name of Object.keys(hooks)) expect((root as Record<string, unknown>)[name]).toBe((hooks as Record<string, unknown>)[name]);
+	for (const name of [
+		"SessionManager",
+		"createNoOpUIContext",
+		"renderStatusLine",
+		"createBuiltinTools",
+		"loadCapability",
+		"defineCapability",
+		"registerProvider",
+		"TrustStore",
+		"loadSettings",
+		"homeDir",
+	])
+		expect(typeof (root as Record<string, unknown>)[name]).not.toBe("undefined");
+	expect(typeof testing.createHookHarness).toBe("function");
+});
