@@ -1,14 +1,14 @@
-import { isatty } from "node:tty";
 import { join } from "pathe";
 import { discoverAndLoadHooks, type SkippedHook } from "../hooks/discover.ts";
 import { HookRunner } from "../hooks/runner.ts";
 import type { HookError, HookLoadError, LoadedHook, NewSessionOptions } from "../hooks/types.ts";
 import { userAgentDir } from "../paths.ts";
-import { SessionManager } from "../session/session-manager.ts";
+import type { SessionManager } from "../session/session-manager.ts";
 import type { ReadonlySessionManager } from "../session/types.ts";
 import { TrustStore } from "../trust/trust-store.ts";
 import { createNoOpUIContext } from "../ui/no-op.ts";
 import type { HookUIContext } from "../ui/types.ts";
+import { isTerminal } from "./_shared.ts";
 
 /** Options of {@link createHost}. */
 export interface HostOptions {
@@ -58,6 +58,14 @@ export function createHeadlessUIContext(write: (line: string) => void): HookUICo
 	return ui;
 }
 
+/**
+ * The session store, loaded when a hook first uses the session: `emit` with hooks that never
+ * touch it does not pay for loading the store and its schemas at start-up.
+ */
+function sessionStore(): typeof SessionManager {
+	return (require("../session/session-manager.ts") as typeof import("../session/session-manager.ts")).SessionManager;
+}
+
 /** A session view that opens the file only when a hook first reads it. */
 function lazySession(open: () => SessionManager): ReadonlySessionManager {
 	return new Proxy({} as ReadonlySessionManager, {
@@ -84,9 +92,9 @@ export async function createHost(options: HostOptions): Promise<Host> {
 
 	let sessionFile = options.sessionFile ?? defaultSessionFile();
 	let session: SessionManager | undefined;
-	const openSession = () => (session ??= SessionManager.open(sessionFile, { cwd }));
+	const openSession = () => (session ??= sessionStore().open(sessionFile, { cwd }));
 
-	const interactive = options.interactive ?? (isatty(0) && isatty(1));
+	const interactive = options.interactive ?? (isTerminal(0) && isTerminal(1));
 	const ui = interactive
 		? (await import("../ui/terminal.ts")).createTerminalUIContext()
 		: createHeadlessUIContext(options.notify ?? ((line) => void Bun.write(Bun.stderr, line)));
@@ -101,7 +109,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
 		const before = await runner.emit({ type: "session_before_switch", reason: "new" });
 		if (before?.cancel) return { cancelled: true };
 		const previousSessionFile = sessionFile;
-		const next = SessionManager.create({ cwd, sessionDir: join(userAgentDir(), "sessions"), parentSession: opts?.parentSession ?? previousSessionFile });
+		const next = sessionStore().create({ cwd, sessionDir: join(userAgentDir(), "sessions"), parentSession: opts?.parentSession ?? previousSessionFile });
 		await opts?.setup?.(next);
 		session?.close();
 		session = next;

@@ -1,7 +1,6 @@
 import * as typebox from "@sinclair/typebox";
 import { existsSync } from "node:fs";
 import { execCommand } from "../exec/exec-command.ts";
-import * as root from "../index.ts";
 import { createLogger } from "../logger.ts";
 import { resolvePath } from "../paths.ts";
 import { createShellHookFactory, isModulePath, type ShellHookSpec } from "./shell-hook.ts";
@@ -16,6 +15,19 @@ import type {
 	RegisteredCommand,
 	SendMessageHandler,
 } from "./types.ts";
+
+type PackageRoot = HookAPI["pi"];
+let packageRoot: PackageRoot | undefined;
+
+/**
+ * The package root served as `pi.pi`, evaluated when a hook first reads it: it pulls in every
+ * subsystem (tools, UI, session store…), which would otherwise cost each `emit` start-up ≈2 ms.
+ * A synchronous `require` keeps `pi.pi` a plain value and the module the same instance `import` gets.
+ */
+function loadPackageRoot(): PackageRoot {
+	packageRoot ??= require("../index.ts") as PackageRoot;
+	return packageRoot;
+}
 
 /** Options of {@link loadHooks}. */
 export interface LoadHooksOptions {
@@ -64,7 +76,9 @@ export function createHookAPI(path: string, resolvedPath: string, cwd: string): 
 		},
 		logger: createLogger(path),
 		typebox,
-		pi: root,
+		get pi() {
+			return loadPackageRoot();
+		},
 	} as HookAPI;
 
 	const hook: LoadedHook = {

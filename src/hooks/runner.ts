@@ -1,12 +1,11 @@
 import type { AgentMessage, ImageContent } from "../messages.ts";
 import { createLogger } from "../logger.ts";
-import { SessionManager } from "../session/session-manager.ts";
 import type { ReadonlySessionManager } from "../session/types.ts";
 import { createNoOpUIContext } from "../ui/no-op.ts";
 import type { HookUIContext } from "../ui/types.ts";
+import { dispatchBeforeAgentStart, dispatchContext, dispatchEmit, dispatchToolCall, type TimeoutOf } from "./_dispatch.ts";
 import type { HookEventType, HookResultMap } from "./schemas.ts";
 import type {
-	AnyHookHandler,
 	AppendEntryHandler,
 	BeforeAgentStartEventResult,
 	HookCommandContext,
@@ -54,15 +53,16 @@ export interface HookRunnerInitOptions {
 
 type ErrorListener = (error: HookError) => void;
 
-const isThenable = (value: unknown): value is PromiseLike<unknown> =>
-	value !== null && typeof value === "object" && typeof (value as PromiseLike<unknown>).then === "function";
-
 const notCancelled = async (): Promise<Outcome> => ({ cancelled: false });
 const logger = createLogger("xcsh-hooks");
 
-/** Only these events keep handler results in {@link HookRunner.emit}. */
-function keepsResult(type: string): boolean {
-	return type.startsWith("session_before_") || type === "tool_result" || type === "session.compacting";
+/**
+ * The default session: an in-memory store, loaded on first use so that hosts bringing their own
+ * session (the CLI does) never load the session store and its schemas at start-up.
+ */
+function inMemorySession(cwd: string): ReadonlySessionManager {
+	const { SessionManager } = require("../session/session-manager.ts") as typeof import("../session/session-manager.ts");
+	return SessionManager.inMemory(cwd);
 }
 
 /**
@@ -76,16 +76,23 @@ export class HookRunner {
 	private ui: HookUIContext = createNoOpUIContext();
 	private hasUI = false;
 	private init: Partial<HookRunnerInitOptions> = {};
+	/** The context every event handler gets; its fields only change in {@link initialize}. */
+	private context: HookContext | undefined;
+	/** Per-event handler timeout; absent when none is configured, so handlers are called directly. */
+	private readonly timeoutOf: TimeoutOf | undefined;
 
 	constructor(
 		private readonly hooks: LoadedHook[],
 		private readonly cwd: string,
 		sessionManager?: ReadonlySessionManager,
 		modelRegistry?: ModelRegistry,
-		private readonly options: HookRunnerOptions = {},
+		options: HookRunnerOptions = {},
 	) {
-		this.sessionManager = sessionManager ?? SessionManager.inMemory(cwd);
+		this.sessionManager = sessionManager ?? inMemorySession(cwd);
 		this.modelRegistry = modelRegistry ?? {};
+		const { handlerTimeoutMs, eventTimeouts } = options;
+		if (handlerTimeoutMs || Object.values(eventTimeouts ?? {}).some((ms) => !!ms))
+			this.timeoutOf = (type) => eventTimeouts?.[type as HookEventType] ?? handlerTimeoutMs ?? 0;
 	}
 
 	/** Wires the host in: every hook's `sendMessage`/`appendEntry`, session control, the UI. */
@@ -93,6 +100,7 @@ export class HookRunner {
 		this.init = options;
 		this.ui = options.uiContext ?? createNoOpUIContext();
 		this.hasUI = options.uiContext ? (options.hasUI ?? false) : false;
+		this.context = undefined;
 		for (const hook of this.hooks) {
 			hook.setSendMessageHandler(options.sendMessageHandler);
 			hook.setAppendEntryHandler(options.appendEntryHandler);
@@ -119,7 +127,8 @@ export class HookRunner {
 
 	/** Whether any hook handles `type`. */
 	hasHandlers(type: HookEventType): boolean {
-		return this.hooks.some((hook) => (hook.handlers.get(type)?.length ?? 0) > 0);
+		for (const hook of this.hooks) if ((hook.handlers.get(type)?.length ?? 0) > 0) return true;
+		return false;
 	}
 
 	getHookPaths(): string[] {
@@ -187,54 +196,27 @@ export class HookRunner {
 		});
 	}
 
+	/** The shared event context, created on first use after construction or {@link initialize}. */
+	private eventContext(): HookContext {
+		return (this.context ??= this.createContext());
+	}
+
 	/**
 	 * Emits an event; handler errors go to `onError` and dispatch continues. `session_before_*`:
 	 * the last truthy result is kept and `cancel: true` returns at once. `tool_result` and
 	 * `session.compacting`: the last truthy result wins. Every other event resolves `undefined`.
 	 */
-	async emit<E extends HookEvent>(event: E): Promise<HookResultMap[E["type"]] | undefined> {
-		const type = event.type;
-		const keep = keepsResult(type);
-		const cancellable = keep && type.startsWith("session_before_");
-		let ctx: HookContext | undefined;
-		let last: unknown;
-		for (const hook of this.hooks) {
-			const handlers = hook.handlers.get(type);
-			if (!handlers) continue;
-			for (const handler of handlers) {
-				try {
-					let result = this.call(handler, event, (ctx ??= this.createContext()));
-					if (isThenable(result)) result = await result;
-					if (!keep || !result) continue;
-					last = result;
-					if (cancellable && (result as { cancel?: boolean }).cancel) return result as HookResultMap[E["type"]];
-				} catch (error) {
-					this.reportError(hook, type, error);
-				}
-			}
-		}
-		return last as HookResultMap[E["type"]] | undefined;
+	emit<E extends HookEvent>(event: E): Promise<HookResultMap[E["type"]] | undefined> {
+		const ctx = this.context ?? this.eventContext();
+		return dispatchEmit(this, this.hooks, event, ctx, this.timeoutOf) as Promise<HookResultMap[E["type"]] | undefined>;
 	}
 
 	/**
 	 * Emits `tool_call`. Errors are not caught: they reach the caller (the wrapper then blocks).
 	 * The last truthy result wins; the first `{block: true}` returns at once.
 	 */
-	async emitToolCall(event: ToolCallEvent): Promise<ToolCallEventResult | undefined> {
-		let ctx: HookContext | undefined;
-		let last: ToolCallEventResult | undefined;
-		for (const hook of this.hooks) {
-			const handlers = hook.handlers.get("tool_call");
-			if (!handlers) continue;
-			for (const handler of handlers) {
-				let result = this.call(handler, event, (ctx ??= this.createContext()));
-				if (isThenable(result)) result = await result;
-				if (!result) continue;
-				last = result as ToolCallEventResult;
-				if (last.block) return last;
-			}
-		}
-		return last;
+	emitToolCall(event: ToolCallEvent): Promise<ToolCallEventResult | undefined> {
+		return dispatchToolCall(this.hooks, event, this.context ?? this.eventContext(), this.timeoutOf);
 	}
 
 	/**
@@ -244,61 +226,12 @@ export class HookRunner {
 	 */
 	async emitContext(messages: AgentMessage[]): Promise<AgentMessage[]> {
 		if (!this.hasHandlers("context")) return messages;
-		let current = structuredClone(messages);
-		const ctx = this.createContext();
-		for (const hook of this.hooks) {
-			for (const handler of hook.handlers.get("context") ?? []) {
-				try {
-					let result = this.call(handler, { type: "context", messages: current }, ctx);
-					if (isThenable(result)) result = await result;
-					const replaced = (result as { messages?: AgentMessage[] } | undefined)?.messages;
-					if (replaced) current = replaced;
-				} catch (error) {
-					this.reportError(hook, "context", error);
-				}
-			}
-		}
-		return current;
+		return dispatchContext(this, this.hooks, structuredClone(messages), this.eventContext(), this.timeoutOf);
 	}
 
 	/** Emits `before_agent_start`: every handler runs, the first result carrying `message` is kept. */
-	async emitBeforeAgentStart(prompt: string, images?: ImageContent[]): Promise<BeforeAgentStartEventResult | undefined> {
+	emitBeforeAgentStart(prompt: string, images?: ImageContent[]): Promise<BeforeAgentStartEventResult | undefined> {
 		const event = images ? { type: "before_agent_start", prompt, images } : { type: "before_agent_start", prompt };
-		let ctx: HookContext | undefined;
-		let kept: BeforeAgentStartEventResult | undefined;
-		for (const hook of this.hooks) {
-			for (const handler of hook.handlers.get("before_agent_start") ?? []) {
-				try {
-					let result = this.call(handler, event, (ctx ??= this.createContext()));
-					if (isThenable(result)) result = await result;
-					if (!kept && (result as BeforeAgentStartEventResult | undefined)?.message)
-						kept = result as BeforeAgentStartEventResult;
-				} catch (error) {
-					this.reportError(hook, "before_agent_start", error);
-				}
-			}
-		}
-		return kept;
-	}
-
-	private reportError(hook: LoadedHook, event: string, error: unknown): void {
-		this.emitError({
-			hookPath: hook.path,
-			event,
-			error: error instanceof Error ? error.message : String(error),
-			stack: error instanceof Error ? error.stack : undefined,
-		});
-	}
-
-	/** Calls a handler, racing an async result against the configured timeout (a timeout throws). */
-	private call(handler: AnyHookHandler, event: { readonly type: string; readonly [key: string]: unknown }, ctx: HookContext): unknown {
-		const result = handler(event, ctx);
-		const ms = this.options.eventTimeouts?.[event.type as HookEventType] ?? this.options.handlerTimeoutMs;
-		if (!ms || !isThenable(result)) return result;
-		let timer: ReturnType<typeof setTimeout> | undefined;
-		const timeout = new Promise<never>((_, reject) => {
-			timer = setTimeout(() => reject(new Error(`${event.type} handler timed out after ${ms} ms`)), ms);
-		});
-		return Promise.race([result, timeout]).finally(() => clearTimeout(timer));
+		return dispatchBeforeAgentStart(this, this.hooks, event, this.context ?? this.eventContext(), this.timeoutOf);
 	}
 }

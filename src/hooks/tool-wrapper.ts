@@ -28,28 +28,62 @@ export class HookToolWrapper<TParams extends Record<string, unknown> = Record<st
 		this.parameters = tool.parameters;
 	}
 
-	async execute(
+	execute(
 		toolCallId: string,
 		params: TParams,
 		signal?: AbortSignal,
 		onUpdate?: (partial: AgentToolResult<TDetails>) => void,
 		context?: unknown,
 	): Promise<AgentToolResult<TDetails>> {
-		const { runner, name: toolName } = this;
-		if (runner.hasHandlers("tool_call")) {
-			let decision: Awaited<ReturnType<HookRunner["emitToolCall"]>>;
-			try {
-				decision = await runner.emitToolCall({ type: "tool_call", toolName, toolCallId, input: params });
-			} catch (error) {
-				if (error instanceof Error) throw error;
-				throw new Error(`Hook failed, blocking execution: ${String(error)}`);
-			}
-			if (decision?.block) throw new Error(decision.reason || "Tool execution was blocked by a hook");
-		}
+		if (this.runner.hasHandlers("tool_call")) return this.gateThenRun(toolCallId, params, signal, onUpdate, context);
+		const pending = this.start(toolCallId, params, signal, onUpdate, context);
+		// Whether `tool_result` handlers exist is asked once the tool has settled, as the steps say.
+		// A settled promise nobody listens to is the answer itself: an unhooked call then costs no
+		// more turns of the event loop than calling the tool directly.
+		if (Bun.peek.status(pending) !== "pending" && !this.runner.hasHandlers("tool_result")) return pending;
+		return this.complete(pending, toolCallId, params);
+	}
 
+	/** Step 1: `tool_call` handlers decide; a block or a throwing handler stops the call. */
+	private async gateThenRun(
+		toolCallId: string,
+		params: TParams,
+		signal?: AbortSignal,
+		onUpdate?: (partial: AgentToolResult<TDetails>) => void,
+		context?: unknown,
+	): Promise<AgentToolResult<TDetails>> {
+		let decision: Awaited<ReturnType<HookRunner["emitToolCall"]>>;
+		try {
+			decision = await this.runner.emitToolCall({ type: "tool_call", toolName: this.name, toolCallId, input: params });
+		} catch (error) {
+			if (error instanceof Error) throw error;
+			throw new Error(`Hook failed, blocking execution: ${String(error)}`);
+		}
+		if (decision?.block) throw new Error(decision.reason || "Tool execution was blocked by a hook");
+		return await this.complete(this.start(toolCallId, params, signal, onUpdate, context), toolCallId, params);
+	}
+
+	/** Step 2: runs the tool with `signal` and `onUpdate`; a synchronous throw becomes a rejection. */
+	private start(
+		toolCallId: string,
+		params: TParams,
+		signal?: AbortSignal,
+		onUpdate?: (partial: AgentToolResult<TDetails>) => void,
+		context?: unknown,
+	): Promise<AgentToolResult<TDetails>> {
+		try {
+			return Promise.resolve(this.tool.execute(toolCallId, params, signal, onUpdate, context));
+		} catch (error) {
+			return Promise.reject(error);
+		}
+	}
+
+	/** Steps 3 and 4: `tool_result` handlers see the outcome; a failure is rethrown as it was. */
+	private async complete(pending: Promise<AgentToolResult<TDetails>>, toolCallId: string, params: TParams): Promise<AgentToolResult<TDetails>> {
+		const { runner, name: toolName } = this;
 		let result: AgentToolResult<TDetails>;
 		try {
-			result = await this.tool.execute(toolCallId, params, signal, onUpdate, context);
+			result = await pending;
 		} catch (error) {
 			if (runner.hasHandlers("tool_result")) {
 				const text = error instanceof Error ? error.message : String(error);

@@ -103,6 +103,38 @@ describe("emitToolCall", () => {
 		await runner.emitToolCall(toolCall);
 		expect(globalThis.__calls).toEqual([JSON.stringify(toolCall), dir, "false", "false", "m1"]);
 	});
+
+	test("initializing again rewires the context handlers get: its UI and host callbacks, for every emit method", async () => {
+		const { runner } = await runnerFor({
+			"a.ts": `export default (pi) => {
+				const see = (ctx) => __calls.push(String(ctx.hasUI) + ":" + String(ctx.isIdle()) + ":" + String(ctx.model?.id));
+				pi.on("agent_start", (_e, ctx) => see(ctx));
+				pi.on("tool_call", (_e, ctx) => see(ctx));
+				pi.on("context", (_e, ctx) => see(ctx));
+				pi.on("before_agent_start", (_e, ctx) => see(ctx));
+			};`,
+		});
+		const emitAll = async () => {
+			await runner.emit({ type: "agent_start" });
+			await runner.emitToolCall(toolCall);
+			await runner.emitContext([]);
+			await runner.emitBeforeAgentStart("hi");
+		};
+		await emitAll();
+		runner.initialize({
+			getModel: () => ({ id: "m2", provider: "p" }),
+			sendMessageHandler: () => {},
+			appendEntryHandler: () => {},
+			isIdle: () => false,
+			uiContext: runner.getUIContext(),
+			hasUI: true,
+		});
+		await emitAll();
+		expect(globalThis.__calls).toEqual([
+			...Array(4).fill("false:true:undefined"),
+			...Array(4).fill("true:false:m2"),
+		]);
+	});
 });
 
 describe("emit: results and errors", () => {
@@ -287,6 +319,17 @@ describe("handler timeouts (off by default)", () => {
 	test("a timed-out tool_call handler rejects (the wrapper then blocks)", async () => {
 		const { runner } = await runnerFor({ "slow.ts": slow }, { handlerTimeoutMs: 50 });
 		await expect(runner.emitToolCall(toolCall)).rejects.toThrow("tool_call handler timed out after 50 ms");
+	});
+
+	test("an event timeout of 0 turns the default timeout off for that event only", async () => {
+		const late = `export default (pi) => {
+			pi.on("tool_call", () => new Promise((r) => setTimeout(() => r({ block: true, reason: "late but heard" }), 80)));
+			pi.on("agent_start", () => new Promise((r) => setTimeout(r, 80)));
+		};`;
+		const { runner, reported } = await runnerFor({ "late.ts": late }, { handlerTimeoutMs: 20, eventTimeouts: { tool_call: 0 } });
+		expect(await runner.emitToolCall(toolCall)).toEqual({ block: true, reason: "late but heard" });
+		await runner.emit({ type: "agent_start" });
+		expect(reported.map((e) => e.error)).toEqual(["agent_start handler timed out after 20 ms"]);
 	});
 
 	test("a timed-out emit handler is reported through onError", async () => {

@@ -24,6 +24,15 @@ function counterTool(behaviour: "ok" | "fail" = "ok") {
 	return { tool, runs };
 }
 
+/** A runner over hook files written to a temp dir. */
+async function runnerOf(files: Record<string, string>): Promise<HookRunner> {
+	const dir = tempDir();
+	writeFiles(dir, files);
+	const { hooks, errors } = await loadHooks(Object.keys(files), dir);
+	expect(errors).toEqual([]);
+	return new HookRunner(hooks, dir);
+}
+
 async function wrap(files: Record<string, string>, behaviour: "ok" | "fail" = "ok") {
 	const dir = tempDir();
 	writeFiles(dir, files);
@@ -138,6 +147,39 @@ describe("HookToolWrapper", () => {
 		await wrapper.execute("1", { command: "ls" }, controller.signal, (u) => updates.push(u));
 		expect(runs[0]?.signal).toBe(controller.signal);
 		expect(updates).toEqual([{ content: [{ type: "text", text: "partial" }] }]);
+	});
+
+	test("tool_result handlers are looked up once the tool has finished: one registered while it runs still applies", async () => {
+		const runner = await runnerOf({
+			"a.ts": `export default (pi) => {
+				globalThis.__lateOn = () => pi.on("tool_result", () => ({ content: [{ type: "text", text: "rewritten" }] }));
+			};`,
+		});
+		const slowTool: AgentTool = {
+			...counterTool().tool,
+			execute: () => new Promise((resolve) => setTimeout(() => resolve({ content: [{ type: "text", text: "raw" }] }), 10)),
+		};
+		const pending = new HookToolWrapper(slowTool, runner).execute("1", { command: "ls" });
+		((globalThis as Record<string, unknown>).__lateOn as () => void)();
+		expect((await pending).content).toEqual([{ type: "text", text: "rewritten" }]);
+	});
+
+	test("a tool that throws synchronously fails like an async one: tool_result sees it, the error is rethrown", async () => {
+		const hooked = await runnerOf({
+			"a.ts": `export default (pi) => pi.on("tool_result", (e) => { globalThis.__syncFailure = e.content; });`,
+		});
+		const throwing: AgentTool = {
+			...counterTool().tool,
+			execute: () => {
+				throw new Error("sync boom");
+			},
+		};
+		for (const runner of [hooked, new HookRunner([], "/")]) {
+			const result = new HookToolWrapper(throwing, runner).execute("1", { command: "ls" });
+			expect(result).toBeInstanceOf(Promise);
+			await expect(result).rejects.toThrow("sync boom");
+		}
+		expect((globalThis as Record<string, unknown>).__syncFailure).toEqual([{ type: "text", text: "sync boom" }]);
 	});
 
 	test("with no handlers the tool's result passes through untouched", async () => {

@@ -1,0 +1,93 @@
+/** Collects the bench's lines and budgets, prints them as they come, and renders the summary. */
+
+/** One budget of SPEC §11: a measured ratio against its ceiling. */
+export interface Budget {
+	name: string;
+	ratio: number;
+	target: number;
+	/** Why the number is what it is, when that needs saying (e.g. "serve not available"). */
+	note?: string;
+}
+
+/** A line of the results table: what was measured and its numbers, as text. */
+export interface Row {
+	section: string;
+	label: string;
+	value: string;
+}
+
+const write = (text: string) => Bun.write(Bun.stdout, `${text}\n`);
+
+/** Formats a duration given in ns with a unit that keeps 3 significant digits. */
+export function formatNs(ns: number): string {
+	if (ns < 1_000) return `${ns.toFixed(0)} ns`;
+	if (ns < 1_000_000) return `${(ns / 1_000).toFixed(ns < 10_000 ? 2 : 1)} µs`;
+	if (ns < 1_000_000_000) return `${(ns / 1_000_000).toFixed(ns < 10_000_000 ? 2 : 1)} ms`;
+	return `${(ns / 1_000_000_000).toFixed(2)} s`;
+}
+
+export function formatRatio(ratio: number): string {
+	return `${ratio < 0.1 ? ratio.toFixed(3) : ratio.toFixed(2)}×`;
+}
+
+export function formatBytes(bytes: number): string {
+	return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** The bench's output: sections of aligned lines, then the budgets and a summary line. */
+export class Report {
+	readonly rows: Row[] = [];
+	readonly budgets: Budget[] = [];
+	private current = "";
+
+	async section(title: string, detail?: string): Promise<void> {
+		this.current = title;
+		await write(`\n${title}${detail ? `  (${detail})` : ""}`);
+	}
+
+	/** A result line; it also becomes a row of the markdown table. */
+	async line(label: string, value: string): Promise<void> {
+		this.rows.push({ section: this.current, label, value });
+		await write(`  ${label.padEnd(44)} ${value}`);
+	}
+
+	/** A remark that is not a result (skipped parts, how something was built). */
+	async note(text: string): Promise<void> {
+		await write(`  · ${text}`);
+	}
+
+	budget(name: string, ratio: number, target: number, note?: string): void {
+		this.budgets.push({ name, ratio, target, note });
+	}
+
+	/** Prints every budget as `met` / `MISSED` with its ratio and target, then one summary line. */
+	async finish(): Promise<void> {
+		await write("\nbudgets (SPEC §11)");
+		for (const b of this.budgets) {
+			const status = Number.isNaN(b.ratio) ? "n/a   " : b.ratio <= b.target ? "met   " : "MISSED";
+			const measured = Number.isNaN(b.ratio) ? "—" : formatRatio(b.ratio);
+			await write(`  ${status}  ${b.name.padEnd(52)} ${measured.padStart(7)}  (target ≤ ${formatRatio(b.target)})${b.note ? `  ${b.note}` : ""}`);
+		}
+		const measured = this.budgets.filter((b) => !Number.isNaN(b.ratio));
+		const met = measured.filter((b) => b.ratio <= b.target).length;
+		const missed = measured.filter((b) => b.ratio > b.target).map((b) => b.name);
+		const unmeasured = this.budgets.length - measured.length;
+		await write(
+			`\nsummary: ${met}/${this.budgets.length} budgets met` +
+				(missed.length ? `; MISSED: ${missed.join(", ")}` : "") +
+				(unmeasured ? `; ${unmeasured} not measured` : ""),
+		);
+	}
+
+	/** The results and budgets as markdown tables (for the README). */
+	markdown(): string {
+		const lines = ["| section | measurement | result |", "|---|---|---|"];
+		for (const row of this.rows) lines.push(`| ${row.section} | ${row.label} | ${row.value.trim().replace(/\s{2,}/g, " ")} |`);
+		lines.push("", "| budget | measured | target | status |", "|---|---|---|---|");
+		for (const b of this.budgets) {
+			const status = Number.isNaN(b.ratio) ? "n/a" : b.ratio <= b.target ? "met" : "**MISSED**";
+			lines.push(`| ${b.name} | ${Number.isNaN(b.ratio) ? "—" : formatRatio(b.ratio)} | ≤ ${formatRatio(b.target)} | ${status} |`);
+		}
+		return lines.join("\n");
+	}
+}

@@ -1,0 +1,36 @@
+import { LIBRARY_MODULES, PACKAGE_MODULES } from "./modules.ts";
+
+let registered = false;
+
+/**
+ * Run from source (`bun src/cli.ts`), a bare specifier is resolved at run time and would come back
+ * to the virtual module being defined (endless recursion), so the package is imported by its file
+ * path: the file the CLI's own imports resolved to, hence the same instance. In the executable the
+ * bundler has already resolved the literal specifier to the embedded copy.
+ */
+function fromDisk(specifier: string): () => Promise<Record<string, unknown>> {
+	return () => import(Bun.resolveSync(specifier, import.meta.dir));
+}
+
+/**
+ * Makes every module loaded from now on — hook files and what they import — resolve the names of
+ * {@link LIBRARY_MODULES} and {@link PACKAGE_MODULES} to the copies inside this program, with no
+ * `node_modules` anywhere. Costs nothing at start-up: a module is built on its first import.
+ * Calling it again does nothing.
+ */
+export function registerEmbeddedModules(): void {
+	if (registered) return;
+	registered = true;
+	const standalone = Bun.isStandaloneExecutable;
+	Bun.plugin({
+		name: "xcsh-hooks-embedded",
+		setup(build) {
+			for (const [specifier, load] of Object.entries(LIBRARY_MODULES))
+				build.module(specifier, async () => ({ exports: await load(), loader: "object" }));
+			for (const [specifier, load] of Object.entries(PACKAGE_MODULES)) {
+				const loader = standalone ? load : fromDisk(specifier);
+				build.module(specifier, async () => ({ exports: await loader(), loader: "object" }));
+			}
+		},
+	});
+}
