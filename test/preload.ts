@@ -1,14 +1,20 @@
 /**
- * Test isolation: no test may touch the real home directory. Every test process gets a fresh
- * temporary HOME (and XDG dirs) before any module that reads it is imported.
+ * Test isolation. No test may touch the real home directory, and a run leaves nothing behind:
+ * every temp dir of this run (tests use os.tmpdir(), and spawned processes inherit TMPDIR) lands in
+ * one root that is removed after the last test file; HOME and the XDG dirs point inside it.
  */
-import { mkdtempSync } from "node:fs";
+import { afterAll } from "bun:test";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-const home = mkdtempSync(join(tmpdir(), "xcsh-hooks-home-"));
+const root = mkdtempSync(join(tmpdir(), "xcsh-hooks-tests-"));
+process.env.TMPDIR = root;
+const home = join(root, "home");
+mkdirSync(home);
 process.env.HOME = home;
 process.env.USERPROFILE = home;
 process.env.XDG_CONFIG_HOME = join(home, ".config");
 process.env.XDG_DATA_HOME = join(home, ".local", "share");
-process.env.XCSH_HOOKS_TEST_HOME = home;
+
+afterAll(() => rmSync(root, { recursive: true, force: true }));

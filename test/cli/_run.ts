@@ -19,7 +19,13 @@ export async function runCli(
 		stdin: options.stdin === undefined ? "ignore" : new TextEncoder().encode(options.stdin),
 		stdout: "pipe",
 		stderr: "pipe",
-		env: { PATH: process.env.PATH ?? "", HOME: options.home ?? tempDir("xcsh-hooks-home-"), NO_COLOR: "1", ...options.env },
+		env: {
+			PATH: process.env.PATH ?? "",
+			HOME: options.home ?? tempDir("xcsh-hooks-home-"),
+			TMPDIR: process.env.TMPDIR ?? "/tmp",
+			NO_COLOR: "1",
+			...options.env,
+		},
 	});
 	const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
 	return { code, stdout, stderr };
