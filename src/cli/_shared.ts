@@ -1,4 +1,4 @@
-import type { ArgsDef } from "citty";
+import type { ArgsDef, CommandDef } from "citty";
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "pathe";
 
@@ -16,6 +16,14 @@ export class CliError extends Error {
 		super(message);
 		this.name = "CliError";
 	}
+}
+
+/**
+ * citty's `defineCommand` (an identity function that types the definition), without loading citty
+ * at run time: `main` parses arguments itself and loads citty only to render `--help`.
+ */
+export function defineCommand<const T extends ArgsDef = ArgsDef>(def: CommandDef<T>): CommandDef<T> {
+	return def;
 }
 
 /** Flags every command takes. `--hook` is repeatable; read it with {@link hookFlags}. */

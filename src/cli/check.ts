@@ -1,6 +1,5 @@
-import { defineCommand } from "citty";
 import { relative } from "pathe";
-import { EXIT_OK, EXIT_USAGE, globalArgs, hookFlags, printJson, projectDir, writeErr, writeOut } from "./_shared.ts";
+import { EXIT_OK, EXIT_USAGE, globalArgs, hookFlags, printJson, projectDir, writeErr, writeOut, defineCommand } from "./_shared.ts";
 import { createHost, describeSkips } from "./host.ts";
 
 export const checkCommand = defineCommand({

@@ -1,5 +1,4 @@
-import { defineCommand } from "citty";
-import { CliError, EXIT_OK, EXIT_USAGE, globalArgs, hookFlags, printJson, projectDir, writeErr } from "./_shared.ts";
+import { CliError, EXIT_OK, EXIT_USAGE, globalArgs, hookFlags, printJson, projectDir, writeErr, defineCommand } from "./_shared.ts";
 import { createHost, describeSkips } from "./host.ts";
 
 export const commandCommand = defineCommand({

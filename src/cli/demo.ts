@@ -1,6 +1,5 @@
-import { defineCommand } from "citty";
 import { runDemo } from "../demo/run-demo.ts";
-import { EXIT_OK, EXIT_USAGE, printJson } from "./_shared.ts";
+import { EXIT_OK, EXIT_USAGE, printJson, defineCommand } from "./_shared.ts";
 
 export const demoCommand = defineCommand({
 	meta: {

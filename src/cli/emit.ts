@@ -1,19 +1,7 @@
-import { defineCommand } from "citty";
 import type { HookEvent, HookLoadError } from "../hooks/types.ts";
 import { isHookEventType, validateEvent } from "../hooks/validate.ts";
 import { HOOK_EVENT_TYPES } from "../hooks/schemas.ts";
-import {
-	CliError,
-	EXIT_BLOCKED,
-	EXIT_OK,
-	globalArgs,
-	hookFlags,
-	parseJson,
-	printJson,
-	projectDir,
-	readStdin,
-	writeErr,
-} from "./_shared.ts";
+import { CliError, EXIT_BLOCKED, EXIT_OK, globalArgs, hookFlags, parseJson, printJson, projectDir, readStdin, writeErr, defineCommand } from "./_shared.ts";
 import { createHost, describeSkips, type Host } from "./host.ts";
 
 /** Reads the event JSON from `--data` or stdin, fills `type` and `toolCallId`, and validates it. */

@@ -1,4 +1,3 @@
-import { defineCommand } from "citty";
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "pathe";
 import { homeDir, userAgentDir } from "../paths.ts";
@@ -11,7 +10,7 @@ import {
 	type TemplateName,
 } from "../templates/index.ts";
 import { TrustStore } from "../trust/trust-store.ts";
-import { CliError, EXIT_OK, globalArgs, printJson, projectDir, writeOut } from "./_shared.ts";
+import { CliError, EXIT_OK, globalArgs, printJson, projectDir, writeOut, defineCommand } from "./_shared.ts";
 
 const NAME = /^[a-z0-9][a-z0-9_-]*$/;
 

@@ -1,11 +1,10 @@
-import { defineCommand } from "citty";
 import { relative } from "pathe";
 import type { Hook } from "../capability/hooks.ts";
 import type { CapabilityItem } from "../capability/registry.ts";
 import { registerHookDiscovery } from "../discovery/register.ts";
 import { loadSettings } from "../discovery/settings.ts";
 import { TrustStore } from "../trust/trust-store.ts";
-import { EXIT_OK, globalArgs, printJson, projectDir, writeErr, writeOut } from "./_shared.ts";
+import { EXIT_OK, globalArgs, printJson, projectDir, writeErr, writeOut, defineCommand } from "./_shared.ts";
 
 type Listed = CapabilityItem<Hook> & { trust?: "approved" | "unknown" | "changed" };
 

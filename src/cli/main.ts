@@ -1,9 +1,10 @@
-import { type CommandDef, defineCommand, runCommand, showUsage } from "citty";
-import { CliError, EXIT_OK, EXIT_USAGE, writeErr } from "./_shared.ts";
+import type { ArgsDef, CommandDef } from "citty";
+import { parseArgs } from "./_args.ts";
+import { CliError, defineCommand, EXIT_OK, EXIT_USAGE, writeErr, writeOut } from "./_shared.ts";
 
 export const VERSION = "0.1.0";
 
-// Commands load lazily: `emit` on the hot path never evaluates `init`, `demo` or consola.
+// Commands load lazily: `emit` on the hot path never evaluates `init`, `demo`, citty or consola.
 const subCommands = {
 	init: () => import("./init.ts").then((m) => m.initCommand),
 	list: () => import("./list.ts").then((m) => m.listCommand),
@@ -15,6 +16,7 @@ const subCommands = {
 	trust: () => import("./trust.ts").then((m) => m.trustCommand),
 	demo: () => import("./demo.ts").then((m) => m.demoCommand),
 	serve: () => import("./serve.ts").then((m) => m.serveCommand),
+	// biome-ignore lint/suspicious/noExplicitAny: each command has its own argument types.
 } satisfies Record<string, () => Promise<CommandDef<any>>>;
 
 export const rootCommand = defineCommand({
@@ -23,7 +25,16 @@ export const rootCommand = defineCommand({
 });
 
 type Name = keyof typeof subCommands;
+// biome-ignore lint/suspicious/noExplicitAny: dispatch is generic over every command's argument types.
+type AnyCommand = CommandDef<any>;
+const load = (name: Name) => subCommands[name]() as Promise<AnyCommand>;
 const isName = (value: string | undefined): value is Name => value !== undefined && Object.hasOwn(subCommands, value);
+
+/** Renders citty's usage text (citty is loaded only here). */
+async function showHelp(command: AnyCommand, parent?: AnyCommand): Promise<void> {
+	const { renderUsage } = await import("citty");
+	await writeOut(`${await renderUsage(command, parent)}\n`);
+}
 
 /** Runs the CLI and resolves its exit code; errors become one line on stderr, never a stack trace. */
 export async function main(rawArgs: string[]): Promise<number> {
@@ -32,12 +43,12 @@ export async function main(rawArgs: string[]): Promise<number> {
 	const name = index >= 0 ? (rawArgs[index] as Name) : rawArgs.find((arg) => !arg.startsWith("-"));
 	try {
 		if (rawArgs.includes("--help") || rawArgs.includes("-h") || rawArgs.length === 0) {
-			if (isName(name)) await showUsage(await subCommands[name](), rootCommand);
-			else await showUsage(rootCommand);
+			if (isName(name)) await showHelp(await load(name), rootCommand as AnyCommand);
+			else await showHelp(rootCommand as AnyCommand);
 			return rawArgs.length === 0 ? EXIT_USAGE : EXIT_OK;
 		}
 		if (rawArgs.length === 1 && (rawArgs[0] === "--version" || rawArgs[0] === "-v")) {
-			console.log(VERSION);
+			await writeOut(VERSION);
 			return EXIT_OK;
 		}
 		if (!isName(name)) {
@@ -48,22 +59,16 @@ export async function main(rawArgs: string[]): Promise<number> {
 			);
 			return EXIT_USAGE;
 		}
-		const command = await subCommands[name]();
-		const { result } = await runCommand(command, { rawArgs: rawArgs.filter((_, i) => i !== index) });
+		const command = await load(name);
+		const rest = rawArgs.filter((_, i) => i !== index);
+		const args = parseArgs(rest, (command.args ?? {}) as ArgsDef, name);
+		const result = await command.run?.({ rawArgs: rest, args: args as never, cmd: command });
 		return typeof result === "number" ? result : EXIT_OK;
 	} catch (error) {
-		if (error instanceof CliError) {
-			await writeErr(`xcsh-hooks ${name ?? ""}: ${error.message}`.replace(" :", ":"));
-			return error.exitCode;
-		}
-		// citty's own usage errors (missing positional, bad enum value) carry a code like "EARG".
 		const message = error instanceof Error ? error.message : String(error);
-		if (error instanceof Error && typeof (error as { code?: unknown }).code === "string" && error.name === "CLIError") {
-			await writeErr(`xcsh-hooks ${name}: ${message}. Run xcsh-hooks ${name} --help for usage.`);
-			return EXIT_USAGE;
-		}
-		await writeErr(`xcsh-hooks ${name}: ${message}`);
-		if (process.env.XCSH_HOOKS_DEBUG && error instanceof Error && error.stack) await writeErr(error.stack);
-		return EXIT_USAGE;
+		await writeErr(`xcsh-hooks${name ? ` ${name}` : ""}: ${message}`);
+		if (!(error instanceof CliError) && process.env.XCSH_HOOKS_DEBUG && error instanceof Error && error.stack)
+			await writeErr(error.stack);
+		return error instanceof CliError ? error.exitCode : EXIT_USAGE;
 	}
 }

@@ -1,20 +1,6 @@
-import { defineCommand } from "citty";
 import { HookToolWrapper } from "../hooks/tool-wrapper.ts";
 import { BUILTIN_TOOL_NAMES, createBuiltinTools, validateToolInput } from "../tools/index.ts";
-import {
-	CliError,
-	EXIT_BLOCKED,
-	EXIT_OK,
-	EXIT_USAGE,
-	globalArgs,
-	hookFlags,
-	parseJson,
-	printJson,
-	projectDir,
-	readStdin,
-	writeErr,
-	writeOut,
-} from "./_shared.ts";
+import { CliError, EXIT_BLOCKED, EXIT_OK, EXIT_USAGE, globalArgs, hookFlags, parseJson, printJson, projectDir, readStdin, writeErr, writeOut, defineCommand } from "./_shared.ts";
 import { createHost, describeSkips } from "./host.ts";
 
 export const runToolCommand = defineCommand({

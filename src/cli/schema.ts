@@ -1,7 +1,6 @@
-import { defineCommand } from "citty";
 import { HOOK_EVENT_TYPES, HookEventSchemas, HookResultSchemas } from "../hooks/schemas.ts";
 import { isHookEventType } from "../hooks/validate.ts";
-import { CliError, EXIT_OK, globalArgs, printJson } from "./_shared.ts";
+import { CliError, EXIT_OK, globalArgs, printJson, defineCommand } from "./_shared.ts";
 
 export const schemaCommand = defineCommand({
 	meta: { name: "schema", description: "Print the JSON Schema of an event and its result (or of all events)" },

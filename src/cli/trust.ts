@@ -1,10 +1,9 @@
-import { defineCommand } from "citty";
 import type { Hook } from "../capability/hooks.ts";
 import { registerHookDiscovery } from "../discovery/register.ts";
 import { loadSettings } from "../discovery/settings.ts";
 import { resolvePath } from "../paths.ts";
 import { TrustStore } from "../trust/trust-store.ts";
-import { CliError, EXIT_OK, globalArgs, printJson, projectDir, writeOut } from "./_shared.ts";
+import { CliError, EXIT_OK, globalArgs, printJson, projectDir, writeOut, defineCommand } from "./_shared.ts";
 
 /** Every project-level hook file: discovered ones and those listed in the project's settings. */
 async function projectHooks(cwd: string): Promise<string[]> {

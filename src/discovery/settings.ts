@@ -1,5 +1,5 @@
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
-import { Value } from "@sinclair/typebox/value";
+import { Check } from "@sinclair/typebox/value";
 import { defu } from "defu";
 import { join } from "pathe";
 import { homeDir, resolvePath, userAgentDir } from "../paths.ts";
@@ -131,7 +131,7 @@ export async function readSettingsFile(file: string): Promise<ReadResult> {
 	const settings: Record<string, unknown> = { ...parsed };
 	const properties = SettingsSchema.properties as Record<string, TSchema>;
 	for (const [key, schema] of Object.entries(properties)) {
-		if (!(key in settings) || Value.Check(schema, settings[key])) continue;
+		if (!(key in settings) || Check(schema, settings[key])) continue;
 		warnings.push(`${shown}: ${key} must be ${schema.description}, key ignored`);
 		delete settings[key];
 	}

@@ -1,5 +1,7 @@
 import type { TSchema } from "@sinclair/typebox";
-import { Value, type ValueError } from "@sinclair/typebox/value";
+// Check and Errors alone, not the whole `Value` namespace: the rest would load on every start-up.
+import { Errors, type ValueError } from "@sinclair/typebox/errors";
+import { Check } from "@sinclair/typebox/value";
 import { HOOK_EVENT_TYPES, HookEventSchemas, type HookEventType, HookResultSchemas } from "./schemas.ts";
 import type { HookEvent } from "./types.ts";
 
@@ -23,10 +25,10 @@ function describe(error: ValueError): string {
 
 /** Checks `value` against `schema`; on failure, one message per offending field (first error per path). */
 export function validateValue<T>(schema: TSchema, value: unknown, prefix = ""): ValidationResult<T> {
-	if (Value.Check(schema, value)) return { ok: true, value: value as T };
+	if (Check(schema, value)) return { ok: true, value: value as T };
 	const seen = new Set<string>();
 	const errors: string[] = [];
-	for (const error of Value.Errors(schema, value)) {
+	for (const error of Errors(schema, value)) {
 		// A union failing reports every branch; the most specific path is the useful one.
 		if (seen.has(error.path)) continue;
 		seen.add(error.path);

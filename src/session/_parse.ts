@@ -1,4 +1,4 @@
-import { Value } from "@sinclair/typebox/value";
+import { Errors } from "@sinclair/typebox/errors";
 import { SessionError } from "./errors.ts";
 import { type SessionEntry, SessionEntrySchemas, type SessionHeader, SessionHeaderSchema } from "./types.ts";
 
@@ -17,7 +17,7 @@ export function checkEntry(value: unknown): string | undefined {
 	const type = (value as { type?: unknown }).type;
 	const schema = typeof type === "string" ? SessionEntrySchemas[type as SessionEntry["type"]] : undefined;
 	if (!schema) return `unknown entry type ${JSON.stringify(type)}`;
-	const error = Value.Errors(schema, value).First();
+	const error = Errors(schema, value).First();
 	if (!error) return undefined;
 	return `${error.path || "/"}: ${error.message}`;
 }
@@ -101,7 +101,7 @@ function readHeader(parsed: { value: unknown } | { error: string }, file: string
 			`Session file ${file} has version ${JSON.stringify(value.version)}; this build reads version 1. The file was left untouched.`,
 		);
 	}
-	const error = Value.Errors(SessionHeaderSchema, value).First();
+	const error = Errors(SessionHeaderSchema, value).First();
 	if (error) throw notASession(file, `its header is invalid at ${error.path}: ${error.message}`);
 	return value as SessionHeader;
 }
