@@ -1,12 +1,11 @@
 import type { HookEvent, HookLoadError } from "../hooks/types.ts";
-import { isHookEventType, validateEvent } from "../hooks/validate.ts";
-import { HOOK_EVENT_TYPES } from "../hooks/schemas.ts";
+import { hookEventTypes, isHookEventType, validateEvent } from "../hooks/validate.ts";
 import { CliError, EXIT_BLOCKED, EXIT_OK, globalArgs, hookFlags, parseJson, printJson, projectDir, readStdin, writeErr, defineCommand } from "./_shared.ts";
 import { createHost, describeSkips, type Host } from "./host.ts";
 
 /** Reads the event JSON from `--data` or stdin, fills `type` and `toolCallId`, and validates it. */
 export async function readEvent(type: string, data: string | undefined): Promise<HookEvent> {
-	if (!isHookEventType(type)) throw new CliError(`unknown event type "${type}"; expected one of: ${HOOK_EVENT_TYPES.join(", ")}`);
+	if (!isHookEventType(type)) throw new CliError(`unknown event type "${type}"; expected one of: ${hookEventTypes().join(", ")}`);
 	const text = data ?? (await readStdin());
 	if (text === undefined) throw new CliError(`no event given: pass --data '<json>' or pipe the event JSON on stdin`);
 	const value = parseJson(text, data === undefined ? "stdin" : "--data");

@@ -1,28 +1,10 @@
-import { type Static, type TSchema, Type } from "@sinclair/typebox";
-import { Check } from "@sinclair/typebox/value";
 import { defu } from "defu";
 import { join } from "pathe";
+import { settingsChecks, settingsDescriptions } from "../hooks/_checks.generated.ts";
 import { homeDir, resolvePath, userAgentDir } from "../paths.ts";
+import type { Settings } from "./settings-schema.ts";
 
-/**
- * `settings.json` (project `<cwd>/.xcsh/settings.json`, user `~/.xcsh/agent/settings.json`).
- * Unknown keys are allowed and kept. Each property's `description` completes the warning
- * `<file>: <key> must be <description>`.
- */
-export const SettingsSchema = Type.Object(
-	{
-		/** Extra hook files to load, besides the discovered ones. */
-		hooks: Type.Optional(Type.Array(Type.String(), { description: "an array of strings" })),
-		/** Discovery provider ids to skip (`native`, `claude`, `codex`). */
-		disabledProviders: Type.Optional(Type.Array(Type.String(), { description: "an array of strings" })),
-		/** Extension ids to skip, e.g. `hook:pre:bash:bash`. */
-		disabledExtensions: Type.Optional(Type.Array(Type.String(), { description: "an array of strings" })),
-		/** Per-handler timeout in milliseconds. */
-		hookTimeoutMs: Type.Optional(Type.Integer({ minimum: 0, description: "an integer ≥ 0" })),
-	},
-	{ additionalProperties: true },
-);
-export type Settings = Static<typeof SettingsSchema>;
+export { type Settings, SettingsSchema } from "./settings-schema.ts";
 
 /** A path from a settings file's `hooks`, resolved, with the file it came from. */
 export interface SettingsHookPath {
@@ -129,10 +111,9 @@ export async function readSettingsFile(file: string): Promise<ReadResult> {
 
 	const warnings: string[] = [];
 	const settings: Record<string, unknown> = { ...parsed };
-	const properties = SettingsSchema.properties as Record<string, TSchema>;
-	for (const [key, schema] of Object.entries(properties)) {
-		if (!(key in settings) || Check(schema, settings[key])) continue;
-		warnings.push(`${shown}: ${key} must be ${schema.description}, key ignored`);
+	for (const [key, check] of Object.entries(settingsChecks)) {
+		if (!(key in settings) || check(settings[key])) continue;
+		warnings.push(`${shown}: ${key} must be ${settingsDescriptions[key]}, key ignored`);
 		delete settings[key];
 	}
 	return { settings: settings as Settings, warnings };

@@ -8,8 +8,8 @@ let registered = false;
  * path: the file the CLI's own imports resolved to, hence the same instance. In the executable the
  * bundler has already resolved the literal specifier to the embedded copy.
  */
-function fromDisk(specifier: string): () => Promise<Record<string, unknown>> {
-	return () => import(Bun.resolveSync(specifier, import.meta.dir));
+function fromDisk(specifier: string): () => Record<string, unknown> {
+	return () => require(Bun.resolveSync(specifier, import.meta.dir));
 }
 
 /**
@@ -26,10 +26,10 @@ export function registerEmbeddedModules(): void {
 		name: "xcsh-hooks-embedded",
 		setup(build) {
 			for (const [specifier, load] of Object.entries(LIBRARY_MODULES))
-				build.module(specifier, async () => ({ exports: await load(), loader: "object" }));
+				build.module(specifier, () => ({ exports: load(), loader: "object" }));
 			for (const [specifier, load] of Object.entries(PACKAGE_MODULES)) {
 				const loader = standalone ? load : fromDisk(specifier);
-				build.module(specifier, async () => ({ exports: await loader(), loader: "object" }));
+				build.module(specifier, () => ({ exports: loader(), loader: "object" }));
 			}
 		},
 	});

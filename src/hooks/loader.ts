@@ -1,4 +1,3 @@
-import * as typebox from "@sinclair/typebox";
 import { existsSync } from "node:fs";
 import { execCommand } from "../exec/exec-command.ts";
 import { createLogger } from "../logger.ts";
@@ -75,7 +74,9 @@ export function createHookAPI(path: string, resolvedPath: string, cwd: string): 
 			return execCommand(command, args, options?.cwd ?? cwd, options);
 		},
 		logger: createLogger(path),
-		typebox,
+		get typebox() {
+			return require("@sinclair/typebox") as HookAPI["typebox"];
+		},
 		get pi() {
 			return loadPackageRoot();
 		},

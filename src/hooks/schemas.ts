@@ -1,4 +1,4 @@
-import { type Static, type TSchema, Type } from "@sinclair/typebox";
+import { Kind, type Static, type TSchema, Type } from "@sinclair/typebox";
 import {
 	AgentMessageSchema,
 	ImageContentSchema,
@@ -15,8 +15,8 @@ import {
 const event = <T extends string, P extends Record<string, TSchema>>(type: T, props: P) =>
 	Type.Object({ type: Type.Literal(type), ...props });
 
-/** An AbortSignal travels in-process only; JSON input never carries one. */
-const Signal = Type.Optional(Type.Unsafe<AbortSignal>({ description: "AbortSignal (in-process only)" }));
+/** An AbortSignal travels in-process only; JSON input never carries one. Checked as `Any`. */
+const Signal = Type.Optional(Type.Unsafe<AbortSignal>({ [Kind]: "Any", description: "AbortSignal (in-process only)" }));
 const Int = Type.Integer({ minimum: 0 });
 const Entries = Type.Array(Type.Record(Type.String(), Type.Unknown()));
 const NullableId = Type.Union([Type.String(), Type.Null()]);

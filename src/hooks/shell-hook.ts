@@ -1,9 +1,8 @@
 import { accessSync, constants, statSync } from "node:fs";
 import { basename, dirname, extname } from "pathe";
 import { execCommand } from "../exec/exec-command.ts";
-import { HookResultSchemas } from "./schemas.ts";
 import type { HookContext, HookFactory, ToolCallEvent, ToolResultEvent } from "./types.ts";
-import { validateValue } from "./validate.ts";
+import { validateResult } from "./validate.ts";
 
 /** How a shell hook is wired: `pre` gates `tool_call`, `post` may rewrite `tool_result`. */
 export interface ShellHookSpec {
@@ -78,8 +77,8 @@ async function runShellHook(path: string, event: ShellEvent, ctx: HookContext, t
 	} catch {
 		return undefined; // Plain output that merely starts with a brace: not a result.
 	}
-	const checked = validateValue(HookResultSchemas[event.type], parsed, `Shell hook ${path} printed an invalid result: `);
-	if (!checked.ok) throw new Error(checked.errors.join("; "));
+	const checked = validateResult(event.type, parsed);
+	if (!checked.ok) throw new Error(`Shell hook ${path} printed an invalid result: ${checked.errors.join("; ")}`);
 	return parsed;
 }
 

@@ -1,0 +1,21 @@
+import { type Static, Type } from "@sinclair/typebox";
+
+/**
+ * `settings.json` (project `<cwd>/.xcsh/settings.json`, user `~/.xcsh/agent/settings.json`).
+ * Unknown keys are allowed and kept. Each property's `description` completes the warning
+ * `<file>: <key> must be <description>`.
+ */
+export const SettingsSchema = Type.Object(
+	{
+		/** Extra hook files to load, besides the discovered ones. */
+		hooks: Type.Optional(Type.Array(Type.String(), { description: "an array of strings" })),
+		/** Discovery provider ids to skip (`native`, `claude`, `codex`). */
+		disabledProviders: Type.Optional(Type.Array(Type.String(), { description: "an array of strings" })),
+		/** Extension ids to skip, e.g. `hook:pre:bash:bash`. */
+		disabledExtensions: Type.Optional(Type.Array(Type.String(), { description: "an array of strings" })),
+		/** Per-handler timeout in milliseconds. */
+		hookTimeoutMs: Type.Optional(Type.Integer({ minimum: 0, description: "an integer ≥ 0" })),
+	},
+	{ additionalProperties: true },
+);
+export type Settings = Static<typeof SettingsSchema>;
