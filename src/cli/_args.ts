@@ -1,6 +1,14 @@
 import type { ArgDef, ArgsDef } from "citty";
 import { CliError } from "./_shared.ts";
 
+/** Options of {@link parseArgs}. */
+export interface ParseOptions {
+	/** String options that may repeat; their values are collected in an array (default `hook`). */
+	repeatable?: readonly string[];
+	/** After this many positionals everything is positional, dashes included (`command <name> [args…]`). */
+	restAfter?: number;
+}
+
 /** Parsed arguments: `_` holds every positional in order, plus one entry per defined argument. */
 export type ParsedArgs = { _: string[] } & Record<string, string | boolean | string[] | undefined>;
 
@@ -10,10 +18,11 @@ const aliasesOf = (def: ArgDef): string[] => ("alias" in def && def.alias ? ([] 
  * Parses `rawArgs` against a citty argument definition. Our own parser, not citty's: citty's loads
  * `node:util` (≈1.2 ms of every start-up, SPEC §11). Supports `--name value`, `--name=value`, `-a value`,
  * booleans with `--no-name`, aliases, enums, required positionals, and `--` to end the options.
- * Unlike citty it refuses unknown options, so a typo is an error instead of being ignored. A repeated
- * string option keeps its last value (read repeatable ones, like `--hook`, with `hookFlags`).
+ * Unlike citty it refuses unknown options, so a typo is an error instead of being ignored, and it
+ * collects repeatable options (`--hook a --hook b`) instead of keeping the last one.
  */
-export function parseArgs(rawArgs: readonly string[], defs: ArgsDef, command: string): ParsedArgs {
+export function parseArgs(rawArgs: readonly string[], defs: ArgsDef, command: string, options: ParseOptions = {}): ParsedArgs {
+	const repeatable = new Set(options.repeatable ?? ["hook"]);
 	const byFlag = new Map<string, [name: string, def: ArgDef]>();
 	for (const [name, def] of Object.entries(defs)) {
 		if (def.type === "positional") continue;
@@ -25,8 +34,8 @@ export function parseArgs(rawArgs: readonly string[], defs: ArgsDef, command: st
 
 	for (let i = 0; i < rawArgs.length; i++) {
 		const arg = rawArgs[i] as string;
-		if (arg === "--") {
-			parsed._.push(...rawArgs.slice(i + 1));
+		if (arg === "--" || (options.restAfter !== undefined && parsed._.length >= options.restAfter)) {
+			parsed._.push(...rawArgs.slice(arg === "--" ? i + 1 : i));
 			break;
 		}
 		if (!arg.startsWith("-") || arg === "-") {
@@ -51,7 +60,7 @@ export function parseArgs(rawArgs: readonly string[], defs: ArgsDef, command: st
 		if (value === undefined) throw new CliError(`${flag} needs a value`);
 		if (def.type === "enum" && def.options && !def.options.includes(value))
 			throw new CliError(`${flag} ${value}: expected one of ${def.options.join(", ")}`);
-		parsed[name] = value;
+		parsed[name] = repeatable.has(name) ? [...((parsed[name] as string[] | undefined) ?? []), value] : value;
 	}
 
 	let next = 0;

@@ -26,9 +26,15 @@ export function defineCommand<const T extends ArgsDef = ArgsDef>(def: CommandDef
 	return def;
 }
 
-/** Flags every command takes. `--hook` is repeatable; read it with {@link hookFlags}. */
-export const globalArgs = {
+/** `--cwd` and `--json`: the project directory and machine-readable output. */
+export const projectArgs = {
 	cwd: { type: "string", description: "Project directory (default: the current directory)", valueHint: "dir" },
+	json: { type: "boolean", description: "Print machine-readable JSON" },
+} as const satisfies ArgsDef;
+
+/** The flags of every command that loads hooks; `--hook` is repeatable (read it with {@link hookPaths}). */
+export const globalArgs = {
+	...projectArgs,
 	hook: {
 		type: "string",
 		alias: ["extension", "e"],
@@ -41,26 +47,12 @@ export const globalArgs = {
 		description: "Discover hooks in .xcsh, .claude, .codex and the user directory",
 		negativeDescription: "Only load the hooks given with --hook",
 	},
-	json: { type: "boolean", description: "Print machine-readable JSON" },
 } as const satisfies ArgsDef;
 
-const HOOK_FLAGS = new Set(["--hook", "--extension", "-e"]);
-
-/** Every value of `--hook`/`--extension`/`-e` in order (citty keeps only the last one). */
-export function hookFlags(rawArgs: readonly string[]): string[] {
-	const values: string[] = [];
-	for (let i = 0; i < rawArgs.length; i++) {
-		const arg = rawArgs[i] as string;
-		if (arg === "--") break;
-		const eq = arg.indexOf("=");
-		if (eq > 0 && HOOK_FLAGS.has(arg.slice(0, eq))) values.push(arg.slice(eq + 1));
-		else if (HOOK_FLAGS.has(arg)) {
-			const value = rawArgs[++i];
-			if (value === undefined || value.startsWith("-")) throw new CliError(`${arg} needs a path, e.g. ${arg} ./hooks/guard.ts`);
-			values.push(value);
-		}
-	}
-	return values;
+/** The `--hook`/`--extension`/`-e` paths, in order (the parser collects the repeated option). */
+export function hookPaths(args: { hook?: unknown }): string[] {
+	const value = args.hook;
+	return value === undefined ? [] : ([] as string[]).concat(value as string | string[]);
 }
 
 /** Writes to stdout without touching `process.stdout` (its getter costs start-up time). */

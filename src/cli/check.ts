@@ -1,13 +1,13 @@
 import { relative } from "pathe";
-import { EXIT_OK, EXIT_USAGE, globalArgs, hookFlags, printJson, projectDir, writeErr, writeOut, defineCommand } from "./_shared.ts";
+import { EXIT_OK, EXIT_USAGE, globalArgs, hookPaths, printJson, projectDir, writeErr, writeOut, defineCommand } from "./_shared.ts";
 import { createHost, describeSkips } from "./host.ts";
 
 export const checkCommand = defineCommand({
 	meta: { name: "check", description: "Load every hook and report its events, commands and renderers; exit 1 on any load error" },
 	args: { ...globalArgs },
-	async run({ args, rawArgs }) {
+	async run({ args }) {
 		const cwd = projectDir(args.cwd);
-		const host = await createHost({ cwd, hookPaths: hookFlags(rawArgs), discovery: args.discovery, interactive: false });
+		const host = await createHost({ cwd, hookPaths: hookPaths(args), discovery: args.discovery, interactive: false });
 		const hooks = host.hooks.map((hook) => ({
 			path: hook.resolvedPath,
 			source: hook.source ?? null,

@@ -1,5 +1,5 @@
 import { runDemo } from "../demo/run-demo.ts";
-import { EXIT_OK, EXIT_USAGE, printJson, defineCommand } from "./_shared.ts";
+import { CliError, defineCommand, EXIT_OK, EXIT_USAGE, printJson } from "./_shared.ts";
 
 export const demoCommand = defineCommand({
 	meta: {
@@ -7,12 +7,14 @@ export const demoCommand = defineCommand({
 		description: "Run the bundled example hooks over a scripted agent session in a temp workspace, with real tools",
 	},
 	args: {
-		workspace: { type: "string", description: "Use this directory instead of a new temp dir", valueHint: "dir" },
+		workspace: { type: "string", description: "Use this empty (or new) directory instead of a temp dir", valueHint: "dir" },
 		json: { type: "boolean", description: "Print a JSON summary after the trace" },
 	},
 	async run({ args }) {
 		const lines: string[] = [];
-		const summary = await runDemo({ write: (line) => lines.push(line), workspace: args.workspace });
+		const summary = await runDemo({ write: (line) => lines.push(line), workspace: args.workspace }).catch((error: Error) => {
+			throw new CliError(error.message);
+		});
 		await Bun.write(Bun.stdout, `${lines.join("\n")}\n`);
 		if (args.json) await printJson(summary);
 		return summary.hookErrors.length === 0 ? EXIT_OK : EXIT_USAGE;

@@ -1,6 +1,7 @@
+import { gateToolCall } from "../hooks/tool-wrapper.ts";
 import type { HookEvent, HookLoadError } from "../hooks/types.ts";
 import { hookEventTypes, isHookEventType, validateEvent } from "../hooks/validate.ts";
-import { CliError, EXIT_BLOCKED, EXIT_OK, globalArgs, hookFlags, parseJson, printJson, projectDir, readStdin, writeErr, defineCommand } from "./_shared.ts";
+import { CliError, EXIT_BLOCKED, EXIT_OK, globalArgs, hookPaths, parseJson, printJson, projectDir, readStdin, writeErr, defineCommand } from "./_shared.ts";
 import { createHost, describeSkips, type Host } from "./host.ts";
 
 /** Reads the event JSON from `--data` or stdin, fills `type` and `toolCallId`, and validates it. */
@@ -40,14 +41,9 @@ export async function dispatch(host: Host, event: HookEvent, allowLoadErrors: bo
 				const reason = loadErrorReason(host.loadErrors);
 				return { result: { block: true, reason }, stopped: reason };
 			}
-			try {
-				const result = await runner.emitToolCall(event);
-				return { result, stopped: result?.block ? result.reason || "Tool execution was blocked by a hook" : undefined };
-			} catch (error) {
-				// Fail closed, exactly as HookToolWrapper does.
-				const reason = error instanceof Error ? error.message : `Hook failed, blocking execution: ${String(error)}`;
-				return { result: { block: true, reason }, stopped: reason };
-			}
+			const gate = await gateToolCall(runner, event);
+			if (!gate.block) return { result: gate.result };
+			return { result: gate.result ?? { block: true, reason: gate.reason }, stopped: gate.reason };
 		}
 		case "context":
 			return { result: { messages: await runner.emitContext(event.messages) } };
@@ -70,11 +66,11 @@ export const emitCommand = defineCommand({
 		session: { type: "string", description: "Session JSONL file for sendMessage/appendEntry", valueHint: "file" },
 		...globalArgs,
 	},
-	async run({ args, rawArgs }) {
+	async run({ args }) {
 		const event = await readEvent(args.type as string, args.data);
 		const host = await createHost({
 			cwd: projectDir(args.cwd),
-			hookPaths: hookFlags(rawArgs),
+			hookPaths: hookPaths(args),
 			discovery: args.discovery,
 			sessionFile: args.session,
 		});

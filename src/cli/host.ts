@@ -1,4 +1,5 @@
-import { join } from "pathe";
+import { writeSync } from "node:fs";
+import { dirname, join } from "pathe";
 import { discoverAndLoadHooks, type SkippedHook } from "../hooks/discover.ts";
 import { HookRunner } from "../hooks/runner.ts";
 import type { HookError, HookLoadError, LoadedHook, NewSessionOptions } from "../hooks/types.ts";
@@ -25,6 +26,8 @@ export interface HostOptions {
 	fresh?: boolean;
 	/** Receives notifications in headless mode; default stderr. */
 	notify?: (line: string) => void;
+	/** Collect handler errors in {@link Host.errors} (default true; a long-lived server reports them itself). */
+	collectErrors?: boolean;
 }
 
 /** A CLI host: hooks loaded with trust, a runner wired to a session file and a UI. */
@@ -66,21 +69,28 @@ function sessionStore(): typeof SessionManager {
 	return (require("../session/session-manager.ts") as typeof import("../session/session-manager.ts")).SessionManager;
 }
 
-/** A session view that opens the file only when a hook first reads it. */
-function lazySession(open: () => SessionManager): ReadonlySessionManager {
-	return new Proxy({} as ReadonlySessionManager, {
-		get(_, prop) {
-			const manager = open() as unknown as Record<PropertyKey, unknown>;
-			const value = manager[prop];
-			return typeof value === "function" ? value.bind(manager) : value;
-		},
-	});
+/** A session view that opens the file only when a hook first calls one of its methods. */
+class LazySession implements ReadonlySessionManager {
+	constructor(private readonly open: () => SessionManager) {}
+	getCwd = () => this.open().getCwd();
+	getSessionDir = () => this.open().getSessionDir();
+	getSessionId = () => this.open().getSessionId();
+	getSessionFile = () => this.open().getSessionFile();
+	getHeader = () => this.open().getHeader();
+	getEntries = () => this.open().getEntries();
+	getEntry = (id: string) => this.open().getEntry(id);
+	getLeafId = () => this.open().getLeafId();
+	getLeafEntry = () => this.open().getLeafEntry();
+	getBranch = (fromId?: string) => this.open().getBranch(fromId);
+	getLabel = (id: string) => this.open().getLabel(id);
+	getTree = () => this.open().getTree();
 }
 
 /**
  * Loads hooks the way the CLI does (discovery, settings, trust store for project hooks, `--hook`
- * paths) and wires a runner: session writes go to a JSONL file, session control switches files,
- * the terminal UI is used when stdin and stdout are a TTY.
+ * paths) and wires a runner: session writes go to a JSONL file; `newSession` starts a new file next
+ * to it; `branch` and `navigateTree` move the leaf within the same file (so `session_branch` names
+ * that file as the previous one); the terminal UI is used when stdin and stdout are a TTY.
  */
 export async function createHost(options: HostOptions): Promise<Host> {
 	const { cwd } = options;
@@ -97,20 +107,25 @@ export async function createHost(options: HostOptions): Promise<Host> {
 	const interactive = options.interactive ?? (isTerminal(0) && isTerminal(1));
 	const ui = interactive
 		? (await import("../ui/terminal.ts")).createTerminalUIContext()
-		: createHeadlessUIContext(options.notify ?? ((line) => void Bun.write(Bun.stderr, line)));
+		: createHeadlessUIContext(options.notify ?? ((line) => writeSync(2, line))); // sync: lines stay in order
 
-	const runner = new HookRunner(loaded.hooks, cwd, lazySession(openSession), undefined, {
+	const runner = new HookRunner(loaded.hooks, cwd, new LazySession(openSession), undefined, {
 		handlerTimeoutMs: loaded.settings.hookTimeoutMs || undefined,
 	});
 	const errors: HookError[] = [];
-	runner.onError((error) => errors.push(error));
+	if (options.collectErrors !== false) runner.onError((error) => errors.push(error));
 
 	const newSession = async (opts?: NewSessionOptions) => {
 		const before = await runner.emit({ type: "session_before_switch", reason: "new" });
 		if (before?.cancel) return { cancelled: true };
 		const previousSessionFile = sessionFile;
-		const next = sessionStore().create({ cwd, sessionDir: join(userAgentDir(), "sessions"), parentSession: opts?.parentSession ?? previousSessionFile });
-		await opts?.setup?.(next);
+		const next = sessionStore().create({ cwd, sessionDir: dirname(sessionFile), parentSession: opts?.parentSession ?? previousSessionFile });
+		try {
+			await opts?.setup?.(next);
+		} catch (error) {
+			next.close();
+			throw error;
+		}
 		session?.close();
 		session = next;
 		sessionFile = next.getSessionFile() ?? sessionFile;
@@ -130,10 +145,11 @@ export async function createHost(options: HostOptions): Promise<Host> {
 			await runner.emit({ type: "session_branch", previousSessionFile: sessionFile });
 			return { cancelled: false };
 		},
-		navigateTreeHandler: async (targetId) => {
+		navigateTreeHandler: async (targetId, opts) => {
 			const current = openSession();
 			const oldLeafId = current.getLeafId();
-			const preparation = { targetId, oldLeafId, commonAncestorId: null, entriesToSummarize: [], userWantsSummary: false };
+			const userWantsSummary = opts?.summarize ?? false;
+			const preparation = { targetId, oldLeafId, commonAncestorId: null, entriesToSummarize: [], userWantsSummary };
 			const before = await runner.emit({ type: "session_before_tree", preparation });
 			if (before?.cancel) return { cancelled: true };
 			current.branch(targetId);
@@ -160,13 +176,16 @@ export async function createHost(options: HostOptions): Promise<Host> {
 	};
 }
 
+const SKIP_REASONS: Record<SkippedHook["reason"], string> = {
+	unknown: "not approved yet",
+	changed: "changed since it was approved",
+	unverifiable: "not run, the trust store cannot be read",
+};
+
 /** Human lines about hooks that were skipped (untrusted) or produced discovery warnings. */
 export function describeSkips(host: Pick<Host, "skipped" | "warnings">): string[] {
 	return [
-		...host.skipped.map(
-			(s) =>
-				`skipped ${s.path}: project hook ${s.reason === "changed" ? "changed since it was approved" : "not approved yet"}; run: ${s.approve}`,
-		),
+		...host.skipped.map((s) => `skipped ${s.path}: project hook ${SKIP_REASONS[s.reason]}; run: ${s.approve}`),
 		...host.warnings.map((w) => `warning: ${w}`),
 	];
 }

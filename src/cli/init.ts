@@ -10,7 +10,7 @@ import {
 	type TemplateName,
 } from "../templates/index.ts";
 import { TrustStore } from "../trust/trust-store.ts";
-import { CliError, EXIT_OK, globalArgs, printJson, projectDir, writeOut, defineCommand } from "./_shared.ts";
+import { CliError, EXIT_OK, projectArgs, printJson, projectDir, writeOut, defineCommand } from "./_shared.ts";
 
 const NAME = /^[a-z0-9][a-z0-9_-]*$/;
 
@@ -143,7 +143,7 @@ export const initCommand = defineCommand({
 		},
 		user: { type: "boolean", description: "Write to ~/.xcsh/agent/hooks instead of <cwd>/.xcsh/hooks" },
 		force: { type: "boolean", description: "Overwrite existing files" },
-		...globalArgs,
+		...projectArgs,
 	},
 	async run({ args }) {
 		const name = validateHookName(String(args.name));

@@ -4,13 +4,13 @@ import type { CapabilityItem } from "../capability/registry.ts";
 import { registerHookDiscovery } from "../discovery/register.ts";
 import { loadSettings } from "../discovery/settings.ts";
 import { TrustStore } from "../trust/trust-store.ts";
-import { EXIT_OK, globalArgs, printJson, projectDir, writeErr, writeOut, defineCommand } from "./_shared.ts";
+import { EXIT_OK, projectArgs, printJson, projectDir, writeErr, writeOut, defineCommand } from "./_shared.ts";
 
 type Listed = CapabilityItem<Hook> & { trust?: "approved" | "unknown" | "changed" };
 
 export const listCommand = defineCommand({
 	meta: { name: "list", description: "List discovered hooks: provider, level, type, tool, path, shadowed/disabled, trust" },
-	args: { ...globalArgs },
+	args: { ...projectArgs },
 	async run({ args }) {
 		const cwd = projectDir(args.cwd);
 		const { settings, warnings: settingsWarnings } = await loadSettings(cwd);

@@ -30,6 +30,22 @@ type AnyCommand = CommandDef<any>;
 const load = (name: Name) => subCommands[name]() as Promise<AnyCommand>;
 const isName = (value: string | undefined): value is Name => value !== undefined && Object.hasOwn(subCommands, value);
 
+/** Global options that take a value, which may come before the command name. */
+const GLOBAL_VALUE_FLAGS = new Set(["--cwd", "--hook", "--extension", "-e"]);
+
+/** Commands whose trailing arguments are passed on verbatim: `command deploy --dry-run`. */
+const REST_AFTER: Partial<Record<Name, number>> = { command: 1 };
+
+/** Where the command name is: the first argument that is neither an option nor a global option's value. */
+function commandIndex(rawArgs: readonly string[]): number {
+	for (let i = 0; i < rawArgs.length; i++) {
+		const arg = rawArgs[i] as string;
+		if (GLOBAL_VALUE_FLAGS.has(arg)) i++;
+		else if (!arg.startsWith("-")) return isName(arg) ? i : -1;
+	}
+	return -1;
+}
+
 /** Renders citty's usage text (citty is loaded only here). */
 async function showHelp(command: AnyCommand, parent?: AnyCommand): Promise<void> {
 	const { renderUsage } = await import("citty");
@@ -38,8 +54,7 @@ async function showHelp(command: AnyCommand, parent?: AnyCommand): Promise<void>
 
 /** Runs the CLI and resolves its exit code; errors become one line on stderr, never a stack trace. */
 export async function main(rawArgs: string[]): Promise<number> {
-	// The command is the first argument naming one, so global flags may come before it.
-	const index = rawArgs.findIndex((arg) => isName(arg));
+	const index = commandIndex(rawArgs);
 	const name = index >= 0 ? (rawArgs[index] as Name) : rawArgs.find((arg) => !arg.startsWith("-"));
 	try {
 		if (rawArgs.includes("--help") || rawArgs.includes("-h") || rawArgs.length === 0) {
@@ -61,7 +76,7 @@ export async function main(rawArgs: string[]): Promise<number> {
 		}
 		const command = await load(name);
 		const rest = rawArgs.filter((_, i) => i !== index);
-		const args = parseArgs(rest, (command.args ?? {}) as ArgsDef, name);
+		const args = parseArgs(rest, (command.args ?? {}) as ArgsDef, name, { restAfter: REST_AFTER[name] });
 		const result = await command.run?.({ rawArgs: rest, args: args as never, cmd: command });
 		return typeof result === "number" ? result : EXIT_OK;
 	} catch (error) {

@@ -1,6 +1,6 @@
 import { HookToolWrapper } from "../hooks/tool-wrapper.ts";
 import { BUILTIN_TOOL_NAMES, createBuiltinTools, validateToolInput } from "../tools/index.ts";
-import { CliError, EXIT_BLOCKED, EXIT_OK, EXIT_USAGE, globalArgs, hookFlags, parseJson, printJson, projectDir, readStdin, writeErr, writeOut, defineCommand } from "./_shared.ts";
+import { CliError, EXIT_BLOCKED, EXIT_OK, EXIT_USAGE, globalArgs, hookPaths, parseJson, printJson, projectDir, readStdin, writeErr, writeOut, defineCommand } from "./_shared.ts";
 import { createHost, describeSkips } from "./host.ts";
 
 export const runToolCommand = defineCommand({
@@ -12,7 +12,7 @@ export const runToolCommand = defineCommand({
 		session: { type: "string", description: "Session JSONL file for sendMessage/appendEntry", valueHint: "file" },
 		...globalArgs,
 	},
-	async run({ args, rawArgs }) {
+	async run({ args }) {
 		const name = args.tool as string;
 		if (!(BUILTIN_TOOL_NAMES as readonly string[]).includes(name))
 			throw new CliError(`unknown tool "${name}"; built-in tools: ${BUILTIN_TOOL_NAMES.join(", ")}`);
@@ -23,7 +23,7 @@ export const runToolCommand = defineCommand({
 		const checked = validateToolInput(tool, parseJson(text, args.input === undefined ? "stdin" : "--input"));
 		if (!checked.ok) throw new CliError(`invalid input: ${checked.errors.join("; ")}`);
 
-		const host = await createHost({ cwd, hookPaths: hookFlags(rawArgs), discovery: args.discovery, sessionFile: args.session });
+		const host = await createHost({ cwd, hookPaths: hookPaths(args), discovery: args.discovery, sessionFile: args.session });
 		try {
 			for (const line of describeSkips(host)) await writeErr(line);
 			if (host.loadErrors.length > 0 && !args["allow-load-errors"]) {

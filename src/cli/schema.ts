@@ -1,12 +1,12 @@
 import { HOOK_EVENT_TYPES, HookEventSchemas, HookResultSchemas } from "../hooks/schemas.ts";
 import { isHookEventType } from "../hooks/validate.ts";
-import { CliError, EXIT_OK, globalArgs, printJson, defineCommand } from "./_shared.ts";
+import { CliError, EXIT_OK, projectArgs, printJson, defineCommand } from "./_shared.ts";
 
 export const schemaCommand = defineCommand({
 	meta: { name: "schema", description: "Print the JSON Schema of an event and its result (or of all events)" },
 	args: {
 		type: { type: "positional", required: false, description: "Event type; all events when omitted" },
-		...globalArgs,
+		json: projectArgs.json,
 	},
 	async run({ args }) {
 		const results = HookResultSchemas as Record<string, unknown>;

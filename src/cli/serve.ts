@@ -1,5 +1,5 @@
 import { createServer, type Server } from "../serve/server.ts";
-import { EXIT_OK, EXIT_USAGE, globalArgs, hookFlags, projectDir, writeErr, defineCommand } from "./_shared.ts";
+import { EXIT_OK, EXIT_USAGE, globalArgs, hookPaths, projectDir, writeErr, defineCommand } from "./_shared.ts";
 
 // The protocol in short; src/serve/index.ts documents it in full.
 const DESCRIPTION = `Run the hooks as a long-lived process speaking newline-delimited JSON on stdin/stdout.
@@ -56,12 +56,12 @@ export const serveCommand = defineCommand({
 		},
 		"allow-load-errors": { type: "boolean", description: "Let toolCall run even when a hook failed to load" },
 	},
-	async run({ args, rawArgs }) {
+	async run({ args }) {
 		// The executable is built with a JIT policy tuned for short runs; a server lives long.
 		(Bun as unknown as { unsafe?: { setJITPolicy?(policy: number): void } }).unsafe?.setJITPolicy?.(1);
 		const sink = Bun.stdout.writer();
 		const server = await createServer({
-			host: { cwd: projectDir(args.cwd), hookPaths: hookFlags(rawArgs), discovery: args.discovery, sessionFile: args.session },
+			host: { cwd: projectDir(args.cwd), hookPaths: hookPaths(args), discovery: args.discovery, sessionFile: args.session },
 			// One write per line into one ordered sink, so lines never interleave.
 			write: (line) => {
 				sink.write(line);

@@ -3,7 +3,7 @@ import { registerHookDiscovery } from "../discovery/register.ts";
 import { loadSettings } from "../discovery/settings.ts";
 import { resolvePath } from "../paths.ts";
 import { TrustStore } from "../trust/trust-store.ts";
-import { CliError, EXIT_OK, globalArgs, printJson, projectDir, writeOut, defineCommand } from "./_shared.ts";
+import { CliError, EXIT_OK, projectArgs, printJson, projectDir, writeOut, defineCommand } from "./_shared.ts";
 
 /** Every project-level hook file: discovered ones and those listed in the project's settings. */
 async function projectHooks(cwd: string): Promise<string[]> {
@@ -34,7 +34,7 @@ export const trustCommand = defineCommand({
 	args: {
 		action: { type: "positional", required: false, description: "approve | revoke (omit to show the status)" },
 		all: { type: "boolean", description: "With approve/revoke: every project hook of --cwd" },
-		...globalArgs,
+		...projectArgs,
 	},
 	async run({ args }) {
 		const cwd = projectDir(args.cwd);

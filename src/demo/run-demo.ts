@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "pathe";
 import { discoverAndLoadHooks } from "../hooks/discover.ts";
@@ -27,7 +27,7 @@ const EXAMPLES = [
 export interface DemoOptions {
 	/** Receives the trace, one line per call. */
 	write: (line: string) => void;
-	/** Workspace to use (default: a new temp dir). */
+	/** An empty (or missing) directory to use instead of a new temp dir; anything else is refused. */
 	workspace?: string;
 }
 
@@ -66,6 +66,9 @@ const indent = (s: string, pad = "      ") => s.trimEnd().split("\n").map((l) =>
 export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
 	const { write } = options;
 	const workspace = options.workspace ?? mkdtempSync(join(tmpdir(), "xcsh-hooks-demo-"));
+	// The demo writes its own hooks and trusts them: it must never overwrite, nor run, anything of yours.
+	if (existsSync(workspace) && readdirSync(workspace).length > 0)
+		throw new Error(`--workspace ${workspace} is not empty; the demo only runs in an empty or new directory`);
 	writeExamples(workspace);
 	const show = (path: string) => relative(workspace, path);
 

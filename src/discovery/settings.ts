@@ -24,6 +24,8 @@ export interface LoadSettingsResult {
 	sources: { project?: string; user?: string };
 	/** `settings.hooks` with where each path came from. */
 	hookPaths: SettingsHookPath[];
+	/** Each file's own valid settings, for callers that must not let the project override the user. */
+	layers: { project?: Settings; user?: Settings };
 }
 
 /** Where the settings files live; injectable for tests and embedders. */
@@ -81,7 +83,7 @@ export async function loadSettings(cwd: string, options: LoadSettingsOptions = {
 		if (merged[key]) merged[key] = [...new Set(merged[key])];
 	const hookPaths = [...byPath.values()];
 	if (hookPaths.length > 0) merged.hooks = hookPaths.map((h) => h.path);
-	return { settings: merged, warnings, sources, hookPaths };
+	return { settings: merged, warnings, sources, hookPaths, layers: { project: project.settings, user: user.settings } };
 }
 
 interface ReadResult {

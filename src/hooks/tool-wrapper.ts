@@ -1,6 +1,6 @@
 import type { TSchema } from "@sinclair/typebox";
 import type { HookRunner } from "./runner.ts";
-import type { AgentTool, AgentToolResult } from "./types.ts";
+import type { AgentTool, AgentToolResult, ToolCallEvent, ToolCallEventResult, ToolResultEventResult } from "./types.ts";
 
 /**
  * Wraps a tool with `tool_call` / `tool_result` interception (SPEC §6):
@@ -52,14 +52,8 @@ export class HookToolWrapper<TParams extends Record<string, unknown> = Record<st
 		onUpdate?: (partial: AgentToolResult<TDetails>) => void,
 		context?: unknown,
 	): Promise<AgentToolResult<TDetails>> {
-		let decision: Awaited<ReturnType<HookRunner["emitToolCall"]>>;
-		try {
-			decision = await this.runner.emitToolCall({ type: "tool_call", toolName: this.name, toolCallId, input: params });
-		} catch (error) {
-			if (error instanceof Error) throw error;
-			throw new Error(`Hook failed, blocking execution: ${String(error)}`);
-		}
-		if (decision?.block) throw new Error(decision.reason || "Tool execution was blocked by a hook");
+		const gate = await gateToolCall(this.runner, { type: "tool_call", toolName: this.name, toolCallId, input: params });
+		if (gate.block) throw gate.error ?? new Error(gate.reason);
 		return await this.complete(this.start(toolCallId, params, signal, onUpdate, context), toolCallId, params);
 	}
 
@@ -110,11 +104,40 @@ export class HookToolWrapper<TParams extends Record<string, unknown> = Record<st
 			details: result.details,
 			isError: false,
 		});
-		if (!override) return result;
-		return {
-			...result,
-			content: override.content ?? result.content,
-			details: (override.details ?? result.details) as TDetails | undefined,
-		};
+		return applyToolResult(result, override);
 	}
+}
+
+/** The outcome of {@link gateToolCall}. */
+export interface ToolCallGate {
+	block: boolean;
+	/** Why the call is blocked: the hook's reason (or the default), or the thrown error's message. */
+	reason?: string;
+	/** The error a handler threw (a non-Error value is wrapped); such a call is blocked. */
+	error?: Error;
+	/** What `tool_call` handlers returned, when nothing blocked. */
+	result?: ToolCallEventResult;
+}
+
+/**
+ * `tool_call` read fail-closed (SPEC §6 step 1): a `{block: true}` blocks with its reason (or
+ * `Tool execution was blocked by a hook`), a handler that throws blocks with its error (a non-Error
+ * becomes `Hook failed, blocking execution: <value>`). The wrapper, the CLI, `serve` and the test
+ * harness all decide with this.
+ */
+export async function gateToolCall(runner: HookRunner, event: ToolCallEvent): Promise<ToolCallGate> {
+	try {
+		const result = await runner.emitToolCall(event);
+		if (result?.block) return { block: true, reason: result.reason || "Tool execution was blocked by a hook", result };
+		return { block: false, result };
+	} catch (thrown) {
+		const error = thrown instanceof Error ? thrown : new Error(`Hook failed, blocking execution: ${String(thrown)}`);
+		return { block: true, reason: error.message, error };
+	}
+}
+
+/** A tool's result with a `tool_result` override applied: `content` and `details` replaced where given (`??`). */
+export function applyToolResult<R extends AgentToolResult<unknown>>(result: R, override: ToolResultEventResult | undefined): R {
+	if (!override) return result;
+	return { ...result, content: override.content ?? result.content, details: override.details ?? result.details };
 }

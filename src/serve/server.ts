@@ -1,3 +1,4 @@
+import { writeSync } from "node:fs";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { dispatch } from "../cli/emit.ts";
 import { createHost, describeSkips, type Host, type HostOptions } from "../cli/host.ts";
@@ -57,15 +58,15 @@ const summary = (host: Host) => ({ hooks: host.runner.getHookPaths(), loadErrors
 /** Creates a server and loads the hooks once; see `src/serve/index.ts` for the protocol. */
 export async function createServer(options: ServerOptions): Promise<Server> {
 	const { write } = options;
-	const log = options.log ?? ((line: string) => void Bun.write(Bun.stderr, line.endsWith("\n") ? line : `${line}\n`));
+	// Synchronous: diagnostics reach stderr whole and in order, even when stderr is a file.
+	const log = options.log ?? ((line: string) => void writeSync(2, line.endsWith("\n") ? line : `${line}\n`));
 	const allowLoadErrors = options.allowLoadErrors ?? false;
 	// Attributes each handler error to the request whose dispatch raised it, even with requests interleaved.
 	const requestErrors = new AsyncLocalStorage<HookError[]>();
 
 	const load = async (fresh: boolean, sessionFile: string | undefined): Promise<Generation> => {
-		const host = await createHost({ notify: log, ...options.host, sessionFile, fresh, interactive: false });
+		const host = await createHost({ notify: log, ...options.host, sessionFile, fresh, interactive: false, collectErrors: false });
 		host.runner.onError((error) => {
-			host.errors.length = 0; // the host's own list would grow for the life of the process
 			const errors = requestErrors.getStore();
 			if (errors) errors.push(error);
 			else log(`hook error (${error.event}) ${error.hookPath}: ${error.error}`);

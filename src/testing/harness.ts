@@ -1,6 +1,6 @@
 import { loadHookFromFactory, loadHooks } from "../hooks/loader.ts";
 import { HookRunner } from "../hooks/runner.ts";
-import { HookToolWrapper } from "../hooks/tool-wrapper.ts";
+import { applyToolResult, gateToolCall, HookToolWrapper } from "../hooks/tool-wrapper.ts";
 import type {
 	AgentTool,
 	AgentToolResult,
@@ -169,13 +169,9 @@ export async function createHookHarness(hook: string | HookFactory, options: Hoo
 	return {
 		async toolCall(toolName, input = {}) {
 			const toolCallId = `call_${++callCount}`;
-			try {
-				const result = await runner.emitToolCall({ type: "tool_call", toolName, toolCallId, input });
-				return result?.block ? { blocked: true, reason: result.reason } : { blocked: false };
-			} catch (thrown) {
-				const error = thrown instanceof Error ? thrown : new Error(`Hook failed, blocking execution: ${String(thrown)}`);
-				return { blocked: true, reason: error.message, error };
-			}
+			const gate = await gateToolCall(runner, { type: "tool_call", toolName, toolCallId, input });
+			if (!gate.block) return { blocked: false };
+			return gate.error ? { blocked: true, reason: gate.reason, error: gate.error } : { blocked: true, reason: gate.reason };
 		},
 		async toolResult(toolName, input, content, resultOptions = {}) {
 			const original = asContent(content);
@@ -188,8 +184,8 @@ export async function createHookHarness(hook: string | HookFactory, options: Hoo
 				details: resultOptions.details,
 				isError: resultOptions.isError ?? false,
 			});
-			const finalContent = override?.content ?? original;
-			return { content: finalContent, details: override?.details ?? resultOptions.details, text: textOf(finalContent) };
+			const { content: finalContent, details } = applyToolResult({ content: original, details: resultOptions.details }, override);
+			return { content: finalContent, details, text: textOf(finalContent) };
 		},
 		runTool: (tool, input) => new HookToolWrapper(tool, runner).execute(`call_${++callCount}`, input),
 		emit: (event) => runner.emit(event),

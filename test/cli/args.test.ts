@@ -18,17 +18,21 @@ test("positionals, --name value, --name=value, aliases, booleans and --no-", () 
 		type: "tool_call",
 		extra: "more",
 		data: "{}",
-		hook: "a.ts",
+		hook: ["a.ts"],
 		discovery: false,
 		json: true,
 	});
-	expect(parseArgs(["x", "--data={\"a\":1}", "--extension=b.ts", "--json=false"], defs, "emit")).toMatchObject({
+	expect(parseArgs(["x", "--data={\"a\":1}", "--extension=b.ts", "--json=false", "-e", "c.ts"], defs, "emit")).toMatchObject({
 		data: '{"a":1}',
-		hook: "b.ts",
+		hook: ["b.ts", "c.ts"],
 		json: false,
 		discovery: true,
 	});
 	expect(parseArgs(["x", "--", "--data", "y"], defs, "emit")._).toEqual(["x", "--data", "y"]);
+	expect(parseArgs(["--json", "name", "--dry-run", "-x"], defs, "command", { restAfter: 1 })).toMatchObject({
+		_: ["name", "--dry-run", "-x"],
+		json: true,
+	});
 });
 
 test("errors name the option or argument at fault", () => {

@@ -105,11 +105,12 @@ describe("command, check, schema, list, trust", () => {
 	test("command runs a hook's slash command and its entry lands in the session file", async () => {
 		const cwd = project();
 		const session = join(cwd, "session.jsonl");
-		const run = await runCli(["command", "note", "ship", "it", "--hook", "guard.ts", "--session", session], { cwd });
+		const run = await runCli(["command", "--hook", "guard.ts", "--session", session, "note", "ship", "--dry-run", "it"], { cwd });
 		expect(run.code).toBe(0);
 		const lines = readFileSync(session, "utf8").trim().split("\n").map((l) => JSON.parse(l));
-		expect(lines.at(-1)).toMatchObject({ type: "custom", customType: "note", data: { args: "ship it" } });
-		expectCleanError(await runCli(["command", "nope", "--hook", "guard.ts"], { cwd }), 1, "/nope", "/note");
+		expect(lines.at(-1)).toMatchObject({ type: "custom", customType: "note", data: { args: "ship --dry-run it" } });
+		expectCleanError(await runCli(["command", "--hook", "guard.ts", "nope"], { cwd }), 1, "/nope", "/note");
+		expectCleanError(await runCli(["command", "--hook", "missing.ts", "note"], { cwd }), 1, "missing.ts", "Failed to load hook");
 	});
 
 	test("check reports events and commands; a load error names the file and exits 1", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runDemo } from "../../src/demo/run-demo.ts";
 import { tempDir } from "../_helpers.ts";
@@ -41,5 +41,15 @@ describe("demo", () => {
 		expect(run.stdout).toContain("2 tool calls blocked, 4 allowed, 0 hook errors.");
 		expect(run.stdout).toMatch(/Session \(\d+ entries\): \/.+\.jsonl/);
 		expect(existsSync(join(home, ".xcsh"))).toBe(false);
+	});
+
+	test("refuses a workspace that already holds files, and leaves them alone", async () => {
+		const workspace = tempDir();
+		writeFileSync(join(workspace, "guard.ts"), "mine");
+		await expect(runDemo({ write: () => {}, workspace })).rejects.toThrow("is not empty");
+		expect(readFileSync(join(workspace, "guard.ts"), "utf8")).toBe("mine");
+		const run = await runCli(["demo", "--workspace", workspace]);
+		expect(run.code).toBe(1);
+		expect(run.stderr).toContain("is not empty");
 	});
 });

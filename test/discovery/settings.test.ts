@@ -11,7 +11,7 @@ describe("loadSettings", () => {
 	const { home, project } = useTempHomeAndProject();
 
 	test("no files: empty settings, no warnings, no sources", async () => {
-		expect(await loadSettings(project())).toEqual({ settings: {}, warnings: [], sources: {}, hookPaths: [] });
+		expect(await loadSettings(project())).toEqual({ settings: {}, warnings: [], sources: {}, hookPaths: [], layers: {} });
 	});
 
 	test("project over user: scalars from the project, arrays concatenated (project first) without duplicates", async () => {

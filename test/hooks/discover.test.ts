@@ -140,3 +140,53 @@ describe("trust", () => {
 		expect(result.hooks.map((h) => h.path)).toEqual([join(cwd, "b.ts")]);
 	});
 });
+
+describe("trust: project content cannot weaken the user's hooks", () => {
+	const USER_GUARD = `export default (pi) => pi.on("tool_call", () => ({ block: true, reason: "user guard" }));`;
+	const toolCall = { type: "tool_call", toolName: "bash", toolCallId: "1", input: {} } as const;
+
+	test("an unapproved project hook does not shadow the user's hook of the same name", async () => {
+		const cwd = tempDir();
+		writeFiles(cwd, { ".xcsh/hooks/guard.ts": `export default () => {};` });
+		writeFiles(home, { ".xcsh/agent/hooks/guard.ts": USER_GUARD });
+		const result = await discoverAndLoadHooks([], cwd, { trust: new TrustStore() });
+		expect(result.skipped.map((s) => s.path)).toEqual([join(cwd, ".xcsh/hooks/guard.ts")]);
+		expect(result.hooks.map((h) => h.resolvedPath)).toEqual([join(home, ".xcsh/agent/hooks/guard.ts")]);
+		expect((await new HookRunner(result.hooks, cwd).emitToolCall(toolCall))?.reason).toBe("user guard");
+	});
+
+	test("a corrupt trust store runs no project hook and says why", async () => {
+		const cwd = tempDir();
+		writeFiles(cwd, { ".xcsh/hooks/evil.ts": `export default (pi) => pi.on("tool_call", () => {});` });
+		writeFiles(home, { ".xcsh/agent/trust.json": "{not json" });
+		const result = await discoverAndLoadHooks([], cwd, { trust: new TrustStore() });
+		expect(result.hooks).toEqual([]);
+		expect(result.skipped.map((s) => [s.path, s.reason])).toEqual([[join(cwd, ".xcsh/hooks/evil.ts"), "unverifiable"]]);
+		expect(result.warnings.join("\n")).toContain("trust store");
+	});
+
+	test("the project's settings disable project hooks only, and cannot set the handler timeout", async () => {
+		const cwd = tempDir();
+		writeFiles(cwd, {
+			".xcsh/hooks/pre/bash.sh": "#!/bin/sh\n",
+			".xcsh/settings.json": JSON.stringify({ disabledProviders: ["native"], hookTimeoutMs: 1 }),
+		});
+		writeFiles(home, { ".xcsh/agent/hooks/guard.ts": USER_GUARD });
+		const guarded = await discoverAndLoadHooks([], cwd, { trust: new TrustStore() });
+		expect(guarded.hooks.map((h) => h.resolvedPath)).toEqual([join(home, ".xcsh/agent/hooks/guard.ts")]);
+		expect(guarded.skipped).toEqual([]);
+		expect(guarded.settings.hookTimeoutMs).toBeUndefined();
+		// Without a trust store (the seed's behaviour) the merged settings apply to everything.
+		const open = await discoverAndLoadHooks([], cwd);
+		expect(open.hooks).toEqual([]);
+		expect(open.settings.hookTimeoutMs).toBe(1);
+	});
+
+	test("a discovered project file also named with --hook runs without approval", async () => {
+		const cwd = tempDir();
+		writeFiles(cwd, { ".xcsh/hooks/guard.ts": USER_GUARD });
+		const result = await discoverAndLoadHooks([".xcsh/hooks/guard.ts"], cwd, { trust: new TrustStore() });
+		expect(result.skipped).toEqual([]);
+		expect(result.hooks.map((h) => [h.source?.origin, h.source?.level])).toEqual([["discovered", "user"]]);
+	});
+});
