@@ -14,11 +14,18 @@ const DRAIN_IDLE_MS = 50;
 /** ...or after this long in total, even if a grandchild keeps writing. */
 const DRAIN_MAX_MS = 1000;
 
+/**
+ * Process groups started for a killable command (timeout or signal) that may still have members:
+ * from the spawn until the command ended normally, or, once it was killed, until the final SIGKILL.
+ * Whatever remains when this process exits is SIGKILLed by {@link killLiveGroups}.
+ */
+const liveGroups = new Set<number>();
+
 /** Options of {@link execCommand}. */
 export interface ExecOptions {
-	/** Kill the child after this many milliseconds; `0` or absent means no timeout. */
+	/** Kill the child and its process group after this many milliseconds; `0` or absent means no timeout. */
 	timeout?: number;
-	/** Aborting kills the child; an already aborted signal means the command is never started. */
+	/** Aborting kills the child and its process group; an already aborted signal means the command is never started. */
 	signal?: AbortSignal;
 	/** Working directory; overrides the `cwd` argument. */
 	cwd?: string;
@@ -26,7 +33,7 @@ export interface ExecOptions {
 	env?: Record<string, string | undefined>;
 	/** Bytes kept per stream; later output is read and discarded, and `truncated` is set. Default 50 MiB. */
 	maxOutputBytes?: number;
-	/** Milliseconds between SIGTERM and SIGKILL when the child must be killed. Default 1000. */
+	/** Milliseconds between SIGTERM and SIGKILL when the child's group must be killed. Default 1000. */
 	killGraceMs?: number;
 	/** Text written to the child's stdin (then closed); without it stdin is closed from the start. */
 	input?: string;
@@ -63,9 +70,24 @@ interface Activity {
 
 /**
  * Runs `command` with `args` (argv, no shell) in `options.cwd ?? cwd`, stdin closed (or fed
- * `options.input`), and collects
- * its output. Never rejects once the child started; rejects with an error naming the command or the
- * working directory when it cannot start.
+ * `options.input`), and collects its output. Never rejects once the child started; rejects with an
+ * error naming the command or the working directory when it cannot start.
+ *
+ * Killing: with a `timeout` or a `signal`, the child is spawned `detached` (on POSIX its own session
+ * and process group, with no controlling terminal), and a kill signals the whole group, so
+ * grandchildren (`bash -c 'sleep 60 & wait'`) die with it: SIGTERM, then SIGKILL to whatever is left
+ * after `killGraceMs`. The result does not wait for that grace once the child itself is gone; the
+ * final SIGKILL still reaches lingering group members. Without `timeout` and `signal` nothing can
+ * kill the child, so it is spawned plainly (the fast path) in this process's group.
+ *
+ * A group that is detached is out of reach of the terminal's Ctrl-C and hangup, so this module
+ * remembers the groups it may still have to kill (a command still running, or killed and within its
+ * grace) and SIGKILLs them from a `process.on("exit")` listener, which is registered only while
+ * there is such a group. This covers `process.exit()` and a drained event loop (for example a CLI
+ * finishing while a timed-out hook handler's command still runs); it cannot cover this process
+ * being killed by a signal that runs no exit listeners (SIGTERM or SIGHUP without a handler,
+ * SIGKILL). Background processes of a command that exited by itself (`server &`) are not killed,
+ * neither then nor at exit.
  */
 export async function execCommand(
 	command: string,
@@ -76,6 +98,9 @@ export async function execCommand(
 	const { signal, timeout } = options;
 	if (signal?.aborted) return { stdout: "", stderr: "", code: NOT_STARTED_CODE, killed: true };
 	const dir = options.cwd ?? cwd;
+	const killable = (timeout !== undefined && timeout > 0) || signal !== undefined;
+	// The group is only created (and only worth its cost) when something may have to kill it.
+	const detached = killable && process.platform !== "win32";
 	let proc: Bun.Subprocess<"ignore" | Uint8Array, "pipe", "pipe">;
 	try {
 		proc = Bun.spawn([command, ...args], {
@@ -84,10 +109,13 @@ export async function execCommand(
 			stdin: options.input === undefined ? "ignore" : new TextEncoder().encode(options.input),
 			stdout: "pipe",
 			stderr: "pipe",
+			detached,
 		});
 	} catch (error) {
 		throw spawnError(error, command, dir);
 	}
+	const pid = proc.pid;
+	if (detached) trackGroup(pid);
 
 	const max = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
 	const activity: Activity = { lastDataAt: 0 };
@@ -97,19 +125,35 @@ export async function execCommand(
 	let killed = false;
 	let timer: Timer | undefined;
 	let graceTimer: Timer | undefined;
+	const send = (sig: "SIGTERM" | "SIGKILL") => {
+		if (!detached || !signalGroup(pid, sig)) {
+			if (proc.exitCode === null && proc.signalCode === null) proc.kill(sig);
+		}
+	};
 	const kill = () => {
 		if (killed || proc.exitCode !== null || proc.signalCode !== null) return;
 		killed = true;
-		proc.kill("SIGTERM");
-		graceTimer = setTimeout(() => proc.kill("SIGKILL"), options.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
+		send("SIGTERM");
+		graceTimer = setTimeout(() => {
+			graceTimer = undefined;
+			send("SIGKILL");
+			if (detached) untrackGroup(pid);
+		}, options.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
 	};
 	if (timeout !== undefined && timeout > 0) timer = setTimeout(kill, timeout);
 	signal?.addEventListener("abort", kill, { once: true });
 
 	const code = await proc.exited;
 	if (timer) clearTimeout(timer);
-	if (graceTimer) clearTimeout(graceTimer);
 	signal?.removeEventListener("abort", kill);
+	if (graceTimer && detached && groupAlive(pid)) {
+		// Members that survived the SIGTERM still get their SIGKILL, without delaying the result or
+		// keeping the event loop alive (the exit listener covers a process that ends sooner).
+		graceTimer.unref();
+	} else {
+		if (graceTimer) clearTimeout(graceTimer);
+		if (detached) untrackGroup(pid);
+	}
 	if (!out.done || !err.done) {
 		const stopDrain = drain([out, err], activity);
 		await out.finished;
@@ -120,6 +164,44 @@ export async function execCommand(
 	const result: ExecResult = { stdout: decode(out), stderr: decode(err), code, killed };
 	if (out.truncated || err.truncated) result.truncated = true;
 	return result;
+}
+
+/**
+ * Signals every member of process group `pgid`; `false` when there is no such group (ESRCH) or it
+ * cannot be signalled, so the caller can fall back to the child alone.
+ */
+function signalGroup(pgid: number, sig: "SIGTERM" | "SIGKILL"): boolean {
+	try {
+		process.kill(-pgid, sig);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/** Whether process group `pgid` still has a member (a zombie counts until it is reaped). */
+function groupAlive(pgid: number): boolean {
+	try {
+		process.kill(-pgid, 0);
+		return true;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === "EPERM";
+	}
+}
+
+function trackGroup(pgid: number): void {
+	if (liveGroups.size === 0) process.on("exit", killLiveGroups);
+	liveGroups.add(pgid);
+}
+
+function untrackGroup(pgid: number): void {
+	if (liveGroups.delete(pgid) && liveGroups.size === 0) process.off("exit", killLiveGroups);
+}
+
+/** `exit` listener: SIGKILLs the groups this process would otherwise leave running. */
+function killLiveGroups(): void {
+	for (const pgid of liveGroups) signalGroup(pgid, "SIGKILL");
+	liveGroups.clear();
 }
 
 /** Reads a stream to its end, keeping at most `max` bytes. */

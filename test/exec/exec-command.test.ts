@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_MAX_OUTPUT_BYTES, execCommand } from "../../src/exec/exec-command.ts";
@@ -7,14 +7,37 @@ import { DEFAULT_MAX_OUTPUT_BYTES, execCommand } from "../../src/exec/exec-comma
 const dir = realpathSync(mkdtempSync(join(tmpdir(), "xcsh-exec-")));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Whether a process id is still alive (signal 0 only checks). */
-function alive(pid: number): boolean {
+/** Fields of `/proc/<pid>/stat` after the command name: [state, ppid, pgrp, session, ...]; undefined once reaped. */
+function procStat(pid: number): string[] | undefined {
 	try {
-		process.kill(pid, 0);
-		return true;
+		const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+		return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
 	} catch {
-		return false;
+		return undefined;
 	}
+}
+
+/** Whether a process runs: a zombie (dead, not yet reaped by an init that may never reap) does not. */
+function running(pid: number): boolean {
+	const state = procStat(pid)?.[0];
+	return state !== undefined && state !== "Z" && state !== "X";
+}
+
+/** Waits (generously) until `pid` no longer runs; returns whether it stopped. */
+async function stops(pid: number, withinMs = 3000): Promise<boolean> {
+	const deadline = performance.now() + withinMs;
+	while (running(pid)) {
+		if (performance.now() > deadline) return false;
+		await Bun.sleep(20);
+	}
+	return true;
+}
+
+/** SIGKILLs a test's leftover process, tolerating that it is gone. */
+function cleanup(pid: number): void {
+	try {
+		process.kill(pid, "SIGKILL");
+	} catch {}
 }
 
 describe("execCommand", () => {
@@ -102,17 +125,165 @@ describe("execCommand", () => {
 		const [pid, hi] = result.stdout.split("\n");
 		expect(hi).toBe("hi");
 		expect(result).toMatchObject({ code: 0, killed: false });
-		process.kill(Number(pid), "SIGKILL");
+		cleanup(Number(pid));
 	});
 
 	test("timeout returns promptly even when a grandchild holds the pipe open", async () => {
 		const started = performance.now();
 		const result = await execCommand("bash", ["-c", "sleep 30 & echo $!; sleep 30"], dir, { timeout: 300 });
 		expect(performance.now() - started).toBeLessThan(5000);
-		expect(result.killed).toBe(true);
-		const pid = Number(result.stdout.trim());
-		expect(alive(pid)).toBe(true);
-		process.kill(pid, "SIGKILL");
+		expect(result).toMatchObject({ code: 143, killed: true });
+		cleanup(Number(result.stdout.trim()));
+	});
+
+	test("a command with a timeout or signal gets its own process group; a plain one stays in ours", async () => {
+		const ownGroup = procStat(process.pid)?.[2];
+		const show = ["-c", 'echo "$$ $(cut -d" " -f5,6 /proc/$$/stat)"'];
+		for (const options of [{ timeout: 5000 }, { signal: new AbortController().signal }]) {
+			const [pid, pgrp, session] = (await execCommand("bash", show, dir, options)).stdout.trim().split(" ");
+			expect(pgrp).toBe(pid);
+			expect(session).toBe(pid);
+		}
+		const [, pgrp] = (await execCommand("bash", show, dir)).stdout.trim().split(" ");
+		expect(pgrp).toBe(ownGroup);
+	});
+
+	test("a timeout kills the grandchildren too", async () => {
+		const started = performance.now();
+		const result = await execCommand("bash", ["-c", "sleep 31 & echo $!; sleep 5"], dir, { timeout: 300 });
+		expect(performance.now() - started).toBeLessThan(4000);
+		expect(result).toMatchObject({ code: 143, killed: true });
+		const grandchild = Number(result.stdout.trim());
+		expect(grandchild).toBeGreaterThan(0);
+		try {
+			expect(await stops(grandchild)).toBe(true);
+		} finally {
+			cleanup(grandchild);
+		}
+	});
+
+	test("aborting kills the grandchildren too", async () => {
+		const controller = new AbortController();
+		const marker = join(dir, "abort-group-started");
+		const script = `sleep 31 & echo $!; touch ${marker}; sleep 30`;
+		const pending = execCommand("bash", ["-c", script], dir, { signal: controller.signal });
+		while (!(await Bun.file(marker).exists())) await Bun.sleep(10);
+		controller.abort();
+		const result = await pending;
+		expect(result).toMatchObject({ code: 143, killed: true });
+		const grandchild = Number(result.stdout.trim());
+		try {
+			expect(await stops(grandchild)).toBe(true);
+		} finally {
+			cleanup(grandchild);
+		}
+	});
+
+	test("a group ignoring SIGTERM is SIGKILLed as a whole", async () => {
+		const script = 'trap "" TERM; sleep 31 & echo $!; sleep 30';
+		const result = await execCommand("bash", ["-c", script], dir, { timeout: 300, killGraceMs: 200 });
+		expect(result).toMatchObject({ code: 137, killed: true });
+		const grandchild = Number(result.stdout.trim());
+		try {
+			expect(await stops(grandchild)).toBe(true);
+		} finally {
+			cleanup(grandchild);
+		}
+	});
+
+	test("a grandchild ignoring SIGTERM is SIGKILLed after the grace, without delaying the result", async () => {
+		// The child dies from the SIGTERM at once; only its background job ignores it.
+		const script = '(trap "" TERM; exec sleep 31) & echo $!; sleep 30';
+		const started = performance.now();
+		const result = await execCommand("bash", ["-c", script], dir, { timeout: 300, killGraceMs: 1500 });
+		const elapsed = performance.now() - started;
+		expect(result).toMatchObject({ code: 143, killed: true });
+		const grandchild = Number(result.stdout.trim());
+		try {
+			expect(elapsed).toBeLessThan(1500);
+			expect(await stops(grandchild, 1500 + 3000)).toBe(true);
+		} finally {
+			cleanup(grandchild);
+		}
+	});
+
+	test("the exit listener is registered only while a group may need killing", async () => {
+		const before = process.listenerCount("exit");
+		const pending = execCommand("bash", ["-c", "sleep 0.3"], dir, { timeout: 5000 });
+		expect(process.listenerCount("exit")).toBe(before + 1);
+		await pending;
+		expect(process.listenerCount("exit")).toBe(before);
+	});
+
+	test("exiting the process kills a group that is still running", async () => {
+		const pidFile = join(dir, "exit-pids");
+		const script = join(dir, "exit-while-running.ts");
+		writeFileSync(
+			script,
+			`import { execCommand } from ${JSON.stringify(join(import.meta.dir, "../../src/exec/exec-command.ts"))};
+const pidFile = ${JSON.stringify(pidFile)};
+void execCommand("bash", ["-c", "sleep 40 & echo $! $$ > " + pidFile + "; sleep 40"], ".", { timeout: 60_000 });
+while (!(await Bun.file(pidFile).exists()) || !(await Bun.file(pidFile).text()).endsWith("\\n")) await Bun.sleep(10);
+console.log((await Bun.file(pidFile).text()).trim());
+process.exit(0);
+`,
+		);
+		const runner = Bun.spawn([process.execPath, script], { cwd: dir, stdout: "pipe", stderr: "pipe" });
+		const [stdout, stderr, code] = await Promise.all([
+			new Response(runner.stdout).text(),
+			new Response(runner.stderr).text(),
+			runner.exited,
+		]);
+		expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+		const [grandchild, child] = stdout.trim().split(" ").map(Number) as [number, number];
+		expect(grandchild).toBeGreaterThan(0);
+		try {
+			expect(await stops(grandchild)).toBe(true);
+			expect(await stops(child)).toBe(true);
+		} finally {
+			cleanup(grandchild);
+			cleanup(child);
+		}
+	});
+
+	test("a killed group's lingering members neither keep the process alive nor outlive it", async () => {
+		const script = join(dir, "exit-after-kill.ts");
+		writeFileSync(
+			script,
+			`import { execCommand } from ${JSON.stringify(join(import.meta.dir, "../../src/exec/exec-command.ts"))};
+const cmd = '(trap "" TERM; exec sleep 40) & echo $!; sleep 40';
+const result = await execCommand("bash", ["-c", cmd], ".", { timeout: 200, killGraceMs: 60_000 });
+console.log(result.stdout.trim(), result.code);
+`,
+		);
+		const started = performance.now();
+		const runner = Bun.spawn([process.execPath, script], { cwd: dir, stdout: "pipe", stderr: "pipe" });
+		const [stdout, stderr, code] = await Promise.all([
+			new Response(runner.stdout).text(),
+			new Response(runner.stderr).text(),
+			runner.exited,
+		]);
+		expect(performance.now() - started).toBeLessThan(20_000);
+		expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+		const [grandchild, childCode] = stdout.trim().split(" ").map(Number) as [number, number];
+		expect(childCode).toBe(143);
+		try {
+			expect(await stops(grandchild)).toBe(true);
+		} finally {
+			cleanup(grandchild);
+		}
+	});
+
+	test("a grandchild of a command that exits by itself is left running", async () => {
+		const result = await execCommand("bash", ["-c", "sleep 30 >/dev/null 2>&1 & echo $!"], dir, { timeout: 5000 });
+		const grandchild = Number(result.stdout.trim());
+		try {
+			expect(result).toMatchObject({ code: 0, killed: false });
+			await Bun.sleep(100);
+			expect(running(grandchild)).toBe(true);
+		} finally {
+			cleanup(grandchild);
+		}
 	});
 
 	test("caps stored output per stream but lets the child finish", async () => {

@@ -1,9 +1,42 @@
 import { describe, expect, test } from "bun:test";
-import { realpathSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { BASH_OUTPUT_LIMIT_BYTES, createBashTool } from "../../src/tools/bash.ts";
 import { tempDir } from "../_helpers.ts";
 
 const text = (r: { content: Array<{ type: string; text?: string }> }) => r.content.map((c) => c.text ?? "").join("");
+
+/** Whether a process runs: gone from /proc, or a zombie (never reaped by some inits), does not. */
+function running(pid: number): boolean {
+	try {
+		const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+		return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(")") + 2));
+	} catch {
+		return false;
+	}
+}
+
+/** Waits (generously) until `pid` no longer runs; SIGKILLs it anyway so a failing test leaves nothing behind. */
+async function stops(pid: number, withinMs = 3000): Promise<boolean> {
+	const deadline = performance.now() + withinMs;
+	try {
+		while (running(pid)) {
+			if (performance.now() > deadline) return false;
+			await Bun.sleep(20);
+		}
+		return true;
+	} finally {
+		try {
+			process.kill(pid, "SIGKILL");
+		} catch {}
+	}
+}
+
+/** The pid a killed command echoed first, read from the error's partial output. */
+function echoedPid(error: unknown): number {
+	const match = /killed:\n(\d+)\n/.exec((error as Error).message);
+	expect(match).not.toBeNull();
+	return Number(match?.[1]);
+}
 
 describe("bash tool", () => {
 	test("runs in cwd and returns stdout with exit code 0 details", async () => {
@@ -48,6 +81,27 @@ describe("bash tool", () => {
 		const run = createBashTool(tempDir()).execute("1", { command: "echo started; exec sleep 10" }, controller.signal);
 		setTimeout(() => controller.abort(), 200);
 		await expect(run).rejects.toThrow(/Command aborted[^]*started/);
+	});
+
+	test("a timeout also kills the command's background jobs", async () => {
+		const started = performance.now();
+		const run = createBashTool(tempDir()).execute("1", { command: "sleep 31 & echo $!; sleep 5", timeout: 0.3 });
+		const error = await run.catch((e: unknown) => e);
+		expect(performance.now() - started).toBeLessThan(4000);
+		expect((error as Error).message).toStartWith("Command timed out after 0.3 s. Output before it was killed:\n");
+		expect(await stops(echoedPid(error))).toBe(true);
+	});
+
+	test("aborting also kills the command's background jobs", async () => {
+		const dir = tempDir();
+		const controller = new AbortController();
+		const command = "sleep 31 & echo $!; touch started; sleep 30";
+		const run = createBashTool(dir).execute("1", { command }, controller.signal);
+		while (!(await Bun.file(`${dir}/started`).exists())) await Bun.sleep(10);
+		controller.abort();
+		const error = await run.catch((e: unknown) => e);
+		expect((error as Error).message).toStartWith("Command aborted. Output before it was killed:\n");
+		expect(await stops(echoedPid(error))).toBe(true);
 	});
 
 	test("an already aborted signal never runs the command", async () => {
