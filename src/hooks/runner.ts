@@ -207,7 +207,7 @@ export class HookRunner {
 	 * `session.compacting`: the last truthy result wins. Every other event resolves `undefined`.
 	 */
 	emit<E extends HookEvent>(event: E): Promise<HookResultMap[E["type"]] | undefined> {
-		const ctx = this.context ?? this.eventContext();
+		const ctx = this.eventContext();
 		return dispatchEmit(this, this.hooks, event, ctx, this.timeoutOf) as Promise<HookResultMap[E["type"]] | undefined>;
 	}
 
@@ -216,7 +216,7 @@ export class HookRunner {
 	 * The last truthy result wins; the first `{block: true}` returns at once.
 	 */
 	emitToolCall(event: ToolCallEvent): Promise<ToolCallEventResult | undefined> {
-		return dispatchToolCall(this.hooks, event, this.context ?? this.eventContext(), this.timeoutOf);
+		return dispatchToolCall(this.hooks, event, this.eventContext(), this.timeoutOf);
 	}
 
 	/**
@@ -232,6 +232,6 @@ export class HookRunner {
 	/** Emits `before_agent_start`: every handler runs, the first result carrying `message` is kept. */
 	emitBeforeAgentStart(prompt: string, images?: ImageContent[]): Promise<BeforeAgentStartEventResult | undefined> {
 		const event = images ? { type: "before_agent_start", prompt, images } : { type: "before_agent_start", prompt };
-		return dispatchBeforeAgentStart(this, this.hooks, event, this.context ?? this.eventContext(), this.timeoutOf);
+		return dispatchBeforeAgentStart(this, this.hooks, event, this.eventContext(), this.timeoutOf);
 	}
 }

@@ -257,7 +257,7 @@ export class SessionManager implements ReadonlySessionManager {
 
 	#newId(): string {
 		let id: string;
-		do id = Buffer.from(crypto.getRandomValues(new Uint8Array(4))).toString("hex");
+		do id = Buffer.from(crypto.getRandomValues(new Uint8Array(8))).toString("hex");
 		while (this.#byId.has(id));
 		return id;
 	}
