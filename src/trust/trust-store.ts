@@ -1,4 +1,3 @@
-import { mkdir, open, rename, unlink } from "node:fs/promises";
 import { dirname, join, resolve } from "pathe";
 import { userAgentDir } from "../paths.ts";
 
@@ -177,8 +176,12 @@ function parseTrustFile(text: string, file: string): TrustFile {
 	return { version: 1, approved };
 }
 
-/** Writes `text` to a temp file beside `file`, flushes it, then renames it over `file`. */
+/**
+ * Writes `text` to a temp file beside `file`, flushes it, then renames it over `file`. `node:fs/promises`
+ * is loaded here, on the write path only: checking trust happens on every CLI start-up, writing rarely.
+ */
 async function writeAtomic(file: string, text: string): Promise<void> {
+	const { mkdir, open, rename, unlink } = await import("node:fs/promises");
 	await mkdir(dirname(file), { recursive: true });
 	const temp = `${file}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`;
 	try {
