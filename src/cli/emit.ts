@@ -1,6 +1,6 @@
 import { gateToolCall } from "../hooks/tool-wrapper.ts";
 import type { HookEvent, HookLoadError } from "../hooks/types.ts";
-import { hookEventTypes, isHookEventType, validateEvent } from "../hooks/validate.ts";
+import { hookEventTypes, isHookEvent, isHookEventType } from "../hooks/checks.ts";
 import { CliError, EXIT_BLOCKED, EXIT_OK, globalArgs, hookPaths, parseJson, printJson, projectDir, readStdin, writeErr, defineCommand } from "./_shared.ts";
 import { createHost, describeSkips, type Host } from "./host.ts";
 
@@ -18,9 +18,10 @@ export async function readEvent(type: string, data: string | undefined): Promise
 	event.type = type;
 	if ((type === "tool_call" || type === "tool_result") && event.toolCallId === undefined)
 		event.toolCallId = `call_${crypto.randomUUID().slice(0, 8)}`;
-	const checked = validateEvent(event);
-	if (!checked.ok) throw new CliError(`invalid ${type} event: ${checked.errors.join("; ")}`);
-	return checked.value;
+	if (isHookEvent(event)) return event;
+	// TypeBox is loaded only to name the offending fields.
+	const checked = (await import("../hooks/validate.ts")).validateEvent(event);
+	throw new CliError(`invalid ${type} event: ${checked.ok ? "rejected" : checked.errors.join("; ")}`);
 }
 
 function loadErrorReason(errors: HookLoadError[]): string {

@@ -1,5 +1,5 @@
 import { HOOK_EVENT_TYPES, HookEventSchemas, HookResultSchemas } from "../hooks/schemas.ts";
-import { isHookEventType } from "../hooks/validate.ts";
+import { isHookEventType } from "../hooks/checks.ts";
 import { CliError, EXIT_OK, projectArgs, printJson, defineCommand } from "./_shared.ts";
 
 export const schemaCommand = defineCommand({

@@ -1,10 +1,12 @@
+import { readFileSync } from "node:fs";
 import { defu } from "defu";
 import { join } from "pathe";
 import { settingsChecks, settingsDescriptions } from "../hooks/_checks.generated.ts";
 import { homeDir, resolvePath, userAgentDir } from "../paths.ts";
 import type { Settings } from "./settings-schema.ts";
 
-export { type Settings, SettingsSchema } from "./settings-schema.ts";
+// The schema lives apart (and is exported by the index): loading TypeBox is not needed to read settings.
+export type { Settings } from "./settings-schema.ts";
 
 /** A path from a settings file's `hooks`, resolved, with the file it came from. */
 export interface SettingsHookPath {
@@ -96,7 +98,7 @@ export async function readSettingsFile(file: string): Promise<ReadResult> {
 	const shown = displayPath(file);
 	let text: string;
 	try {
-		text = await Bun.file(file).text();
+		text = readFileSync(file, "utf8"); // sync: both files are tiny or missing, read on every start-up
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
 		if (code === "ENOENT" || code === "ENOTDIR") return { warnings: [] };

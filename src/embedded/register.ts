@@ -4,9 +4,11 @@ let registered = false;
 
 /**
  * Run from source (`bun src/cli.ts`), a bare specifier is resolved at run time and would come back
- * to the virtual module being defined (endless recursion), so the package is imported by its file
- * path: the file the CLI's own imports resolved to, hence the same instance. In the executable the
- * bundler has already resolved the literal specifier to the embedded copy.
+ * to the virtual module being defined (endless recursion), so the package is required by its file
+ * path: the file the CLI's own imports resolved to, hence the same instance. Synchronously: from
+ * source, the CLI's own lazy `require`s of TypeBox (validate.ts) pass through this plugin too, and a
+ * `require` cannot meet an async module. In the executable the bundler has already resolved the
+ * literal specifier to the embedded copy, which loads as its own chunk.
  */
 function fromDisk(specifier: string): () => Record<string, unknown> {
 	return () => require(Bun.resolveSync(specifier, import.meta.dir));
@@ -26,10 +28,10 @@ export function registerEmbeddedModules(): void {
 		name: "xcsh-hooks-embedded",
 		setup(build) {
 			for (const [specifier, load] of Object.entries(LIBRARY_MODULES))
-				build.module(specifier, () => ({ exports: load(), loader: "object" }));
+				build.module(specifier, async () => ({ exports: await load(), loader: "object" }));
 			for (const [specifier, load] of Object.entries(PACKAGE_MODULES)) {
-				const loader = standalone ? load : fromDisk(specifier);
-				build.module(specifier, () => ({ exports: loader(), loader: "object" }));
+				if (standalone) build.module(specifier, async () => ({ exports: await load(), loader: "object" }));
+				else build.module(specifier, () => ({ exports: fromDisk(specifier)(), loader: "object" }));
 			}
 		},
 	});

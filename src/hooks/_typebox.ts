@@ -1,3 +1,8 @@
-/** TypeBox's checker and error iterator, required lazily by `validate.ts` (off the start-up path). */
-export { Errors } from "@sinclair/typebox/errors";
-export { Check } from "@sinclair/typebox/value";
+/**
+ * `@sinclair/typebox` for `pi.typebox`, required lazily by the loader. Through this ESM re-export,
+ * not `require("@sinclair/typebox")`: that would pick the package's CommonJS build, a second copy
+ * besides the ESM one hooks get from `import`.
+ */
+import * as typebox from "@sinclair/typebox";
+
+export { typebox };

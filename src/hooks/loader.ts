@@ -75,7 +75,7 @@ export function createHookAPI(path: string, resolvedPath: string, cwd: string): 
 		},
 		logger: createLogger(path),
 		get typebox() {
-			return require("@sinclair/typebox") as HookAPI["typebox"];
+			return (require("./_typebox.ts") as typeof import("./_typebox.ts")).typebox;
 		},
 		get pi() {
 			return loadPackageRoot();

@@ -2,7 +2,7 @@ import { accessSync, constants, statSync } from "node:fs";
 import { basename, dirname, extname } from "pathe";
 import { execCommand } from "../exec/exec-command.ts";
 import type { HookContext, HookFactory, ToolCallEvent, ToolResultEvent } from "./types.ts";
-import { validateResult } from "./validate.ts";
+import { isHookResult } from "./checks.ts";
 
 /** How a shell hook is wired: `pre` gates `tool_call`, `post` may rewrite `tool_result`. */
 export interface ShellHookSpec {
@@ -77,8 +77,11 @@ async function runShellHook(path: string, event: ShellEvent, ctx: HookContext, t
 	} catch {
 		return undefined; // Plain output that merely starts with a brace: not a result.
 	}
-	const checked = validateResult(event.type, parsed);
-	if (!checked.ok) throw new Error(`Shell hook ${path} printed an invalid result: ${checked.errors.join("; ")}`);
+	if (!isHookResult(event.type, parsed)) {
+		// TypeBox is loaded only to explain the mistake.
+		const checked = (await import("./validate.ts")).validateResult(event.type, parsed);
+		throw new Error(`Shell hook ${path} printed an invalid result: ${checked.ok ? "rejected" : checked.errors.join("; ")}`);
+	}
 	return parsed;
 }
 
