@@ -111,6 +111,15 @@ describe("init as a subprocess, then bun test on the scaffold", () => {
 		expect(run.stderr).toMatch(/ [1-9]\d* pass\n 0 fail\n/);
 		expect(run.stderr).not.toContain("(fail)");
 		expect(run.code).toBe(0);
+
+		// `check` loads the scaffold as discovered, approved project hook: no error, no skip.
+		const check = await cli(["check", "--json"], dir);
+		expect(check.code).toBe(0);
+		const checked = JSON.parse(check.stdout);
+		expect(checked).toMatchObject({ ok: true, loadErrors: [], skipped: [] });
+		expect(checked.hooks.map((h: { path: string }) => h.path)).toEqual([hook]);
+		const registered = checked.hooks[0].events.length + checked.hooks[0].commands.length;
+		expect(registered).toBeGreaterThan(0);
 	});
 
 	test("prints what it wrote and what to do next", async () => {
