@@ -1,6 +1,7 @@
 import type { ArgsDef, CommandDef } from "citty";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { resolve } from "pathe";
+import { isTerminal } from "../host/tty.ts";
 
 /** Exit codes of the CLI (SPEC §10). */
 export const EXIT_OK = 0;
@@ -77,23 +78,6 @@ export function parseJson(text: string, source: string): unknown {
 		return JSON.parse(text);
 	} catch (error) {
 		throw new CliError(`${source} is not valid JSON: ${(error as Error).message}`);
-	}
-}
-
-type TtyBinding = { isTTY(fd: number): boolean };
-let ttyBinding: TtyBinding | undefined;
-
-/**
- * Whether `fd` is a terminal. Asks the runtime's `tty_wrap` binding, which `node:tty` itself uses:
- * loading `node:tty` builds its stream classes and costs ≈3 ms of every start-up (SPEC §11), and
- * `process.stdin.isTTY` more. Falls back to `node:tty` where the binding is missing.
- */
-export function isTerminal(fd: number): boolean {
-	try {
-		ttyBinding ??= (process as unknown as { binding(name: string): TtyBinding }).binding("tty_wrap");
-		return ttyBinding.isTTY(fd);
-	} catch {
-		return (require("node:tty") as typeof import("node:tty")).isatty(fd);
 	}
 }
 

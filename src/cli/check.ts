@@ -1,6 +1,6 @@
 import { relative } from "pathe";
 import { EXIT_OK, EXIT_USAGE, globalArgs, hookPaths, printJson, projectDir, writeErr, writeOut, defineCommand } from "./_shared.ts";
-import { createHost, describeSkips } from "./host.ts";
+import { createHost, describeSkips } from "../host/host.ts";
 
 export const checkCommand = defineCommand({
 	meta: { name: "check", description: "Load every hook and report its events, commands and renderers; exit 1 on any load error" },

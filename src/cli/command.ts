@@ -1,5 +1,5 @@
 import { CliError, EXIT_OK, EXIT_USAGE, globalArgs, hookPaths, printJson, projectDir, writeErr, defineCommand } from "./_shared.ts";
-import { createHost, describeSkips } from "./host.ts";
+import { createHost, describeSkips } from "../host/host.ts";
 
 export const commandCommand = defineCommand({
 	meta: { name: "command", description: "Run a slash command registered by a hook: xcsh-hooks command [options] <name> [args…] (everything after the name goes to the command)" },

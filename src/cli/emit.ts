@@ -1,8 +1,8 @@
-import { gateToolCall } from "../hooks/tool-wrapper.ts";
-import type { HookEvent, HookLoadError } from "../hooks/types.ts";
+import { dispatch } from "../host/dispatch.ts";
+import type { HookEvent } from "../hooks/types.ts";
 import { hookEventTypes, isHookEvent, isHookEventType } from "../hooks/checks.ts";
 import { CliError, EXIT_BLOCKED, EXIT_OK, globalArgs, hookPaths, parseJson, printJson, projectDir, readStdin, writeErr, defineCommand } from "./_shared.ts";
-import { createHost, describeSkips, type Host } from "./host.ts";
+import { createHost, describeSkips } from "../host/host.ts";
 
 /** Reads the event JSON from `--data` or stdin, fills `type` and `toolCallId`, and validates it. */
 export async function readEvent(type: string, data: string | undefined): Promise<HookEvent> {
@@ -22,40 +22,6 @@ export async function readEvent(type: string, data: string | undefined): Promise
 	// TypeBox is loaded only to name the offending fields.
 	const checked = (await import("../hooks/validate.ts")).validateEvent(event);
 	throw new CliError(`invalid ${type} event: ${checked.ok ? "rejected" : checked.errors.join("; ")}`);
-}
-
-function loadErrorReason(errors: HookLoadError[]): string {
-	return `blocked because a hook failed to load (fail closed; pass --allow-load-errors to run anyway): ${errors
-		.map((e) => `${e.path}: ${e.error}`)
-		.join("; ")}`;
-}
-
-/**
- * Dispatches an event with the runner method that fits it. Resolves the result and whether the
- * CLI should report a block/cancel (exit 2).
- */
-export async function dispatch(host: Host, event: HookEvent, allowLoadErrors: boolean): Promise<{ result: unknown; stopped?: string }> {
-	const { runner } = host;
-	switch (event.type) {
-		case "tool_call": {
-			if (host.loadErrors.length > 0 && !allowLoadErrors) {
-				const reason = loadErrorReason(host.loadErrors);
-				return { result: { block: true, reason }, stopped: reason };
-			}
-			const gate = await gateToolCall(runner, event);
-			if (!gate.block) return { result: gate.result };
-			return { result: gate.result ?? { block: true, reason: gate.reason }, stopped: gate.reason };
-		}
-		case "context":
-			return { result: { messages: await runner.emitContext(event.messages) } };
-		case "before_agent_start":
-			return { result: await runner.emitBeforeAgentStart(event.prompt, event.images) };
-		default: {
-			const result = await runner.emit(event);
-			const cancelled = event.type.startsWith("session_before_") && (result as { cancel?: boolean } | undefined)?.cancel;
-			return { result, stopped: cancelled ? `${event.type} was cancelled by a hook` : undefined };
-		}
-	}
 }
 
 export const emitCommand = defineCommand({

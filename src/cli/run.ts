@@ -1,7 +1,7 @@
 import { HookToolWrapper } from "../hooks/tool-wrapper.ts";
 import { BUILTIN_TOOL_NAMES, createBuiltinTools, validateToolInput } from "../tools/index.ts";
 import { CliError, EXIT_BLOCKED, EXIT_OK, EXIT_USAGE, globalArgs, hookPaths, parseJson, printJson, projectDir, readStdin, writeErr, writeOut, defineCommand } from "./_shared.ts";
-import { createHost, describeSkips } from "./host.ts";
+import { createHost, describeSkips } from "../host/host.ts";
 
 export const runToolCommand = defineCommand({
 	meta: { name: "run", description: "Run a built-in tool (bash, read, write, edit) through the hooks and print its result" },

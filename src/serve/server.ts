@@ -1,7 +1,7 @@
 import { writeSync } from "node:fs";
 import { AsyncLocalStorage } from "node:async_hooks";
-import { dispatch } from "../cli/emit.ts";
-import { createHost, describeSkips, type Host, type HostOptions } from "../cli/host.ts";
+import { dispatch } from "../host/dispatch.ts";
+import { createHost, describeSkips, type Host, type HostOptions } from "../host/host.ts";
 import type { HookError } from "../hooks/types.ts";
 import { resolvePath } from "../paths.ts";
 import {

@@ -9,7 +9,7 @@ import type { ReadonlySessionManager } from "../session/types.ts";
 import { TrustStore } from "../trust/trust-store.ts";
 import { createNoOpUIContext } from "../ui/no-op.ts";
 import type { HookUIContext } from "../ui/types.ts";
-import { isTerminal } from "./_shared.ts";
+import { isTerminal } from "./tty.ts";
 
 /** Options of {@link createHost}. */
 export interface HostOptions {
