@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { defu } from "defu";
 import { join } from "pathe";
-import { settingsChecks, settingsDescriptions } from "../hooks/_checks.generated.ts";
+import { settingsChecks, settingsDescriptions } from "./_settings-checks.generated.ts";
 import { homeDir, resolvePath, userAgentDir } from "../paths.ts";
 import type { Settings } from "./settings-schema.ts";
 
