@@ -37,7 +37,8 @@ export class HookToolWrapper<TParams extends Record<string, unknown> = Record<st
 		onUpdate?: (partial: AgentToolResult<TDetails>) => void,
 		context?: unknown,
 	): Promise<AgentToolResult<TDetails>> {
-		if (this.runner.hasHandlers("tool_call")) return this.gateThenRun(toolCallId, params, signal, onUpdate, context);
+		if (this.runner.hasHandlers("tool_call"))
+			return this.gateThenRun(toolCallId, params, () => this.start(toolCallId, params, signal, onUpdate, context));
 		const pending = this.start(toolCallId, params, signal, onUpdate, context);
 		// Whether `tool_result` handlers exist is asked once the tool has settled, as the steps say.
 		// A settled promise nobody listens to is the answer itself: an unhooked call then costs no
@@ -50,13 +51,11 @@ export class HookToolWrapper<TParams extends Record<string, unknown> = Record<st
 	private async gateThenRun(
 		toolCallId: string,
 		params: TParams,
-		signal?: AbortSignal,
-		onUpdate?: (partial: AgentToolResult<TDetails>) => void,
-		context?: unknown,
+		run: () => Promise<AgentToolResult<TDetails>>,
 	): Promise<AgentToolResult<TDetails>> {
 		const gate = await gateToolCall(this.runner, { type: "tool_call", toolName: this.name, toolCallId, input: params });
 		if (gate.block) throw gate.error ?? new Error(gate.reason);
-		return await this.complete(this.start(toolCallId, params, signal, onUpdate, context), toolCallId, params);
+		return await this.complete(run(), toolCallId, params);
 	}
 
 	/** Step 2: runs the tool with `signal` and `onUpdate`; a synchronous throw becomes a rejection. */
