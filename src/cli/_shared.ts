@@ -85,7 +85,7 @@ export function parseJson(text: string, source: string): unknown {
  * Reads all of stdin, or `undefined` when stdin is a terminal (nothing was piped). A synchronous read
  * of fd 0: setting up `Bun.stdin` costs more of the start-up than the read itself.
  */
-export async function readStdin(): Promise<string | undefined> {
+export function readStdin(): string | undefined {
 	if (isTerminal(0)) return undefined;
 	try {
 		return readFileSync(0, "utf8");

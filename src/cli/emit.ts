@@ -5,9 +5,9 @@ import { CliError, EXIT_BLOCKED, EXIT_OK, globalArgs, hookPaths, parseJson, prin
 import { createHost, describeSkips } from "../host/host.ts";
 
 /** Reads the event JSON from `--data` or stdin, fills `type` and `toolCallId`, and validates it. */
-export async function readEvent(type: string, data: string | undefined): Promise<HookEvent> {
+async function readEvent(type: string, data: string | undefined): Promise<HookEvent> {
 	if (!isHookEventType(type)) throw new CliError(`unknown event type "${type}"; expected one of: ${hookEventTypes().join(", ")}`);
-	const text = data ?? (await readStdin());
+	const text = data ?? readStdin();
 	if (text === undefined) throw new CliError(`no event given: pass --data '<json>' or pipe the event JSON on stdin`);
 	const value = parseJson(text, data === undefined ? "stdin" : "--data");
 	if (typeof value !== "object" || value === null || Array.isArray(value))

@@ -15,7 +15,7 @@ import { CliError, EXIT_OK, projectArgs, printJson, projectDir, writeOut, define
 const NAME = /^[a-z0-9][a-z0-9_-]*$/;
 
 /** `name` if it is a valid hook name, else a {@link CliError} saying what is allowed. */
-export function validateHookName(name: string): string {
+function validateHookName(name: string): string {
 	if (NAME.test(name)) return name;
 	throw new CliError(
 		`invalid hook name ${JSON.stringify(name)}: use lowercase letters, digits, "-" and "_", starting with a letter or digit (e.g. my-guard)`,

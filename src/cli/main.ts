@@ -2,7 +2,7 @@ import type { ArgsDef, CommandDef } from "citty";
 import { parseArgs } from "./_args.ts";
 import { CliError, defineCommand, EXIT_OK, EXIT_USAGE, writeErr, writeOut } from "./_shared.ts";
 
-export const VERSION = "0.1.0";
+const VERSION = "0.1.0";
 
 // Commands load lazily: `emit` on the hot path never evaluates `init`, `demo`, citty or consola.
 const subCommands = {
@@ -19,7 +19,7 @@ const subCommands = {
 	// biome-ignore lint/suspicious/noExplicitAny: each command has its own argument types.
 } satisfies Record<string, () => Promise<CommandDef<any>>>;
 
-export const rootCommand = defineCommand({
+const rootCommand = defineCommand({
 	meta: { name: "xcsh-hooks", version: VERSION, description: "Typed AI-agent hooks: scaffold, inspect, run and serve them" },
 	subCommands,
 });

@@ -16,7 +16,7 @@ export const runToolCommand = defineCommand({
 		const name = args.tool as string;
 		if (!(BUILTIN_TOOL_NAMES as readonly string[]).includes(name))
 			throw new CliError(`unknown tool "${name}"; built-in tools: ${BUILTIN_TOOL_NAMES.join(", ")}`);
-		const text = args.input ?? (await readStdin());
+		const text = args.input ?? readStdin();
 		if (text === undefined) throw new CliError(`no input given: pass --input '<json>' or pipe it on stdin`);
 		const cwd = projectDir(args.cwd);
 		const tool = createBuiltinTools(cwd)[name as (typeof BUILTIN_TOOL_NAMES)[number]];

@@ -47,7 +47,7 @@ export interface Host {
 }
 
 /** The default session file of the CLI. */
-export function defaultSessionFile(): string {
+function defaultSessionFile(): string {
 	return join(userAgentDir(), "sessions", "default.jsonl");
 }
 
@@ -55,7 +55,7 @@ export function defaultSessionFile(): string {
  * The UI without a terminal: the no-op UI (prompts get "no answer", `hasUI` false), except that
  * notifications still print one line each, so a hook's message is not lost in scripts and CI.
  */
-export function createHeadlessUIContext(write: (line: string) => void): HookUIContext {
+function createHeadlessUIContext(write: (line: string) => void): HookUIContext {
 	const ui = createNoOpUIContext();
 	ui.notify = (message, type = "info") => write(`[${type}] ${message}\n`);
 	return ui;

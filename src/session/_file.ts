@@ -18,7 +18,7 @@ export function appendDurably(fd: number, text: string): void {
  * Makes a newly created file's directory entry durable too. Best effort: some platforms and
  * file systems cannot fsync a directory, and the file's own data is already synced.
  */
-export function syncDirectory(dir: string): void {
+function syncDirectory(dir: string): void {
 	let fd: number | undefined;
 	try {
 		fd = openSync(dir, "r");

@@ -4,10 +4,10 @@ import { chmod, mkdir, open, realpath, rename, rm, stat } from "node:fs/promises
 import { basename, dirname, join } from "pathe";
 
 /** Files above this size are refused by `read` and `edit`: they would not fit a model's context anyway. */
-export const MAX_TEXT_FILE_BYTES = 50 * 1024 * 1024;
+const MAX_TEXT_FILE_BYTES = 50 * 1024 * 1024;
 
 /** `stat`, or `undefined` when nothing is there. */
-export async function statOrUndefined(path: string): Promise<Stats | undefined> {
+async function statOrUndefined(path: string): Promise<Stats | undefined> {
 	try {
 		return await stat(path);
 	} catch (error) {
