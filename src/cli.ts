@@ -1,8 +1,11 @@
-#!/usr/bin/env bun
+#!/usr/bin/env -S bun --no-env-file --config=/dev/null
+// The first import checks how Bun was started: nothing of a project may run before trust (SPEC §10).
+import "./start-guard.ts";
 import { main } from "./cli/main.ts";
 import { registerEmbeddedModules } from "./embedded/index.ts";
+import { exitProcess } from "./host/exit-guard.ts";
 
 // Before any hook is imported: `import "xcsh-hooks"` in a hook resolves to this program's own copy.
 registerEmbeddedModules();
 const code = await main(process.argv.slice(2));
-process.exit(code);
+exitProcess(code);

@@ -1,7 +1,9 @@
 import type { ArgsDef, CommandDef } from "citty";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { readFileSync, statSync, writeSync } from "node:fs";
 import { resolve } from "pathe";
+import { protocolFd } from "../host/stdout.ts";
 import { isTerminal } from "../host/tty.ts";
+import { decodeUtf8, parseJsonText } from "../json.ts";
 
 /** Exit codes of the CLI (SPEC §10). */
 export const EXIT_OK = 0;
@@ -56,9 +58,21 @@ export function hookPaths(args: { hook?: unknown }): string[] {
 	return value === undefined ? [] : ([] as string[]).concat(value as string | string[]);
 }
 
-/** Writes to stdout without touching `process.stdout` (its getter costs start-up time). */
+/**
+ * Writes to stdout without touching `process.stdout` (its getter costs start-up time). After
+ * {@link claimStdout} this is the only way to the real stdout: hooks' writes to fd 1 go to stderr.
+ */
 export async function writeOut(text: string): Promise<void> {
-	await Bun.write(Bun.stdout, text.endsWith("\n") ? text : `${text}\n`);
+	const line = text.endsWith("\n") ? text : `${text}\n`;
+	const fd = protocolFd();
+	if (fd === undefined) await Bun.write(Bun.stdout, line);
+	else writeAll(fd, line);
+}
+
+/** Writes all of `text` to `fd` synchronously (a pipe may take it in several writes). */
+export function writeAll(fd: number, text: string): void {
+	const bytes = Buffer.from(text, "utf8");
+	for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
 }
 
 /** Writes to stderr without touching `process.stderr`. */
@@ -66,18 +80,42 @@ export async function writeErr(text: string): Promise<void> {
 	await Bun.write(Bun.stderr, text.endsWith("\n") ? text : `${text}\n`);
 }
 
-/** Prints a value as indented JSON. */
+/** Prints a value as indented JSON (see {@link toJson}). */
 export function printJson(value: unknown): Promise<void> {
-	return writeOut(JSON.stringify(value, null, 2));
+	return writeOut(toJson(value, 2));
 }
 
-/** Parses JSON from a flag or stdin, naming the source when it is not valid JSON. */
+/**
+ * JSON of a value that may hold what hooks returned: a BigInt becomes its decimal string and a cycle
+ * `"[Circular]"`, so printing an answer never fails.
+ */
+export function toJson(value: unknown, indent?: number): string {
+	try {
+		return JSON.stringify(value, null, indent);
+	} catch {
+		const seen = new WeakSet<object>();
+		return JSON.stringify(
+			value,
+			(_key, v: unknown) => {
+				if (typeof v === "bigint") return v.toString();
+				if (v !== null && typeof v === "object") {
+					if (seen.has(v)) return "[Circular]";
+					seen.add(v);
+				}
+				return v;
+			},
+			indent,
+		);
+	}
+}
+
+/** Parses JSON from a flag or stdin, naming the source when it is not valid JSON or nested too deep. */
 export function parseJson(text: string, source: string): unknown {
 	if (!text.trim()) throw new CliError(`${source} is empty; expected a JSON object`);
 	try {
-		return JSON.parse(text);
+		return parseJsonText(text, source);
 	} catch (error) {
-		throw new CliError(`${source} is not valid JSON: ${(error as Error).message}`);
+		throw new CliError((error as Error).message);
 	}
 }
 
@@ -87,10 +125,16 @@ export function parseJson(text: string, source: string): unknown {
  */
 export function readStdin(): string | undefined {
 	if (isTerminal(0)) return undefined;
+	let bytes: Uint8Array;
 	try {
-		return readFileSync(0, "utf8");
+		bytes = readFileSync(0);
 	} catch {
 		return ""; // stdin closed: reported as empty by the caller
+	}
+	try {
+		return decodeUtf8(bytes, "stdin");
+	} catch (error) {
+		throw new CliError((error as Error).message);
 	}
 }
 
@@ -98,6 +142,12 @@ export function readStdin(): string | undefined {
 export function projectDir(cwd: string | undefined): string {
 	if (!cwd) return process.cwd();
 	const dir = resolve(process.cwd(), cwd);
-	if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new CliError(`--cwd ${cwd}: no such directory`);
+	let info: ReturnType<typeof statSync>;
+	try {
+		info = statSync(dir);
+	} catch {
+		throw new CliError(`--cwd ${cwd}: no such directory`);
+	}
+	if (!info.isDirectory()) throw new CliError(`--cwd ${cwd}: not a directory`);
 	return dir;
 }

@@ -3,7 +3,10 @@ import { EXIT_OK, EXIT_USAGE, globalArgs, hookPaths, printJson, projectDir, writ
 import { createHost, describeSkips } from "../host/host.ts";
 
 export const checkCommand = defineCommand({
-	meta: { name: "check", description: "Load every hook and report its events, commands and renderers; exit 1 on any load error" },
+	meta: {
+		name: "check",
+		description: "Load every hook and report its events, commands and renderers; exit 1 on any load error or hook awaiting approval",
+	},
 	args: { ...globalArgs },
 	async run({ args }) {
 		const cwd = projectDir(args.cwd);
@@ -15,7 +18,8 @@ export const checkCommand = defineCommand({
 			commands: [...hook.commands.values()].map((c) => ({ name: c.name, description: c.description ?? null })),
 			renderers: [...hook.messageRenderers.keys()],
 		}));
-		const ok = host.loadErrors.length === 0;
+		// A project hook awaiting approval is not checked: "all good" would be a lie (SPEC §10).
+		const ok = host.loadErrors.length === 0 && host.skipped.length === 0;
 		if (args.json) {
 			await printJson({ ok, hooks, loadErrors: host.loadErrors, skipped: host.skipped, warnings: host.warnings });
 			return ok ? EXIT_OK : EXIT_USAGE;
@@ -35,7 +39,7 @@ export const checkCommand = defineCommand({
 		if (hooks.length + host.loadErrors.length + host.skipped.length === 0) lines.push("No hooks found. Create one with: xcsh-hooks init my-hook");
 		lines.push(
 			`${hooks.length} hook${hooks.length === 1 ? "" : "s"} loaded, ${host.loadErrors.length} failed` +
-				(host.skipped.length ? `, ${host.skipped.length} skipped (not approved)` : ""),
+				(host.skipped.length ? `, ${host.skipped.length} awaiting approval` : ""),
 		);
 		await writeOut(lines.join("\n"));
 		for (const line of describeSkips(host)) await writeErr(line);

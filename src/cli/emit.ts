@@ -3,6 +3,7 @@ import type { HookEvent } from "../hooks/types.ts";
 import { hookEventTypes, isHookEvent, isHookEventType } from "../hooks/checks.ts";
 import { CliError, EXIT_BLOCKED, EXIT_OK, globalArgs, hookPaths, parseJson, printJson, projectDir, readStdin, writeErr, defineCommand } from "./_shared.ts";
 import { createHost, describeSkips } from "../host/host.ts";
+import { claimStdout } from "../host/stdout.ts";
 
 /** Reads the event JSON from `--data` or stdin, fills `type` and `toolCallId`, and validates it. */
 async function readEvent(type: string, data: string | undefined): Promise<HookEvent> {
@@ -35,6 +36,7 @@ export const emitCommand = defineCommand({
 	},
 	async run({ args }) {
 		const event = await readEvent(args.type as string, args.data);
+		claimStdout(); // the JSON answer is all stdout holds; hooks' output goes to stderr
 		const host = await createHost({
 			cwd: projectDir(args.cwd),
 			hookPaths: hookPaths(args),

@@ -1,50 +1,55 @@
 import { relative } from "pathe";
-import type { Hook } from "../capability/hooks.ts";
-import type { CapabilityItem } from "../capability/registry.ts";
-import { registerHookDiscovery } from "../discovery/register.ts";
-import { loadSettings } from "../discovery/settings.ts";
+import { type PlannedHook, planHooks } from "../hooks/discover.ts";
 import { TrustStore } from "../trust/trust-store.ts";
-import { EXIT_OK, projectArgs, printJson, projectDir, writeErr, writeOut, defineCommand } from "./_shared.ts";
+import { EXIT_OK, globalArgs, hookPaths, printJson, projectDir, writeErr, writeOut, defineCommand } from "./_shared.ts";
 
-type Listed = CapabilityItem<Hook> & { trust?: "approved" | "unknown" | "changed" };
+/** What each status says in the table: exactly what will happen to the hook. */
+const STATUS: Record<PlannedHook["status"], string> = {
+	run: "runs",
+	"not-approved": "not approved (skipped)",
+	"fails-closed": "fails closed",
+	shadowed: "shadowed",
+	disabled: "disabled",
+};
 
 export const listCommand = defineCommand({
-	meta: { name: "list", description: "List discovered hooks: provider, level, type, tool, path, shadowed/disabled, trust" },
-	args: { ...projectArgs },
+	meta: {
+		name: "list",
+		description: "List hooks and what will happen to each: runs, not approved, fails closed, shadowed or disabled",
+	},
+	args: { ...globalArgs },
 	async run({ args }) {
 		const cwd = projectDir(args.cwd);
-		const { settings, warnings: settingsWarnings } = await loadSettings(cwd);
-		const found = await registerHookDiscovery().loadCapability<Hook>("hooks", {
-			cwd,
-			excludeProviders: settings.disabledProviders,
-			disabledExtensions: settings.disabledExtensions,
-			includeDisabled: true,
-			includeInvalid: true,
-		});
-		const store = new TrustStore();
-		const hooks: Listed[] = await Promise.all(
-			found.all.map(async (hook) => {
-				if (hook.level !== "project") return hook;
-				const check = await store.check(hook.path).catch(() => undefined);
-				return { ...hook, trust: check?.trusted ? "approved" : (check?.reason ?? "unknown") };
-			}),
-		);
-		const warnings = [...settingsWarnings, ...found.warnings];
+		// The same plan the other commands load from: trust, settings and first-wins all applied.
+		const plan = await planHooks(hookPaths(args), cwd, { trust: new TrustStore(), discovery: args.discovery });
 		if (args.json) {
-			await printJson({ hooks, settingsHooks: settings.hooks ?? [], warnings });
+			const hooks = plan.entries.map((e) => ({
+				path: e.path,
+				origin: e.source.origin,
+				level: e.source.level,
+				provider: e.source.provider ?? null,
+				type: e.hook?.type ?? null,
+				tool: e.hook?.tool ?? null,
+				status: e.status,
+				detail: e.detail ?? null,
+			}));
+			await printJson({ hooks, skipped: plan.skipped, warnings: plan.warnings });
 			return EXIT_OK;
 		}
-		const rows = hooks.map((h) => {
-			const flags = [h._shadowed && "shadowed", h._disabled && "disabled", h._invalid && `invalid: ${h._invalid}`, h.trust && h.trust !== "approved" && `untrusted (${h.trust})`]
-				.filter(Boolean)
-				.join(", ");
-			const path = h.path.startsWith(cwd) ? relative(cwd, h.path) : h.path;
-			return [h._source.provider, h.level, h.type, h.tool, path, flags];
-		});
-		const lines = rows.length ? table([["PROVIDER", "LEVEL", "TYPE", "TOOL", "PATH", ""], ...rows]) : ["No hooks discovered."];
-		for (const path of settings.hooks ?? []) lines.push(`settings hook: ${path}`);
+		const show = (path: string) => (path.startsWith(`${cwd}/`) ? relative(cwd, path) : path);
+		const rows = plan.entries.map((e) => [
+			e.source.provider ?? e.source.origin,
+			e.source.level,
+			e.hook?.type ?? "-",
+			e.hook?.tool ?? "-",
+			show(e.path),
+			STATUS[e.status] + (e.detail && e.status !== "run" ? `: ${e.status === "shadowed" ? `by ${show(e.detail.slice(3))}` : e.detail}` : ""),
+		]);
+		const lines = rows.length ? table([["SOURCE", "LEVEL", "TYPE", "TOOL", "PATH", "STATUS"], ...rows]) : ["No hooks found."];
+		const pending = plan.skipped.filter((s) => s.reason !== "unverifiable");
+		if (pending.length) lines.push("", ...pending.map((s) => `approve with: ${s.approve}`));
 		await writeOut(lines.join("\n"));
-		for (const warning of warnings) await writeErr(`warning: ${warning}`);
+		for (const warning of plan.warnings) await writeErr(`warning: ${warning}`);
 		return EXIT_OK;
 	},
 });

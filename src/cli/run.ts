@@ -1,4 +1,7 @@
-import { HookToolWrapper } from "../hooks/tool-wrapper.ts";
+import { HookToolWrapper, ToolBlockedError } from "../hooks/tool-wrapper.ts";
+import { errorMessage } from "../hooks/_describe.ts";
+import { strayErrors } from "../host/exit-guard.ts";
+import { claimStdout } from "../host/stdout.ts";
 import { BUILTIN_TOOL_NAMES, createBuiltinTools, validateToolInput } from "../tools/index.ts";
 import { CliError, EXIT_BLOCKED, EXIT_OK, EXIT_USAGE, globalArgs, hookPaths, parseJson, printJson, projectDir, readStdin, writeErr, writeOut, defineCommand } from "./_shared.ts";
 import { createHost, describeSkips } from "../host/host.ts";
@@ -23,6 +26,7 @@ export const runToolCommand = defineCommand({
 		const checked = validateToolInput(tool, parseJson(text, args.input === undefined ? "stdin" : "--input"));
 		if (!checked.ok) throw new CliError(`invalid input: ${checked.errors.join("; ")}`);
 
+		if (args.json) claimStdout(); // machine-read: only the JSON on stdout
 		const host = await createHost({ cwd, hookPaths: hookPaths(args), discovery: args.discovery, sessionFile: args.session });
 		try {
 			for (const line of describeSkips(host)) await writeErr(line);
@@ -31,18 +35,29 @@ export const runToolCommand = defineCommand({
 				await writeErr("blocked: a hook failed to load (fail closed); pass --allow-load-errors to run anyway");
 				return EXIT_BLOCKED;
 			}
-			// The wrapper throws both for a block (before the tool runs) and for a failing tool (after):
-			// whether the tool started tells them apart.
+			// The wrapper throws a ToolBlockedError for a block, rethrows a failing hook's own error (also
+			// before the tool runs) and a failing tool's error (after): whether the tool started tells the last two apart.
 			let started = false;
-			const tracked = { ...tool, execute: (...a: Parameters<typeof tool.execute>) => ((started = true), tool.execute(...a)) };
+			// A hook's uncaught error while the call was being decided blocks it, as in `emit` (fail closed).
+			const strayBefore = strayErrors().length;
+			const tracked = {
+				...tool,
+				execute: (...a: Parameters<typeof tool.execute>) => {
+					const stray = strayErrors().slice(strayBefore);
+					if (stray.length > 0) throw new ToolBlockedError(`a hook raised an uncaught error during the call (fail closed): ${stray.join("; ")}`);
+					started = true;
+					return tool.execute(...a);
+				},
+			};
 			let result: Awaited<ReturnType<typeof tool.execute>>;
 			try {
 				result = await new HookToolWrapper(tracked, host.runner).execute(`run_${crypto.randomUUID().slice(0, 8)}`, checked.value);
 			} catch (error) {
-				const message = error instanceof Error ? error.message : String(error);
-				if (args.json) await printJson({ blocked: !started, error: message, errors: host.errors });
-				await writeErr(started ? `${name} failed: ${message}` : `blocked: ${message}`);
-				return started ? EXIT_USAGE : EXIT_BLOCKED;
+				const blocked = error instanceof ToolBlockedError || !started;
+				const message = errorMessage(error);
+				if (args.json) await printJson({ blocked, error: message, errors: host.errors });
+				await writeErr(blocked ? `blocked: ${message}` : `${name} failed: ${message}`);
+				return blocked ? EXIT_BLOCKED : EXIT_USAGE;
 			}
 			if (args.json) await printJson({ content: result.content, details: result.details ?? null, errors: host.errors });
 			else await writeOut(result.content.map((c) => (c.type === "text" ? c.text : `[image ${c.mimeType}]`)).join("\n"));

@@ -1,5 +1,8 @@
+import { exitProcess } from "../host/exit-guard.ts";
 import { createServer, type Server } from "../serve/server.ts";
-import { EXIT_OK, EXIT_USAGE, globalArgs, hookPaths, projectDir, writeErr, defineCommand } from "./_shared.ts";
+import { claimStdout } from "../host/stdout.ts";
+import { decodeUtf8 } from "../json.ts";
+import { CliError, EXIT_OK, EXIT_USAGE, globalArgs, hookPaths, projectDir, writeAll, writeErr, defineCommand } from "./_shared.ts";
 
 // The protocol in short; src/serve/index.ts documents it in full.
 const DESCRIPTION = `Run the hooks as a long-lived process speaking newline-delimited JSON on stdin/stdout.
@@ -8,7 +11,7 @@ const DESCRIPTION = `Run the hooks as a long-lived process speaking newline-deli
   response  {"id": 1, "result": {"block": false}}  or  {"id": 1, "error": {"code": "invalid_params", "message": "..."}}
 
   methods   emit {<hook event>} → {result, errors, loadErrors}
-            toolCall {toolName, toolCallId?, input} → {block, reason?}   (fails closed)
+            toolCall {toolName, toolCallId?, input} → {block, reason?, input?}   (fails closed; input: the rewritten input)
             context {messages} → {messages, errors}
             beforeAgentStart {prompt, images?} → {message?, errors}
             command {name, args?} → {ok: true, errors}
@@ -19,27 +22,42 @@ const DESCRIPTION = `Run the hooks as a long-lived process speaking newline-deli
 
 Requests run concurrently; match responses by id. Hook files, discovery folders and settings are
 watched and reloaded (debounced); running requests finish on the hooks they started with. On stdin
-EOF, SIGTERM or SIGINT: in-flight requests are answered, session_shutdown is emitted once, exit 0.`;
+EOF, SIGTERM or SIGINT: in-flight requests are answered, session_shutdown is emitted once, exit 0;
+requests still running after --shutdown-grace (a hook that never settles) make it exit 1.
+Whatever hooks write to stdout goes to stderr: stdout holds only response lines.`;
 
-/** Feeds stdin to the server line by line until EOF or `stopped()`. */
+/**
+ * Feeds stdin to the server line by line until EOF or `stopped()`. Lines are split on the byte and
+ * decoded strictly: a line that is not valid UTF-8 is answered with a `parse_error`, not read lossily.
+ */
 async function readLines(server: Server, stopped: () => boolean): Promise<void> {
 	const reader = Bun.stdin.stream().getReader();
-	const decoder = new TextDecoder();
-	let buffer = "";
-	const feed = (line: string) => void server.handleLine(line.endsWith("\r") ? line.slice(0, -1) : line);
+	let buffer = new Uint8Array(0);
+	const feed = (bytes: Uint8Array) => {
+		const end = bytes.length > 0 && bytes[bytes.length - 1] === 13 ? bytes.length - 1 : bytes.length;
+		let line: string;
+		try {
+			line = decodeUtf8(bytes.subarray(0, end), "line");
+		} catch (error) {
+			server.rejectLine((error as Error).message);
+			return;
+		}
+		void server.handleLine(line);
+	};
 	while (!stopped()) {
 		const { done, value } = await reader.read();
 		if (done || stopped()) break;
-		buffer += decoder.decode(value, { stream: true });
+		const joined = new Uint8Array(buffer.length + value.length);
+		joined.set(buffer);
+		joined.set(value, buffer.length);
 		let start = 0;
-		for (let end = buffer.indexOf("\n"); end >= 0; end = buffer.indexOf("\n", start)) {
-			feed(buffer.slice(start, end));
+		for (let end = joined.indexOf(10); end >= 0; end = joined.indexOf(10, start)) {
+			feed(joined.subarray(start, end));
 			start = end + 1;
 		}
-		buffer = buffer.slice(start);
+		buffer = joined.slice(start);
 	}
-	buffer += decoder.decode();
-	if (!stopped() && buffer) feed(buffer); // a last line without its newline
+	if (!stopped() && buffer.length > 0) feed(buffer); // a last line without its newline
 }
 
 /** `xcsh-hooks serve`: wires stdin lines, stdout and signals to {@link createServer}. */
@@ -55,18 +73,25 @@ export const serveCommand = defineCommand({
 			negativeDescription: "Load hooks once; reload only on a reload request",
 		},
 		"allow-load-errors": { type: "boolean", description: "Let toolCall run even when a hook failed to load" },
+		"shutdown-grace": {
+			type: "string",
+			description: "At shutdown, wait this long for running requests, in ms (default 5000); then exit 1",
+			valueHint: "ms",
+		},
 	},
 	async run({ args }) {
 		// The executable is built with a JIT policy tuned for short runs; a server lives long.
 		(Bun as unknown as { unsafe?: { setJITPolicy?(policy: number): void } }).unsafe?.setJITPolicy?.(1);
-		const sink = Bun.stdout.writer();
+		// Only response lines reach stdout; whatever hooks write there goes to stderr.
+		const out = claimStdout();
+		const grace = args["shutdown-grace"] === undefined ? undefined : Number(args["shutdown-grace"]);
+		if (grace !== undefined && !(Number.isFinite(grace) && grace >= 0))
+			throw new CliError(`--shutdown-grace ${args["shutdown-grace"]}: expected a number of milliseconds ≥ 0`);
 		const server = await createServer({
 			host: { cwd: projectDir(args.cwd), hookPaths: hookPaths(args), discovery: args.discovery, sessionFile: args.session },
-			// One write per line into one ordered sink, so lines never interleave.
-			write: (line) => {
-				sink.write(line);
-				sink.flush();
-			},
+			// One synchronous write per line, so lines never interleave.
+			write: (line) => writeAll(out, line),
+			shutdownGraceMs: grace,
 			allowLoadErrors: args["allow-load-errors"] === true,
 			watch: args.watch,
 		});
@@ -78,7 +103,7 @@ export const serveCommand = defineCommand({
 		});
 		const onSignal = () => {
 			if (signalled) {
-				void writeErr("xcsh-hooks serve: second signal, exiting without waiting").then(() => process.exit(EXIT_USAGE));
+				void writeErr("xcsh-hooks serve: second signal, exiting without waiting").then(() => exitProcess(EXIT_USAGE));
 				return;
 			}
 			signalled = true;
@@ -88,8 +113,7 @@ export const serveCommand = defineCommand({
 		process.on("SIGINT", onSignal);
 
 		await Promise.race([readLines(server, () => signalled), signal]);
-		await server.shutdown();
-		await sink.end();
-		return EXIT_OK;
+		const { clean } = await server.shutdown();
+		return clean ? EXIT_OK : EXIT_USAGE;
 	},
 });

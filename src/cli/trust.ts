@@ -2,7 +2,8 @@ import type { Hook } from "../capability/hooks.ts";
 import { registerHookDiscovery } from "../discovery/register.ts";
 import { loadSettings } from "../discovery/settings.ts";
 import { resolvePath } from "../paths.ts";
-import { TrustStore } from "../trust/trust-store.ts";
+import { errorMessage } from "../hooks/_describe.ts";
+import { TrustError, TrustStore } from "../trust/trust-store.ts";
 import { CliError, EXIT_OK, projectArgs, printJson, projectDir, writeOut, defineCommand } from "./_shared.ts";
 
 /** Every project-level hook file: discovered ones and those listed in the project's settings. */
@@ -20,8 +21,15 @@ async function projectHooks(cwd: string): Promise<string[]> {
 async function status(store: TrustStore, cwd: string) {
 	return Promise.all(
 		(await projectHooks(cwd)).map(async (path) => {
-			const check = await store.check(path);
-			return { path, status: check.trusted ? "approved" : (check.reason ?? "unknown") };
+			try {
+				const check = await store.check(path);
+				return { path, status: check.trusted ? "approved" : (check.reason ?? "unknown") };
+			} catch (error) {
+				// A hook that cannot be read (or is not a file) is reported, not a crash of the whole listing.
+				if (error instanceof TrustError && error.code !== "TRUST_FILE_CORRUPT" && error.code !== "TRUST_FILE_UNREADABLE")
+					return { path, status: error.code === "HOOK_NOT_A_FILE" ? "not-a-file" : "unreadable" };
+				throw new CliError(errorMessage(error));
+			}
 		}),
 	);
 }
@@ -59,8 +67,8 @@ export const trustCommand = defineCommand({
 		const done: Array<{ path: string; sha256?: string; changed: boolean }> = [];
 		for (const path of paths) {
 			if (action === "approve") {
-				const entry = await store.approve(path).catch((error: Error) => {
-					throw new CliError(error.message);
+				const entry = await store.approve(path).catch((error: unknown) => {
+					throw new CliError(errorMessage(error));
 				});
 				done.push({ path, sha256: entry.sha256, changed: true });
 			} else done.push({ path, changed: await store.revoke(path) });

@@ -34,11 +34,20 @@ export const settingsChecks: Record<string, (value: unknown) => boolean> = {
 		  )
 		}
 	})(),
+	"loadTimeoutMs": (() => {
+		return function check(value) {
+		  return (
+		    Number.isInteger(value) &&
+		    value >= 1
+		  )
+		}
+	})(),
 };
 
 export const settingsDescriptions: Record<string, string> = {
 	"hooks": "an array of strings",
 	"disabledProviders": "an array of strings",
 	"disabledExtensions": "an array of strings",
-	"hookTimeoutMs": "an integer ≥ 0"
+	"hookTimeoutMs": "an integer ≥ 0",
+	"loadTimeoutMs": "an integer ≥ 1"
 };

@@ -13,8 +13,10 @@ export const SettingsSchema = Type.Object(
 		disabledProviders: Type.Optional(Type.Array(Type.String(), { description: "an array of strings" })),
 		/** Extension ids to skip, e.g. `hook:pre:bash:bash`. */
 		disabledExtensions: Type.Optional(Type.Array(Type.String(), { description: "an array of strings" })),
-		/** Per-handler timeout in milliseconds. */
+		/** Per-handler timeout in milliseconds (the CLI's default for `tool_call`: 30 s). */
 		hookTimeoutMs: Type.Optional(Type.Integer({ minimum: 0, description: "an integer ≥ 0" })),
+		/** Time a hook may take to import, and then to run its factory, in milliseconds (default 10 s). */
+		loadTimeoutMs: Type.Optional(Type.Integer({ minimum: 1, description: "an integer ≥ 1" })),
 	},
 	{ additionalProperties: true },
 );

@@ -1,4 +1,5 @@
 import { statSync } from "node:fs";
+import { checkTimeout } from "../timeouts.ts";
 
 /** Per-stream output cap used when {@link ExecOptions.maxOutputBytes} is not given: 50 MiB. */
 export const DEFAULT_MAX_OUTPUT_BYTES = 50 * 1024 * 1024;
@@ -23,7 +24,10 @@ const liveGroups = new Set<number>();
 
 /** Options of {@link execCommand}. */
 export interface ExecOptions {
-	/** Kill the child and its process group after this many milliseconds; `0` or absent means no timeout. */
+	/**
+	 * Kill the child and its process group after this many milliseconds. Absent, or longer than a timer
+	 * can hold (`Infinity`), means no timeout; zero, negative or NaN is an error naming the option.
+	 */
 	timeout?: number;
 	/** Aborting kills the child and its process group; an already aborted signal means the command is never started. */
 	signal?: AbortSignal;
@@ -95,10 +99,11 @@ export async function execCommand(
 	cwd: string,
 	options: ExecOptions = {},
 ): Promise<ExecResult> {
-	const { signal, timeout } = options;
+	const { signal } = options;
+	const timeout = checkTimeout(options.timeout, "options.timeout");
 	if (signal?.aborted) return { stdout: "", stderr: "", code: NOT_STARTED_CODE, killed: true };
 	const dir = options.cwd ?? cwd;
-	const killable = (timeout !== undefined && timeout > 0) || signal !== undefined;
+	const killable = timeout !== undefined || signal !== undefined;
 	// The group is only created (and only worth its cost) when something may have to kill it.
 	const detached = killable && process.platform !== "win32";
 	let proc: Bun.Subprocess<"ignore" | Uint8Array, "pipe", "pipe">;
@@ -140,7 +145,7 @@ export async function execCommand(
 			if (detached) untrackGroup(pid);
 		}, options.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
 	};
-	if (timeout !== undefined && timeout > 0) timer = setTimeout(kill, timeout);
+	if (timeout !== undefined) timer = setTimeout(kill, timeout);
 	signal?.addEventListener("abort", kill, { once: true });
 
 	const code = await proc.exited;

@@ -301,7 +301,8 @@ export const resultChecks: Record<string, (value: unknown) => boolean> = {
 		return function check(value) {
 		  return (
 		    (typeof value === 'object' && value !== null && !Array.isArray(value)) &&
-		    (value['cancel'] !== undefined ? ((typeof value['cancel'] === 'boolean')) : true)
+		    (value['cancel'] !== undefined ? ((typeof value['cancel'] === 'boolean')) : true) &&
+		    Object.getOwnPropertyNames(value).every(key => ['cancel'].includes(key))
 		  )
 		}
 	})(),
@@ -310,7 +311,8 @@ export const resultChecks: Record<string, (value: unknown) => boolean> = {
 		  return (
 		    (typeof value === 'object' && value !== null && !Array.isArray(value)) &&
 		    (value['cancel'] !== undefined ? ((typeof value['cancel'] === 'boolean')) : true) &&
-		    (value['skipConversationRestore'] !== undefined ? ((typeof value['skipConversationRestore'] === 'boolean')) : true)
+		    (value['skipConversationRestore'] !== undefined ? ((typeof value['skipConversationRestore'] === 'boolean')) : true) &&
+		    Object.getOwnPropertyNames(value).every(key => ['cancel', 'skipConversationRestore'].includes(key))
 		  )
 		}
 	})(),
@@ -319,7 +321,8 @@ export const resultChecks: Record<string, (value: unknown) => boolean> = {
 		  return (
 		    (typeof value === 'object' && value !== null && !Array.isArray(value)) &&
 		    (value['cancel'] !== undefined ? ((typeof value['cancel'] === 'boolean')) : true) &&
-		    (value['compaction'] !== undefined ? ((typeof value['compaction'] === 'object' && value['compaction'] !== null && !Array.isArray(value['compaction'])) && (typeof value['compaction']['summary'] === 'string') && (typeof value['compaction']['firstKeptEntryId'] === 'string') && (value['compaction']['tokensBefore'] !== undefined ? (Number.isFinite(value['compaction']['tokensBefore'])) : true) && (value['compaction']['details'] !== undefined ? (true) : true)) : true)
+		    (value['compaction'] !== undefined ? ((typeof value['compaction'] === 'object' && value['compaction'] !== null && !Array.isArray(value['compaction'])) && (typeof value['compaction']['summary'] === 'string') && (typeof value['compaction']['firstKeptEntryId'] === 'string') && (value['compaction']['tokensBefore'] !== undefined ? (Number.isFinite(value['compaction']['tokensBefore'])) : true) && (value['compaction']['details'] !== undefined ? (true) : true)) : true) &&
+		    Object.getOwnPropertyNames(value).every(key => ['cancel', 'compaction'].includes(key))
 		  )
 		}
 	})(),
@@ -330,7 +333,8 @@ export const resultChecks: Record<string, (value: unknown) => boolean> = {
 		    (typeof value === 'object' && value !== null && !Array.isArray(value)) &&
 		    (value['context'] !== undefined ? (Array.isArray(value['context']) && ((array) => { for(const value of array) if(!(((typeof value === 'string')))) { return false }; return true; })(value['context'])) : true) &&
 		    (value['prompt'] !== undefined ? ((typeof value['prompt'] === 'string')) : true) &&
-		    (value['preserveData'] !== undefined ? ((typeof value['preserveData'] === 'object' && value['preserveData'] !== null && !Array.isArray(value['preserveData']) && !(value['preserveData'] instanceof Date) && !(value['preserveData'] instanceof Uint8Array)) && (Object.entries(value['preserveData']).every(([key, value]) => (local_0.test(key) ? (true) : true)))) : true)
+		    (value['preserveData'] !== undefined ? ((typeof value['preserveData'] === 'object' && value['preserveData'] !== null && !Array.isArray(value['preserveData']) && !(value['preserveData'] instanceof Date) && !(value['preserveData'] instanceof Uint8Array)) && (Object.entries(value['preserveData']).every(([key, value]) => (local_0.test(key) ? (true) : true)))) : true) &&
+		    Object.getOwnPropertyNames(value).every(key => ['context', 'prompt', 'preserveData'].includes(key))
 		  )
 		}
 	})(),
@@ -339,7 +343,8 @@ export const resultChecks: Record<string, (value: unknown) => boolean> = {
 		  return (
 		    (typeof value === 'object' && value !== null && !Array.isArray(value)) &&
 		    (value['cancel'] !== undefined ? ((typeof value['cancel'] === 'boolean')) : true) &&
-		    (value['summary'] !== undefined ? ((typeof value['summary'] === 'object' && value['summary'] !== null && !Array.isArray(value['summary'])) && (typeof value['summary']['summary'] === 'string') && (value['summary']['details'] !== undefined ? (true) : true)) : true)
+		    (value['summary'] !== undefined ? ((typeof value['summary'] === 'object' && value['summary'] !== null && !Array.isArray(value['summary'])) && (typeof value['summary']['summary'] === 'string') && (value['summary']['details'] !== undefined ? (true) : true)) : true) &&
+		    Object.getOwnPropertyNames(value).every(key => ['cancel', 'summary'].includes(key))
 		  )
 		}
 	})(),
@@ -348,7 +353,8 @@ export const resultChecks: Record<string, (value: unknown) => boolean> = {
 		return function check(value) {
 		  return (
 		    (typeof value === 'object' && value !== null && !Array.isArray(value)) &&
-		    (value['messages'] !== undefined ? (Array.isArray(value['messages']) && ((array) => { for(const value of array) if(!(((((typeof value === 'object' && value !== null && !Array.isArray(value)) && (value['role'] === 'user') && (((typeof value['content'] === 'string')) || (Array.isArray(value['content']) && ((array) => { for(const value of array) if(!(((((typeof value === 'object' && value !== null && !Array.isArray(value)) && (value['type'] === 'text') && (typeof value['text'] === 'string')) || ((typeof value === 'object' && value !== null && !Array.isArray(value)) && (value['type'] === 'image') && (typeof value['data'] === 'string') && (typeof value['mimeType'] === 'string')))))) { return false }; return true; })(value['content']))) && (value['timestamp'] !== undefined ? (Number.isFinite(value['timestamp'])) : true)) || ((typeof value === 'object' && value !== null && !Array.isArray(value)) && (value['role'] === 'assistant') && Array.isArray(value['content']) && ((array) => { for(const value of array) if(!(((((typeof value === 'object' && value !== null && !Array.isArray(value)) && (value['type'] === 'text') && (typeof value['text'] === 'string')) || ((typeof value === 'object' && value !== null && !Array.isArray(value)) && (value['type'] === 'thinking') && (typeof value['thinking'] === 'string')) || ((typeof value === 'object' && value !== null && !Array.isArray(value)) && (value['type'] === 'toolCall') && (typeof value['id'] === 'string') && (typeof value['name'] === 'string') && (typeof value['arguments'] === 'object' && value['arguments'] !== null && !Array.isArray(value['arguments']) && !(value['arguments'] instanceof Date) && !(value['arguments'] instanceof Uint8Array)) && (Object.entries(value['arguments']).every(([key, value]) => (local_0.test(key) ? (true) : true)))))))) { return false }; return true; })(value['content']) && (value['timestamp'] !== undefined ? (Number.isFinite(value['timestamp'])) : true) && (value['model'] !== undefined ? ((typeof value['model'] === 'string')) : true) && (value['stopReason'] !== undefined ? ((typeof value['stopReason'] === 'string')) : true)) || ((typeof value === 'object' && value !== null && !Array.isArray(value)) && (value['role'] === 'toolResult') && (typeof value['toolCallId'] === 'string') && (typeof value['toolName'] === 'string') && Array.isArray(value['content']) && ((array) => { for(const value of array) if(!(((((typeof value === 'object' && value !== null && !Array.isArray(value)) && (value['type'] === 'text') && (typeof value['text'] === 'string')) || ((typeof value === 'object' && value !== null && !Array.isArray(value)) && (value['type'] === 'image') && (typeof value['data'] === 'string') && (typeof value['mimeType'] === 'string')))))) { return false }; return true; })(value['content']) && (value['details'] !== undefined ? (true) : true) && (typeof value['isError'] === 'boolean') && (value['timestamp'] !== undefined ? (Number.isFinite(value['timestamp'])) : true)) || ((typeof value === 'object' && value !== null && !Array.isArray(value)) && (value['role'] === 'custom') && (typeof value['customType'] === 'string') && (((typeof value['content'] === 'string')) || (Array.isArray(value['content']) && ((array) => { for(const value of array) if(!(((((typeof value === 'object' && value !== null && !Array.isArray(value)) && (value['type'] === 'text') && (typeof value['text'] === 'string')) || ((typeof value === 'object' && value !== null && !Array.isArray(value)) && (value['type'] === 'image') && (typeof value['data'] === 'string') && (typeof value['mimeType'] === 'string')))))) { return false }; return true; })(value['content']))) && (typeof value['display'] === 'boolean') && (value['details'] !== undefined ? (true) : true) && (value['timestamp'] !== undefined ? (Number.isFinite(value['timestamp'])) : true)))))) { return false }; return true; })(value['messages'])) : true)
+		    (value['messages'] !== undefined ? (Array.isArray(value['messages']) && ((array) => { for(const value of array) if(!(((((typeof value === 'object' && value !== null && !Array.isArray(value)) && (value['role'] === 'user') && (((typeof value['content'] === 'string')) || (Array.isArray(value['content']) && ((array) => { for(const value of array) if(!(((((typeof value === 'object' && value !== null && !Array.isArray(value)) && (value['type'] === 'text') && (typeof value['text'] === 'string')) || ((typeof value === 'object' && value !== null && !Array.isArray(value)) && (value['type'] === 'image') && (typeof value['data'] === 'string') && (typeof value['mimeType'] === 'string')))))) { return false }; return true; })(value['content']))) && (value['timestamp'] !== undefined ? (Number.isFinite(value['timestamp'])) : true)) || ((typeof value === 'object' && value !== null && !Array.isArray(value)) && (value['role'] === 'assistant') && Array.isArray(value['content']) && ((array) => { for(const value of array) if(!(((((typeof value === 'object' && value !== null && !Array.isArray(value)) && (value['type'] === 'text') && (typeof value['text'] === 'string')) || ((typeof value === 'object' && value !== null && !Array.isArray(value)) && (value['type'] === 'thinking') && (typeof value['thinking'] === 'string')) || ((typeof value === 'object' && value !== null && !Array.isArray(value)) && (value['type'] === 'toolCall') && (typeof value['id'] === 'string') && (typeof value['name'] === 'string') && (typeof value['arguments'] === 'object' && value['arguments'] !== null && !Array.isArray(value['arguments']) && !(value['arguments'] instanceof Date) && !(value['arguments'] instanceof Uint8Array)) && (Object.entries(value['arguments']).every(([key, value]) => (local_0.test(key) ? (true) : true)))))))) { return false }; return true; })(value['content']) && (value['timestamp'] !== undefined ? (Number.isFinite(value['timestamp'])) : true) && (value['model'] !== undefined ? ((typeof value['model'] === 'string')) : true) && (value['stopReason'] !== undefined ? ((typeof value['stopReason'] === 'string')) : true)) || ((typeof value === 'object' && value !== null && !Array.isArray(value)) && (value['role'] === 'toolResult') && (typeof value['toolCallId'] === 'string') && (typeof value['toolName'] === 'string') && Array.isArray(value['content']) && ((array) => { for(const value of array) if(!(((((typeof value === 'object' && value !== null && !Array.isArray(value)) && (value['type'] === 'text') && (typeof value['text'] === 'string')) || ((typeof value === 'object' && value !== null && !Array.isArray(value)) && (value['type'] === 'image') && (typeof value['data'] === 'string') && (typeof value['mimeType'] === 'string')))))) { return false }; return true; })(value['content']) && (value['details'] !== undefined ? (true) : true) && (typeof value['isError'] === 'boolean') && (value['timestamp'] !== undefined ? (Number.isFinite(value['timestamp'])) : true)) || ((typeof value === 'object' && value !== null && !Array.isArray(value)) && (value['role'] === 'custom') && (typeof value['customType'] === 'string') && (((typeof value['content'] === 'string')) || (Array.isArray(value['content']) && ((array) => { for(const value of array) if(!(((((typeof value === 'object' && value !== null && !Array.isArray(value)) && (value['type'] === 'text') && (typeof value['text'] === 'string')) || ((typeof value === 'object' && value !== null && !Array.isArray(value)) && (value['type'] === 'image') && (typeof value['data'] === 'string') && (typeof value['mimeType'] === 'string')))))) { return false }; return true; })(value['content']))) && (typeof value['display'] === 'boolean') && (value['details'] !== undefined ? (true) : true) && (value['timestamp'] !== undefined ? (Number.isFinite(value['timestamp'])) : true)))))) { return false }; return true; })(value['messages'])) : true) &&
+		    Object.getOwnPropertyNames(value).every(key => ['messages'].includes(key))
 		  )
 		}
 	})(),
@@ -356,16 +362,20 @@ export const resultChecks: Record<string, (value: unknown) => boolean> = {
 		return function check(value) {
 		  return (
 		    (typeof value === 'object' && value !== null && !Array.isArray(value)) &&
-		    (value['message'] !== undefined ? ((typeof value['message'] === 'object' && value['message'] !== null && !Array.isArray(value['message'])) && (typeof value['message']['customType'] === 'string') && (((typeof value['message']['content'] === 'string')) || (Array.isArray(value['message']['content']) && ((array) => { for(const value of array) if(!(((((typeof value === 'object' && value !== null && !Array.isArray(value)) && (value['type'] === 'text') && (typeof value['text'] === 'string')) || ((typeof value === 'object' && value !== null && !Array.isArray(value)) && (value['type'] === 'image') && (typeof value['data'] === 'string') && (typeof value['mimeType'] === 'string')))))) { return false }; return true; })(value['message']['content']))) && (typeof value['message']['display'] === 'boolean') && (value['message']['details'] !== undefined ? (true) : true)) : true)
+		    (value['message'] !== undefined ? ((typeof value['message'] === 'object' && value['message'] !== null && !Array.isArray(value['message'])) && (typeof value['message']['customType'] === 'string') && (((typeof value['message']['content'] === 'string')) || (Array.isArray(value['message']['content']) && ((array) => { for(const value of array) if(!(((((typeof value === 'object' && value !== null && !Array.isArray(value)) && (value['type'] === 'text') && (typeof value['text'] === 'string')) || ((typeof value === 'object' && value !== null && !Array.isArray(value)) && (value['type'] === 'image') && (typeof value['data'] === 'string') && (typeof value['mimeType'] === 'string')))))) { return false }; return true; })(value['message']['content']))) && (typeof value['message']['display'] === 'boolean') && (value['message']['details'] !== undefined ? (true) : true)) : true) &&
+		    Object.getOwnPropertyNames(value).every(key => ['message'].includes(key))
 		  )
 		}
 	})(),
 	"tool_call": (() => {
+		const local_0 = /^(.*)$/
 		return function check(value) {
 		  return (
 		    (typeof value === 'object' && value !== null && !Array.isArray(value)) &&
 		    (value['block'] !== undefined ? ((typeof value['block'] === 'boolean')) : true) &&
-		    (value['reason'] !== undefined ? ((typeof value['reason'] === 'string')) : true)
+		    (value['reason'] !== undefined ? ((typeof value['reason'] === 'string')) : true) &&
+		    (value['input'] !== undefined ? ((typeof value['input'] === 'object' && value['input'] !== null && !Array.isArray(value['input']) && !(value['input'] instanceof Date) && !(value['input'] instanceof Uint8Array)) && (Object.entries(value['input']).every(([key, value]) => (local_0.test(key) ? (true) : true)))) : true) &&
+		    Object.getOwnPropertyNames(value).every(key => ['block', 'reason', 'input'].includes(key))
 		  )
 		}
 	})(),
@@ -375,7 +385,8 @@ export const resultChecks: Record<string, (value: unknown) => boolean> = {
 		    (typeof value === 'object' && value !== null && !Array.isArray(value)) &&
 		    (value['content'] !== undefined ? (Array.isArray(value['content']) && ((array) => { for(const value of array) if(!(((((typeof value === 'object' && value !== null && !Array.isArray(value)) && (value['type'] === 'text') && (typeof value['text'] === 'string')) || ((typeof value === 'object' && value !== null && !Array.isArray(value)) && (value['type'] === 'image') && (typeof value['data'] === 'string') && (typeof value['mimeType'] === 'string')))))) { return false }; return true; })(value['content'])) : true) &&
 		    (value['details'] !== undefined ? (true) : true) &&
-		    (value['isError'] !== undefined ? ((typeof value['isError'] === 'boolean')) : true)
+		    (value['isError'] !== undefined ? ((typeof value['isError'] === 'boolean')) : true) &&
+		    Object.getOwnPropertyNames(value).every(key => ['content', 'details', 'isError'].includes(key))
 		  )
 		}
 	})(),

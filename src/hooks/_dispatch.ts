@@ -1,12 +1,25 @@
 import type { AgentMessage } from "../messages.ts";
-import type { AnyHookHandler, BeforeAgentStartEventResult, HookContext, HookError, LoadedHook, ToolCallEventResult } from "./types.ts";
+import { describeValue, errorMessage, errorStack } from "./_describe.ts";
+import { frozenCopy } from "./_freeze.ts";
+import { isHookResult } from "./checks.ts";
+import type { HookEventType } from "./schemas.ts";
+import type {
+	AnyHookHandler,
+	BeforeAgentStartEventResult,
+	HookContext,
+	HookError,
+	LoadedHook,
+	ToolCallEventResult,
+	ToolResultEventResult,
+} from "./types.ts";
 
 /*
  * The dispatch loops behind HookRunner's `emit*` methods (SPEC §5). They are plain module
  * functions taking what they need as arguments, with indexed loops, so the async frame an emit
  * suspends and resumes on every awaited handler stays small: on the hot path this keeps `emit`
  * within a few percent of a hand-written `Map` + `await` loop. Handlers that do not return a
- * promise are never awaited.
+ * promise are never awaited. Every truthy result of an event that takes one is checked with the
+ * generated checks (no TypeBox on this path); TypeBox is loaded only to explain a bad result.
  */
 
 /** The event shape every loop passes through. */
@@ -38,12 +51,20 @@ function invoke(handler: AnyHookHandler, event: AnyEvent, ctx: HookContext, ms: 
 }
 
 function report(target: DispatchTarget, hook: LoadedHook, event: string, error: unknown): void {
-	target.emitError({
-		hookPath: hook.path,
-		event,
-		error: error instanceof Error ? error.message : String(error),
-		stack: error instanceof Error ? error.stack : undefined,
-	});
+	target.emitError({ hookPath: hook.path, event, error: errorMessage(error), stack: errorStack(error) });
+}
+
+/** The error for a result that fails its event's schema, naming the hook, the event and each field. */
+export function invalidResultError(hookPath: string, type: string, value: unknown): Error {
+	const { validateResult } = require("./validate.ts") as typeof import("./validate.ts");
+	let why: string;
+	try {
+		const checked = validateResult(type as HookEventType, value);
+		why = checked.ok ? "rejected" : checked.errors.join("; ");
+	} catch {
+		why = `${type} result: not a result object (got ${describeValue(value)})`;
+	}
+	return new Error(`Hook ${hookPath} returned an invalid ${type} result: ${why}`);
 }
 
 /** The timeout of one event's handlers in ms (`0`: none). */
@@ -51,8 +72,10 @@ export type TimeoutOf = (type: string) => number;
 
 /**
  * `emit`: errors are reported and dispatch continues. `session_before_*` keeps the last truthy
- * result and returns at once on `cancel: true`; `tool_result` and `session.compacting` keep the
- * last truthy result; every other event resolves `undefined`.
+ * result and returns at once on `cancel: true`; `session.compacting` keeps the last truthy result;
+ * `tool_result` is chained: each handler sees `content`/`details` as replaced before it, and the
+ * result is everything the handlers replaced (so a later handler cannot drop an earlier redaction).
+ * A result that fails its schema is reported and ignored. Every other event resolves `undefined`.
  */
 export async function dispatchEmit(
 	target: DispatchTarget,
@@ -64,21 +87,35 @@ export async function dispatchEmit(
 	const type = event.type;
 	let keep: boolean | undefined;
 	let cancellable = false;
+	let chained = false;
 	let ms = 0;
 	let last: unknown;
+	let current = event;
 	for (let h = 0; h < hooks.length; h++) {
 		const handlers = (hooks[h] as LoadedHook).handlers.get(type);
 		if (handlers === undefined) continue;
 		if (keep === undefined) {
 			keep = keepsResult(type);
 			cancellable = keep && type.startsWith("session_before_");
+			chained = type === "tool_result";
 			ms = timeoutOf ? timeoutOf(type) : 0;
 		}
 		for (let i = 0; i < handlers.length; i++) {
 			try {
-				let result = ms ? invoke(handlers[i] as AnyHookHandler, event, ctx, ms) : (handlers[i] as AnyHookHandler)(event, ctx);
+				let result = ms ? invoke(handlers[i] as AnyHookHandler, current, ctx, ms) : (handlers[i] as AnyHookHandler)(current, ctx);
 				if (isThenable(result)) result = await result;
 				if (!keep || !result) continue;
+				if (!isHookResult(type as HookEventType, result)) throw invalidResultError((hooks[h] as LoadedHook).path, type, result);
+				if (chained) {
+					const replaced = result as ToolResultEventResult;
+					last = { ...(last as object | undefined), ...replaced };
+					current = {
+						...current,
+						content: replaced.content ?? current.content,
+						details: replaced.details !== undefined ? replaced.details : current.details,
+					};
+					continue;
+				}
 				last = result;
 				if (cancellable && (result as { cancel?: boolean }).cancel) return result;
 			} catch (error) {
@@ -89,30 +126,57 @@ export async function dispatchEmit(
 	return last;
 }
 
-/** `emitToolCall`: errors propagate; the last truthy result wins; the first `{block: true}` returns at once. */
+/** What {@link dispatchToolCall} decided, and which hook decided it. */
+export type ToolCallOutcome =
+	| { result: ToolCallEventResult | undefined; hookPath?: string }
+	| { error: unknown; hookPath: string };
+
+/**
+ * `emitToolCall`: the first `{block: true}` returns at once; otherwise the last truthy result wins,
+ * carrying the final `input` when a handler replaced it (chained: later handlers see it). Each
+ * handler gets a frozen event with a frozen copy of the input. A handler that throws, times out or
+ * returns an invalid result ends dispatch with that error (the caller blocks).
+ */
 export async function dispatchToolCall(
 	hooks: readonly LoadedHook[],
 	event: AnyEvent,
 	ctx: HookContext,
 	timeoutOf: TimeoutOf | undefined,
-): Promise<ToolCallEventResult | undefined> {
+): Promise<ToolCallOutcome> {
 	const ms = timeoutOf ? timeoutOf("tool_call") : 0;
 	let last: ToolCallEventResult | undefined;
+	let decidedBy: string | undefined;
+	let replaced: Record<string, unknown> | undefined;
+	let current: AnyEvent | undefined;
 	for (let h = 0; h < hooks.length; h++) {
-		const handlers = (hooks[h] as LoadedHook).handlers.get("tool_call");
+		const hook = hooks[h] as LoadedHook;
+		const handlers = hook.handlers.get("tool_call");
 		if (handlers === undefined) continue;
 		for (let i = 0; i < handlers.length; i++) {
-			let result = ms ? invoke(handlers[i] as AnyHookHandler, event, ctx, ms) : (handlers[i] as AnyHookHandler)(event, ctx);
-			if (isThenable(result)) result = await result;
-			if (!result) continue;
-			last = result as ToolCallEventResult;
-			if (last.block) return last;
+			try {
+				current ??= Object.freeze({ ...event, input: frozenCopy(event.input) });
+				let result = ms ? invoke(handlers[i] as AnyHookHandler, current, ctx, ms) : (handlers[i] as AnyHookHandler)(current, ctx);
+				if (isThenable(result)) result = await result;
+				if (!result) continue;
+				if (!isHookResult("tool_call", result)) throw invalidResultError(hook.path, "tool_call", result);
+				const decided = result as ToolCallEventResult;
+				if (decided.block) return { result: decided, hookPath: hook.path };
+				last = decided;
+				decidedBy = hook.path;
+				if (decided.input !== undefined) {
+					replaced = decided.input;
+					current = Object.freeze({ ...current, input: frozenCopy(replaced) });
+				}
+			} catch (error) {
+				return { error, hookPath: hook.path };
+			}
 		}
 	}
-	return last;
+	if (replaced === undefined) return { result: last, hookPath: decidedBy };
+	return { result: { ...last, input: structuredClone(replaced) }, hookPath: decidedBy };
 }
 
-/** `emitContext` on a copy of the messages: each handler sees the previous one's; errors are reported. */
+/** `emitContext` on a copy of the messages: each handler sees the previous one's; errors and bad results are reported. */
 export async function dispatchContext(
 	target: DispatchTarget,
 	hooks: readonly LoadedHook[],
@@ -130,8 +194,10 @@ export async function dispatchContext(
 				const event = { type: "context", messages: current };
 				let result = ms ? invoke(handlers[i] as AnyHookHandler, event, ctx, ms) : (handlers[i] as AnyHookHandler)(event, ctx);
 				if (isThenable(result)) result = await result;
-				const replaced = (result as { messages?: AgentMessage[] } | undefined)?.messages;
-				if (replaced) current = replaced;
+				if (!result) continue;
+				if (!isHookResult("context", result)) throw invalidResultError((hooks[h] as LoadedHook).path, "context", result);
+				const next = (result as { messages?: AgentMessage[] }).messages;
+				if (next) current = next;
 			} catch (error) {
 				report(target, hooks[h] as LoadedHook, "context", error);
 			}
@@ -140,7 +206,10 @@ export async function dispatchContext(
 	return current;
 }
 
-/** `emitBeforeAgentStart`: every handler runs, the first result carrying `message` is kept. */
+/**
+ * `emitBeforeAgentStart`: every handler runs on a fresh copy of the event (one handler's change to
+ * `event.prompt` is not seen by the next, as upstream), the first result carrying `message` is kept.
+ */
 export async function dispatchBeforeAgentStart(
 	target: DispatchTarget,
 	hooks: readonly LoadedHook[],
@@ -155,9 +224,13 @@ export async function dispatchBeforeAgentStart(
 		if (handlers === undefined) continue;
 		for (let i = 0; i < handlers.length; i++) {
 			try {
-				let result = ms ? invoke(handlers[i] as AnyHookHandler, event, ctx, ms) : (handlers[i] as AnyHookHandler)(event, ctx);
+				const fresh = { ...event };
+				let result = ms ? invoke(handlers[i] as AnyHookHandler, fresh, ctx, ms) : (handlers[i] as AnyHookHandler)(fresh, ctx);
 				if (isThenable(result)) result = await result;
-				if (!kept && (result as BeforeAgentStartEventResult | undefined)?.message) kept = result as BeforeAgentStartEventResult;
+				if (!result) continue;
+				if (!isHookResult("before_agent_start", result))
+					throw invalidResultError((hooks[h] as LoadedHook).path, "before_agent_start", result);
+				if (!kept && (result as BeforeAgentStartEventResult).message) kept = result as BeforeAgentStartEventResult;
 			} catch (error) {
 				report(target, hooks[h] as LoadedHook, "before_agent_start", error);
 			}

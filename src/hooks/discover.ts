@@ -4,12 +4,14 @@ import { registerHookDiscovery } from "../discovery/register.ts";
 import { loadSettings, type Settings } from "../discovery/settings.ts";
 import { resolvePath } from "../paths.ts";
 import { TrustError, type TrustStore } from "../trust/trust-store.ts";
+import type { ApprovedSource } from "./_approved.ts";
+import { errorMessage } from "./_describe.ts";
 import { type LoadHooksOptions, loadHooks } from "./loader.ts";
 import { DEFAULT_SHELL_HOOK_TIMEOUT_MS, isModulePath, type ShellHookSpec } from "./shell-hook.ts";
-import type { HookSource, LoadHooksResult } from "./types.ts";
+import type { HookLoadError, HookSource, LoadHooksResult } from "./types.ts";
 
 /** Options of {@link discoverAndLoadHooks}. */
-export interface DiscoverAndLoadOptions extends Pick<LoadHooksOptions, "shellTimeoutMs" | "fresh"> {
+export interface DiscoverAndLoadOptions extends Pick<LoadHooksOptions, "shellTimeoutMs" | "fresh" | "loadTimeoutMs"> {
 	/**
 	 * Which project-level hooks may run. `"all"` (the default, as in the seed) runs everything; a
 	 * {@link TrustStore} runs a project hook only when its current content hash was approved, and
@@ -26,15 +28,34 @@ export interface DiscoverAndLoadOptions extends Pick<LoadHooksOptions, "shellTim
 	registry?: CapabilityRegistry;
 }
 
-/** A project hook that was not run because the user has not approved its current content. */
+/** A project hook that does not run as it is: never approved, changed since, or unverifiable. */
 export interface SkippedHook {
 	path: string;
-	/** `unknown`: never approved; `changed`: edited since; `unverifiable`: the trust store cannot be read. */
+	/**
+	 * `unknown`: never approved (skipped with a warning); `changed`: edited since it was approved, and
+	 * `unverifiable`: its approval cannot be checked — both fail closed (a load error, which blocks `tool_call`).
+	 */
 	reason: "unknown" | "changed" | "unverifiable";
 	/** Hash of the file's current content (absent when it could not be checked). */
 	sha256?: string;
 	/** The command that approves it. */
 	approve: string;
+}
+
+/** What will happen to one hook candidate, as `list` shows it. */
+export interface PlannedHook {
+	path: string;
+	source: HookSource;
+	/** The discovered hook, for discovered candidates. */
+	hook?: Hook;
+	/**
+	 * `run`: will be loaded; `not-approved`: a project hook awaiting approval (skipped); `fails-closed`:
+	 * a project hook that changed or cannot be verified or read (a load error: blocks `tool_call`);
+	 * `shadowed`: another hook with the same key runs instead; `disabled`: turned off in settings.
+	 */
+	status: "run" | "not-approved" | "fails-closed" | "shadowed" | "disabled";
+	/** Why, in words (e.g. `changed since it was approved`, `by ~/.xcsh/agent/settings.json`). */
+	detail?: string;
 }
 
 /** What {@link discoverAndLoadHooks} returns: loaded hooks (each with its `source`), errors, skips, warnings. */
@@ -45,15 +66,35 @@ export interface DiscoverAndLoadResult extends LoadHooksResult {
 	settings: Settings;
 }
 
+/** What {@link planHooks} decided, before anything is imported. */
+export interface HookPlan {
+	/** Every candidate with its status, in load order (discovered, settings, configured). */
+	entries: PlannedHook[];
+	/** The hooks to load, in order, with their shell wiring. */
+	load: Array<{ path: string; source: HookSource; shell?: ShellHookSpec }>;
+	/** Approved bytes of trusted project hooks: exactly what will run. */
+	sources: Map<string, ApprovedSource>;
+	/** Project hooks that fail closed: reported as load errors. */
+	failClosed: HookLoadError[];
+	skipped: SkippedHook[];
+	warnings: string[];
+	settings: Settings;
+}
+
 interface Candidate {
 	path: string;
 	source: HookSource;
 	shell?: ShellHookSpec;
 	/** Discovered hooks: the capability key (first wins) and extension id (can be disabled). */
 	hook?: Hook;
+	/** Why the candidate is out before trust and keys are considered (disabled by settings). */
+	disabled?: string;
 }
 
-type Verdict = { run: true } | { run: false; skip: SkippedHook };
+type Verdict =
+	| { run: true; source: ApprovedSource }
+	| { run: false; skip: SkippedHook }
+	| { run: false; error: string; skip?: SkippedHook };
 
 function fromDiscovery(hook: Hook, configured: ReadonlySet<string>): Candidate {
 	// A discovered file the user also named with --hook is their own choice: no approval needed.
@@ -63,46 +104,51 @@ function fromDiscovery(hook: Hook, configured: ReadonlySet<string>): Candidate {
 	return { path: hook.path, source, shell, hook };
 }
 
-/** Trust verdicts of the project-level candidates; an unreadable trust store trusts none of them. */
+/**
+ * Trust verdicts of the project-level candidates. What a trusted hook runs is the bytes that were
+ * hashed. A hook that changed since its approval, or whose approval or content cannot be checked
+ * (an unreadable trust store, a directory or FIFO where a file should be), fails closed.
+ */
 async function verdicts(candidates: Candidate[], store: TrustStore, warnings: string[]): Promise<Map<Candidate, Verdict>> {
 	const result = new Map<Candidate, Verdict>();
 	let storeProblem: string | undefined;
 	await Promise.all(
 		candidates
-			.filter((c) => c.source.level === "project")
+			.filter((c) => c.source.level === "project" && !c.disabled)
 			.map(async (candidate) => {
 				const approve = `xcsh-hooks trust approve ${candidate.path}`;
 				try {
 					const check = await store.check(candidate.path);
-					const skip = { path: candidate.path, reason: check.reason ?? "unknown", sha256: check.sha256, approve };
-					result.set(candidate, check.trusted ? { run: true } : { run: false, skip });
+					if (check.trusted) return result.set(candidate, { run: true, source: { bytes: check.bytes, sha256: check.sha256 } });
+					const skip: SkippedHook = { path: candidate.path, reason: check.reason ?? "unknown", sha256: check.sha256, approve };
+					if (skip.reason === "unknown") return result.set(candidate, { run: false, skip });
+					const error = `project hook changed since it was approved, so it fails closed; review it, then run: ${approve}`;
+					result.set(candidate, { run: false, error, skip });
 				} catch (error) {
-					// A hook file that cannot be read is the loader's to report; a broken store trusts nothing.
-					if (error instanceof TrustError && error.code === "HOOK_UNREADABLE") return result.set(candidate, { run: true });
-					storeProblem = error instanceof Error ? error.message : String(error);
-					result.set(candidate, { run: false, skip: { path: candidate.path, reason: "unverifiable", approve } });
+					const message = errorMessage(error);
+					if (error instanceof TrustError && (error.code === "HOOK_UNREADABLE" || error.code === "HOOK_NOT_A_FILE"))
+						return result.set(candidate, { run: false, error: `Failed to load hook: ${message}` });
+					storeProblem = message;
+					const skip: SkippedHook = { path: candidate.path, reason: "unverifiable", approve };
+					result.set(candidate, { run: false, error: `project hook not run: its approval cannot be verified (${message})`, skip });
 				}
 			}),
 	);
-	if (storeProblem) warnings.push(`project hooks not run: the trust store cannot be used (${storeProblem})`);
+	if (storeProblem) warnings.push(`project hooks fail closed: the trust store cannot be used (${storeProblem})`);
 	return result;
 }
 
 /**
- * Discovers hooks and loads them with the configured ones (SPEC §3, §8): discovered hooks (highest
- * priority provider first), then the settings' `hooks`, then `configuredPaths` resolved against `cwd`;
- * deduplicated by absolute path, first occurrence wins; loaded in that order. Discovered non-module
- * files run as shell hooks. Settings may disable providers and extension ids.
+ * Decides which hooks will run (SPEC §3, §8, §10) without importing any: discovered hooks (highest
+ * priority provider first), then the settings' `hooks`, then `configuredPaths` resolved against
+ * `cwd`; deduplicated by absolute path, first occurrence wins. Discovered non-module files run as
+ * shell hooks. Settings may disable providers and extension ids.
  *
- * With a trust store, project content cannot weaken the user's own hooks: an unapproved project hook
- * never shadows a user hook of the same key (it is dropped before the first-wins choice), and the
- * project's settings file may disable project hooks only and cannot set `hookTimeoutMs`.
+ * With a trust store, project content cannot weaken the user's own hooks: a project hook that does
+ * not run never shadows a user hook of the same key (it is dropped before the first-wins choice),
+ * and the project's settings file may disable project hooks only and cannot set timeouts.
  */
-export async function discoverAndLoadHooks(
-	configuredPaths: string[],
-	cwd: string,
-	options: DiscoverAndLoadOptions = {},
-): Promise<DiscoverAndLoadResult> {
+export async function planHooks(configuredPaths: string[], cwd: string, options: DiscoverAndLoadOptions = {}): Promise<HookPlan> {
 	const trust = options.trust ?? "all";
 	const guarded = trust !== "all";
 	const warnings: string[] = [];
@@ -113,7 +159,9 @@ export async function discoverAndLoadHooks(
 		const loaded = await loadSettings(cwd);
 		warnings.push(...loaded.warnings);
 		userSettings = loaded.layers.user ?? {};
-		settings = guarded ? { ...loaded.settings, hookTimeoutMs: userSettings.hookTimeoutMs } : loaded.settings;
+		settings = guarded
+			? { ...loaded.settings, hookTimeoutMs: userSettings.hookTimeoutMs, loadTimeoutMs: userSettings.loadTimeoutMs }
+			: loaded.settings;
 		for (const { path, level } of loaded.hookPaths) fromSettings.push({ path, source: { origin: "settings", level } });
 	}
 	const configuredSet = new Set(configuredPaths.map((path) => resolvePath(path, cwd)));
@@ -136,42 +184,82 @@ export async function discoverAndLoadHooks(
 		const projectDisabled = new Set(guarded ? settings.disabledExtensions : []);
 		const projectProviders = new Set(guarded ? settings.disabledProviders : []);
 		discovered = found.all
-			.filter((hook) => !hook._invalid && !disabled.has(hookExtensionId(hook)))
-			.map((hook) => fromDiscovery(hook, configuredSet))
-			.filter(
-				(c) =>
-					c.source.level !== "project" ||
-					!(projectDisabled.has(hookExtensionId(c.hook as Hook)) || projectProviders.has(c.source.provider as string)),
-			);
+			.filter((hook) => !hook._invalid)
+			.map((hook) => {
+				const candidate = fromDiscovery(hook, configuredSet);
+				const id = hookExtensionId(hook);
+				if (disabled.has(id)) candidate.disabled = guarded ? "by the user's settings" : "by settings";
+				else if (candidate.source.level === "project" && (projectDisabled.has(id) || projectProviders.has(hook._source.provider)))
+					candidate.disabled = "by the project's settings";
+				return candidate;
+			});
 	}
 
 	const candidates = [...discovered, ...fromSettings, ...configured];
 	const trusted = guarded ? await verdicts(candidates, trust, warnings) : undefined;
-	const skipped: SkippedHook[] = [];
-	const keys = new Set<string>();
-	const chosen = new Map<string, Candidate>();
+	const plan: HookPlan = { entries: [], load: [], sources: new Map(), failClosed: [], skipped: [], warnings, settings };
+	const keys = new Map<string, string>();
+	const chosen = new Set<string>();
 	for (const candidate of candidates) {
-		const verdict = trusted?.get(candidate);
-		if (verdict && !verdict.run) {
-			if (!skipped.some((s) => s.path === verdict.skip.path)) skipped.push(verdict.skip);
+		const { path, source, hook } = candidate;
+		const entry = (status: PlannedHook["status"], detail?: string) => plan.entries.push({ path, source, hook, status, detail });
+		if (candidate.disabled) {
+			entry("disabled", candidate.disabled);
 			continue;
 		}
-		if (candidate.hook) {
-			const key = hookKey(candidate.hook);
-			if (keys.has(key)) continue; // shadowed by a higher-priority hook that will run
-			keys.add(key);
+		const verdict = trusted?.get(candidate);
+		if (verdict && !verdict.run) {
+			if (verdict.skip && !plan.skipped.some((s) => s.path === path)) plan.skipped.push(verdict.skip);
+			if ("error" in verdict) {
+				if (!plan.failClosed.some((e) => e.path === path)) plan.failClosed.push({ path, error: verdict.error });
+				entry("fails-closed", verdict.skip?.reason === "changed" ? "changed since it was approved" : verdict.error);
+			} else entry("not-approved", "never approved");
+			continue;
 		}
-		if (!chosen.has(candidate.path)) chosen.set(candidate.path, candidate);
+		if (hook) {
+			const key = hookKey(hook);
+			const winner = keys.get(key);
+			if (winner !== undefined) {
+				entry("shadowed", `by ${winner}`);
+				continue; // shadowed by a higher-priority hook that will run
+			}
+			keys.set(key, path);
+		}
+		if (chosen.has(path)) continue;
+		chosen.add(path);
+		entry("run");
+		plan.load.push({ path, source, shell: candidate.shell });
+		if (verdict?.run) plan.sources.set(path, verdict.source);
 	}
+	return plan;
+}
 
-	const approved = [...chosen.values()];
-	const shellHooks = new Map(approved.flatMap((c) => (c.shell ? [[c.path, c.shell] as const] : [])));
+/**
+ * Discovers hooks and loads them with the configured ones: {@link planHooks}, then {@link loadHooks}
+ * of the hooks that run, trusted project hooks from their approved bytes. Project hooks that fail
+ * closed are load errors (listed first).
+ */
+export async function discoverAndLoadHooks(
+	configuredPaths: string[],
+	cwd: string,
+	options: DiscoverAndLoadOptions = {},
+): Promise<DiscoverAndLoadResult> {
+	const plan = await planHooks(configuredPaths, cwd, options);
+	const { settings } = plan;
+	const shellHooks = new Map(plan.load.flatMap((c) => (c.shell ? [[c.path, c.shell] as const] : [])));
 	const result = await loadHooks(
-		approved.map((c) => c.path),
+		plan.load.map((c) => c.path),
 		cwd,
-		// A shell hook never outlives the handler timeout: its process is killed with it.
-		{ shellHooks, shellTimeoutMs: Math.min(options.shellTimeoutMs ?? DEFAULT_SHELL_HOOK_TIMEOUT_MS, settings.hookTimeoutMs || Infinity), fresh: options.fresh },
+		{
+			shellHooks,
+			// A shell hook never outlives the handler timeout: its process is killed with it.
+			shellTimeoutMs: Math.min(options.shellTimeoutMs ?? DEFAULT_SHELL_HOOK_TIMEOUT_MS, settings.hookTimeoutMs || Number.POSITIVE_INFINITY),
+			fresh: options.fresh,
+			sources: plan.sources,
+			loadTimeoutMs: options.loadTimeoutMs ?? settings.loadTimeoutMs,
+		},
 	);
-	for (const hook of result.hooks) hook.source = chosen.get(hook.resolvedPath)?.source;
-	return { ...result, skipped, warnings, settings };
+	const sourceOf = new Map(plan.load.map((c) => [c.path, c.source]));
+	for (const hook of result.hooks) hook.source = sourceOf.get(hook.resolvedPath);
+	return { hooks: result.hooks, errors: [...plan.failClosed, ...result.errors], skipped: plan.skipped, warnings: plan.warnings, settings };
 }

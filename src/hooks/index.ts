@@ -1,7 +1,7 @@
 /** The hooks surface (`xcsh-hooks/hooks`): loading, runner, tool wrapper, hook types and exec. */
 export { createHookAPI, loadHookFromFactory, loadHooks, type LoadHooksOptions } from "./loader.ts";
 export { HookRunner, type HookRunnerInitOptions, type HookRunnerOptions } from "./runner.ts";
-export { applyToolResult, gateToolCall, HookToolWrapper, type ToolCallGate } from "./tool-wrapper.ts";
+export { applyToolResult, gateToolCall, HookToolWrapper, ToolBlockedError, type ToolCallGate } from "./tool-wrapper.ts";
 export {
 	createShellHookFactory,
 	DEFAULT_SHELL_HOOK_TIMEOUT_MS,

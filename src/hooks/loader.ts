@@ -1,7 +1,12 @@
-import { existsSync } from "node:fs";
+import { statSync } from "node:fs";
+import { isAbsolute } from "pathe";
 import { execCommand } from "../exec/exec-command.ts";
 import { createLogger } from "../logger.ts";
 import { resolvePath } from "../paths.ts";
+import { timerDelay } from "../timeouts.ts";
+import { type ApprovedSource, serveApprovedModules } from "./_approved.ts";
+import { errorMessage } from "./_describe.ts";
+import { hookEventTypes, isHookEventType } from "./checks.ts";
 import { createShellHookFactory, isModulePath, type ShellHookSpec } from "./shell-hook.ts";
 import type {
 	AnyHookHandler,
@@ -36,6 +41,38 @@ export interface LoadHooksOptions {
 	shellTimeoutMs?: number;
 	/** Import modules afresh instead of from the module cache (for reloading edited hooks). */
 	fresh?: boolean;
+	/**
+	 * Approved content by resolved path (trust): such a hook runs exactly these bytes — the module is
+	 * imported from them, a shell hook runs a private copy of them — never the file as it is now.
+	 */
+	sources?: ReadonlyMap<string, ApprovedSource>;
+	/** Time one hook may take to import and to run its factory, in ms (default 10 s); past it, a load error. */
+	loadTimeoutMs?: number;
+}
+
+/** Default time a hook may take to import, and then to run its factory. */
+export const DEFAULT_LOAD_TIMEOUT_MS = 10_000;
+
+/** The known event name closest to `name` (edit distance), for "did you mean". */
+function nearestEvent(name: string): string | undefined {
+	let best: string | undefined;
+	let bestDistance = Number.POSITIVE_INFINITY;
+	for (const known of hookEventTypes()) {
+		const distance = editDistance(name, known);
+		if (distance < bestDistance) [best, bestDistance] = [known, distance];
+	}
+	return bestDistance <= Math.max(2, Math.floor(name.length / 3)) ? best : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+	let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+	for (let i = 1; i <= a.length; i++) {
+		const row = [i];
+		for (let j = 1; j <= b.length; j++)
+			row[j] = Math.min((previous[j] as number) + 1, (row[j - 1] as number) + 1, (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+		previous = row;
+	}
+	return previous[b.length] as number;
 }
 
 /**
@@ -51,6 +88,11 @@ export function createHookAPI(path: string, resolvedPath: string, cwd: string): 
 
 	const api: HookAPI = {
 		on(event: string, handler: AnyHookHandler) {
+			// A typo would be a guard that never runs: it is a load error instead (SPEC §2).
+			if (!isHookEventType(event)) {
+				const near = typeof event === "string" ? nearestEvent(event) : undefined;
+				throw new TypeError(`Unknown event ${JSON.stringify(String(event))}${near ? ` (did you mean "${near}"?)` : ""}`);
+			}
 			if (typeof handler !== "function") throw new TypeError(`pi.on("${event}"): handler must be a function`);
 			const list = handlers.get(event);
 			if (list) list.push(handler);
@@ -110,29 +152,65 @@ export async function loadHookFromFactory(
 	return hook;
 }
 
-async function importFactory(resolvedPath: string, fresh: boolean): Promise<HookFactory> {
-	if (!existsSync(resolvedPath)) throw new Error(`file not found: ${resolvedPath}`);
-	const module = await import(fresh ? `${resolvedPath}?t=${Date.now()}` : resolvedPath);
-	if (typeof module.default !== "function") throw new Error("Hook must export a default function");
-	return module.default as HookFactory;
-}
-
-function message(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
+/** Rejects when `promise` has not settled after `ms` (none when `ms` is not a usable delay). */
+function within<T>(promise: Promise<T>, ms: number | undefined, what: () => string): Promise<T> {
+	const delay = timerDelay(ms);
+	if (delay === undefined) return promise;
+	let timer: ReturnType<typeof setTimeout> | undefined;
+	const timeout = new Promise<never>((_, reject) => {
+		timer = setTimeout(() => reject(new Error(`${what()} did not finish within ${delay} ms`)), delay);
+	});
+	return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 /**
- * Loads hooks from files. Paths: absolute as is, `~` home-expanded, relative against `cwd`.
- * Modules are imported concurrently, then factories run one by one in path order, so `hooks`
- * keeps the order of `paths`. A bad hook becomes `{path, error: "Failed to load hook: …"}` in
+ * A hook path must name a regular file: a directory would import its `index.ts` (code nobody
+ * approved), and a FIFO or device would block the import forever.
+ */
+function assertRegularFile(resolvedPath: string): void {
+	let info: ReturnType<typeof statSync>;
+	try {
+		info = statSync(resolvedPath);
+	} catch {
+		throw new Error(`file not found: ${resolvedPath}`);
+	}
+	if (!info.isFile())
+		throw new Error(`${resolvedPath} is not a regular file (${info.isDirectory() ? "a directory" : "a FIFO, socket or device"}); a hook must be a file`);
+}
+
+async function importFactory(specifier: string, resolvedPath: string, fresh: boolean, approved: boolean): Promise<HookFactory> {
+	if (!approved) assertRegularFile(resolvedPath);
+	const module = await import(approved || !fresh ? specifier : `${specifier}?t=${Date.now()}`);
+	if (typeof module.default !== "function") throw new HookLoadFailure("Hook must export a default function");
+	return module.default as HookFactory;
+}
+
+/** A load error whose message is reported as is, without the `Failed to load hook:` prefix (as upstream). */
+class HookLoadFailure extends Error {}
+
+/**
+ * Loads hooks from files. Paths: absolute as is (`resolvedPath` keeps them unnormalised, as
+ * upstream), `~` home-expanded, relative against `cwd`. Modules are imported concurrently, then
+ * factories run one by one in path order, so `hooks` keeps the order of `paths`; each import and
+ * each factory has `loadTimeoutMs`. A bad hook becomes `{path, error: "Failed to load hook: …"}` in
  * `errors` and never stops the others. Non-module files are adapted as shell hooks (SPEC §8.3).
+ * A path that is not a regular file is a load error; with `sources`, approved hooks run exactly
+ * the approved bytes.
  */
 export async function loadHooks(paths: string[], cwd: string, options: LoadHooksOptions = {}): Promise<LoadHooksResult> {
-	const resolved = paths.map((path) => resolvePath(path, cwd));
+	const resolved = paths.map((path) => (isAbsolute(path) ? path : resolvePath(path, cwd)));
+	const timeoutMs = options.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;
+	const sources = options.sources ?? new Map<string, ApprovedSource>();
+	const modules = new Map([...sources].filter(([path]) => isModulePath(path)));
+	const specifiers = serveApprovedModules(modules);
 	const factories = await Promise.allSettled(
 		resolved.map(async (resolvedPath): Promise<HookFactory> => {
-			if (isModulePath(resolvedPath)) return importFactory(resolvedPath, options.fresh ?? false);
-			return createShellHookFactory(resolvedPath, options.shellHooks?.get(resolvedPath), options.shellTimeoutMs);
+			const source = sources.get(resolvedPath);
+			if (!isModulePath(resolvedPath))
+				return createShellHookFactory(resolvedPath, options.shellHooks?.get(resolvedPath), options.shellTimeoutMs, source);
+			const specifier = specifiers.get(resolvedPath);
+			const imported = importFactory(specifier ?? resolvedPath, resolvedPath, options.fresh ?? false, specifier !== undefined);
+			return within(imported, timeoutMs, () => `importing ${resolvedPath}`);
 		}),
 	);
 
@@ -141,9 +219,11 @@ export async function loadHooks(paths: string[], cwd: string, options: LoadHooks
 		const path = paths[i] as string;
 		try {
 			if (settled.status === "rejected") throw settled.reason;
-			result.hooks.push(await loadHookFromFactory(settled.value, path, cwd, resolved[i]));
+			const loading = loadHookFromFactory(settled.value, path, cwd, resolved[i]);
+			result.hooks.push(await within(loading, timeoutMs, () => `the factory of ${path}`));
 		} catch (error) {
-			result.errors.push({ path, error: `Failed to load hook: ${message(error)}` });
+			const text = error instanceof HookLoadFailure ? error.message : `Failed to load hook: ${errorMessage(error)}`;
+			result.errors.push({ path, error: text });
 		}
 	}
 	return result;

@@ -3,7 +3,8 @@ import { createLogger } from "../logger.ts";
 import type { ReadonlySessionManager } from "../session/types.ts";
 import { createNoOpUIContext } from "../ui/no-op.ts";
 import type { HookUIContext } from "../ui/types.ts";
-import { dispatchBeforeAgentStart, dispatchContext, dispatchEmit, dispatchToolCall, type TimeoutOf } from "./_dispatch.ts";
+import { timerDelay } from "../timeouts.ts";
+import { dispatchBeforeAgentStart, dispatchContext, dispatchEmit, dispatchToolCall, type TimeoutOf, type ToolCallOutcome } from "./_dispatch.ts";
 import type { HookEventType, HookResultMap } from "./schemas.ts";
 import type {
 	AppendEntryHandler,
@@ -91,8 +92,9 @@ export class HookRunner {
 		this.sessionManager = sessionManager ?? inMemorySession(cwd);
 		this.modelRegistry = modelRegistry ?? {};
 		const { handlerTimeoutMs, eventTimeouts } = options;
-		if (handlerTimeoutMs || Object.values(eventTimeouts ?? {}).some((ms) => !!ms))
-			this.timeoutOf = (type) => eventTimeouts?.[type as HookEventType] ?? handlerTimeoutMs ?? 0;
+		// A timeout longer than a timer can hold (or Infinity) means none, never "fire at once".
+		if (timerDelay(handlerTimeoutMs) || Object.values(eventTimeouts ?? {}).some((ms) => timerDelay(ms)))
+			this.timeoutOf = (type) => timerDelay(eventTimeouts?.[type as HookEventType] ?? handlerTimeoutMs) ?? 0;
 	}
 
 	/** Wires the host in: every hook's `sendMessage`/`appendEntry`, session control, the UI. */
@@ -202,9 +204,10 @@ export class HookRunner {
 	}
 
 	/**
-	 * Emits an event; handler errors go to `onError` and dispatch continues. `session_before_*`:
-	 * the last truthy result is kept and `cancel: true` returns at once. `tool_result` and
-	 * `session.compacting`: the last truthy result wins. Every other event resolves `undefined`.
+	 * Emits an event; handler errors and invalid results go to `onError` and dispatch continues.
+	 * `session_before_*`: the last truthy result is kept and `cancel: true` returns at once.
+	 * `tool_result`: chained — each handler sees the content/details replaced before it; resolves all
+	 * replacements merged. `session.compacting`: the last truthy result wins. Others resolve `undefined`.
 	 */
 	emit<E extends HookEvent>(event: E): Promise<HookResultMap[E["type"]] | undefined> {
 		const ctx = this.eventContext();
@@ -212,10 +215,18 @@ export class HookRunner {
 	}
 
 	/**
-	 * Emits `tool_call`. Errors are not caught: they reach the caller (the wrapper then blocks).
-	 * The last truthy result wins; the first `{block: true}` returns at once.
+	 * Emits `tool_call`. Errors are not caught: they reach the caller (the wrapper then blocks), and so
+	 * does a result that fails its schema. The first `{block: true}` returns at once; otherwise the
+	 * last truthy result wins, with the final `input` when a handler replaced it (chained).
 	 */
-	emitToolCall(event: ToolCallEvent): Promise<ToolCallEventResult | undefined> {
+	async emitToolCall(event: ToolCallEvent): Promise<ToolCallEventResult | undefined> {
+		const outcome = await this.decideToolCall(event);
+		if ("error" in outcome) throw outcome.error;
+		return outcome.result;
+	}
+
+	/** {@link emitToolCall} as data: the result or the error, and the path of the hook that decided. Never rejects. */
+	decideToolCall(event: ToolCallEvent): Promise<ToolCallOutcome> {
 		return dispatchToolCall(this.hooks, event, this.eventContext(), this.timeoutOf);
 	}
 

@@ -1,4 +1,4 @@
-import { Kind, type Static, type TSchema, Type } from "@sinclair/typebox";
+import { Kind, type Static, type TProperties, type TSchema, Type } from "@sinclair/typebox";
 import {
 	AgentMessageSchema,
 	ImageContentSchema,
@@ -128,23 +128,25 @@ export const HookEventSchemas = {
 } as const;
 
 const Cancel = Type.Optional(Type.Boolean());
+/** A result object: an unknown top-level key (`{blok: true}`) is an error, never silently ignored. */
+const result = <T extends TProperties>(properties: T) => Type.Object(properties, { additionalProperties: false });
 
 /** Schemas of the results handlers may return, for the events that take one. */
 export const HookResultSchemas = {
-	session_before_switch: Type.Object({ cancel: Cancel }),
-	session_before_branch: Type.Object({ cancel: Cancel, skipConversationRestore: Type.Optional(Type.Boolean()) }),
-	session_before_compact: Type.Object({ cancel: Cancel, compaction: Type.Optional(CompactionResultSchema) }),
-	"session.compacting": Type.Object({
+	session_before_switch: result({ cancel: Cancel }),
+	session_before_branch: result({ cancel: Cancel, skipConversationRestore: Type.Optional(Type.Boolean()) }),
+	session_before_compact: result({ cancel: Cancel, compaction: Type.Optional(CompactionResultSchema) }),
+	"session.compacting": result({
 		context: Type.Optional(Type.Array(Type.String())),
 		prompt: Type.Optional(Type.String()),
 		preserveData: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
 	}),
-	session_before_tree: Type.Object({
+	session_before_tree: result({
 		cancel: Cancel,
 		summary: Type.Optional(Type.Object({ summary: Type.String(), details: Type.Optional(Type.Unknown()) })),
 	}),
-	context: Type.Object({ messages: Type.Optional(Type.Array(AgentMessageSchema)) }),
-	before_agent_start: Type.Object({
+	context: result({ messages: Type.Optional(Type.Array(AgentMessageSchema)) }),
+	before_agent_start: result({
 		message: Type.Optional(
 			Type.Object({
 				customType: Type.String(),
@@ -154,8 +156,13 @@ export const HookResultSchemas = {
 			}),
 		),
 	}),
-	tool_call: Type.Object({ block: Type.Optional(Type.Boolean()), reason: Type.Optional(Type.String()) }),
-	tool_result: Type.Object({
+	/** `input`: a whole replacement of the tool's input (SPEC §5), seen by later handlers and run by the tool. */
+	tool_call: result({
+		block: Type.Optional(Type.Boolean()),
+		reason: Type.Optional(Type.String()),
+		input: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+	}),
+	tool_result: result({
 		content: Type.Optional(ToolContentSchema),
 		details: Type.Optional(Type.Unknown()),
 		isError: Type.Optional(Type.Boolean()),

@@ -1,8 +1,10 @@
-import { accessSync, constants, statSync } from "node:fs";
-import { basename, dirname, extname } from "pathe";
+import { accessSync, chmodSync, constants, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { basename, dirname, extname, join } from "pathe";
 import { execCommand } from "../exec/exec-command.ts";
+import { parseJsonText } from "../json.ts";
+import { userAgentDir } from "../paths.ts";
+import type { ApprovedSource } from "./_approved.ts";
 import type { HookContext, HookFactory, ToolCallEvent, ToolResultEvent } from "./types.ts";
-import { isHookResult } from "./checks.ts";
 
 /** How a shell hook is wired: `pre` gates `tool_call`, `post` may rewrite `tool_result`. */
 export interface ShellHookSpec {
@@ -50,8 +52,8 @@ function assertRunnable(path: string): void {
 
 type ShellEvent = ToolCallEvent | ToolResultEvent;
 
-async function runShellHook(path: string, event: ShellEvent, ctx: HookContext, timeoutMs: number): Promise<unknown> {
-	const result = await execCommand(path, [], ctx.cwd, {
+async function runShellHook(path: string, run: string, event: ShellEvent, ctx: HookContext, timeoutMs: number): Promise<unknown> {
+	const result = await execCommand(run, [], ctx.cwd, {
 		timeout: timeoutMs,
 		input: JSON.stringify(event),
 		env: {
@@ -69,20 +71,34 @@ async function runShellHook(path: string, event: ShellEvent, ctx: HookContext, t
 	}
 	if (result.code !== 0) throw new Error(`Shell hook ${path} exited with code ${result.code}${stderr ? `: ${stderr}` : ""}`);
 
+	// Output that looks like a result but cannot be read as one is an error, never "allow".
+	if (result.truncated) throw new Error(`Shell hook ${path} printed more than the output limit; its result cannot be read`);
 	const stdout = result.stdout.trim();
 	if (!stdout.startsWith("{")) return undefined;
-	let parsed: unknown;
 	try {
-		parsed = JSON.parse(stdout);
-	} catch {
-		return undefined; // Plain output that merely starts with a brace: not a result.
+		const parsed = parseJsonText(stdout, "its output");
+		if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error("not a JSON object");
+		return parsed; // checked against the event's result schema by the runner, like any handler's result
+	} catch (error) {
+		throw new Error(`Shell hook ${path} printed output starting with "{" that is not one JSON object: ${(error as Error).message}`);
 	}
-	if (!isHookResult(event.type, parsed)) {
-		// TypeBox is loaded only to explain the mistake.
-		const checked = (await import("./validate.ts")).validateResult(event.type, parsed);
-		throw new Error(`Shell hook ${path} printed an invalid result: ${checked.ok ? "rejected" : checked.errors.join("; ")}`);
-	}
-	return parsed;
+}
+
+/**
+ * The approved bytes of a shell hook as a private executable copy, `~/.xcsh/agent/approved/<sha256>-<name>`
+ * (mode 0700 in a 0700 folder): running it runs exactly what was approved, whatever happens to the
+ * project's file afterwards. The copy is content-addressed, so it is written once and checked on reuse.
+ */
+function approvedCopy(path: string, source: ApprovedSource): string {
+	const dir = join(userAgentDir(), "approved");
+	const copy = join(dir, `${source.sha256}-${basename(path)}`);
+	if (existsSync(copy) && new Bun.CryptoHasher("sha256").update(readFileSync(copy)).digest("hex") === source.sha256) return copy;
+	mkdirSync(dir, { recursive: true, mode: 0o700 });
+	const temp = `${copy}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+	writeFileSync(temp, source.bytes, { mode: 0o700 });
+	chmodSync(temp, 0o700);
+	renameSync(temp, copy);
+	return copy;
 }
 
 /**
@@ -95,8 +111,11 @@ export async function createShellHookFactory(
 	path: string,
 	spec: ShellHookSpec | undefined,
 	timeoutMs = DEFAULT_SHELL_HOOK_TIMEOUT_MS,
+	approved?: ApprovedSource,
 ): Promise<HookFactory> {
 	assertRunnable(path);
+	// An approved hook runs a copy of the approved bytes; its $0 is that copy (XCSH_PROJECT_DIR names the project).
+	const run = approved ? approvedCopy(path, approved) : path;
 	const wiring = spec ?? inferShellHookSpec(path);
 	if (!wiring)
 		throw new Error(`cannot tell when to run ${path}: shell hooks live in a pre/ or post/ folder (e.g. hooks/pre/bash.sh)`);
@@ -104,11 +123,11 @@ export async function createShellHookFactory(
 	return (pi) => {
 		if (wiring.type === "pre")
 			pi.on("tool_call", (event, ctx) =>
-				matches(event.toolName) ? (runShellHook(path, event, ctx, timeoutMs) as Promise<{ block?: boolean }>) : undefined,
+				matches(event.toolName) ? (runShellHook(path, run, event, ctx, timeoutMs) as Promise<{ block?: boolean }>) : undefined,
 			);
 		else
 			pi.on("tool_result", (event, ctx) =>
-				matches(event.toolName) ? (runShellHook(path, event, ctx, timeoutMs) as Promise<undefined>) : undefined,
+				matches(event.toolName) ? (runShellHook(path, run, event, ctx, timeoutMs) as Promise<undefined>) : undefined,
 			);
 	};
 }

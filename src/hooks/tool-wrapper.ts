@@ -1,12 +1,30 @@
 import type { TSchema } from "@sinclair/typebox";
+import { describeValue, toSafeError } from "./_describe.ts";
 import type { HookRunner } from "./runner.ts";
 import type { AgentTool, AgentToolResult, ToolCallEvent, ToolCallEventResult, ToolResultEventResult } from "./types.ts";
 
+/** Why a tool call did not run: a hook blocked it (SPEC §6). `message` is the reason. */
+export class ToolBlockedError extends Error {
+	override readonly name = "ToolBlockedError";
+	readonly code = "TOOL_BLOCKED";
+	constructor(
+		/** The hook's reason, or why the call was blocked. */
+		readonly reason: string,
+		/** Path of the hook that blocked (or failed), when known. */
+		readonly hookPath?: string,
+	) {
+		super(reason || DEFAULT_BLOCK_REASON);
+	}
+}
+
+const DEFAULT_BLOCK_REASON = "Tool execution was blocked by a hook";
+
 /**
  * Wraps a tool with `tool_call` / `tool_result` interception (SPEC §6):
- * 1. `tool_call` handlers may block; a handler that throws blocks too (fail closed) — the tool never runs.
- * 2. The tool runs with `signal` and `onUpdate` forwarded.
- * 3. On success, `tool_result` handlers may replace `content` and/or `details`.
+ * 1. `tool_call` handlers may block or replace the input; a handler that throws blocks too (fail
+ *    closed), and so does a replaced input that fails the tool's `parameters` — the tool never runs.
+ * 2. The tool runs with the final input, `signal` and `onUpdate` forwarded.
+ * 3. On success, `tool_result` handlers (chained) may replace `content` and/or `details`.
  * 4. On failure, `tool_result` is emitted with `isError: true`, then the original error is rethrown.
  * Hooks cannot change the input in place, nor turn a failure into a success.
  */
@@ -38,7 +56,7 @@ export class HookToolWrapper<TParams extends Record<string, unknown> = Record<st
 		context?: unknown,
 	): Promise<AgentToolResult<TDetails>> {
 		if (this.runner.hasHandlers("tool_call"))
-			return this.gateThenRun(toolCallId, params, () => this.start(toolCallId, params, signal, onUpdate, context));
+			return this.gateThenRun(toolCallId, params, (input) => this.start(toolCallId, input, signal, onUpdate, context));
 		const pending = this.start(toolCallId, params, signal, onUpdate, context);
 		// Whether `tool_result` handlers exist is asked once the tool has settled, as the steps say.
 		// A settled promise nobody listens to is the answer itself: an unhooked call then costs no
@@ -47,15 +65,16 @@ export class HookToolWrapper<TParams extends Record<string, unknown> = Record<st
 		return this.complete(pending, toolCallId, params);
 	}
 
-	/** Step 1: `tool_call` handlers decide; a block or a throwing handler stops the call. */
+	/** Step 1: `tool_call` handlers decide; a block, a throwing handler or an invalid new input stops the call. */
 	private async gateThenRun(
 		toolCallId: string,
 		params: TParams,
-		run: () => Promise<AgentToolResult<TDetails>>,
+		run: (input: TParams) => Promise<AgentToolResult<TDetails>>,
 	): Promise<AgentToolResult<TDetails>> {
-		const gate = await gateToolCall(this.runner, { type: "tool_call", toolName: this.name, toolCallId, input: params });
-		if (gate.block) throw gate.error ?? new Error(gate.reason);
-		return await this.complete(run(), toolCallId, params);
+		const gate = await gateToolCall(this.runner, { type: "tool_call", toolName: this.name, toolCallId, input: params }, this.parameters);
+		if (gate.block) throw gate.error ?? new ToolBlockedError(gate.reason, gate.hookPath);
+		const input = (gate.input ?? params) as TParams;
+		return await this.complete(run(input), toolCallId, input);
 	}
 
 	/** Step 2: runs the tool with `signal` and `onUpdate`; a synchronous throw becomes a rejection. */
@@ -81,7 +100,7 @@ export class HookToolWrapper<TParams extends Record<string, unknown> = Record<st
 			result = await pending;
 		} catch (error) {
 			if (runner.hasHandlers("tool_result")) {
-				const text = error instanceof Error ? error.message : String(error);
+				const text = error instanceof Error ? error.message : describeValue(error);
 				await runner.emit({
 					type: "tool_result",
 					toolName,
@@ -110,31 +129,58 @@ export class HookToolWrapper<TParams extends Record<string, unknown> = Record<st
 }
 
 /** The outcome of {@link gateToolCall}. */
-export interface ToolCallGate {
-	block: boolean;
-	/** Why the call is blocked: the hook's reason (or the default), or the thrown error's message. */
-	reason?: string;
-	/** The error a handler threw (a non-Error value is wrapped); such a call is blocked. */
-	error?: Error;
-	/** What `tool_call` handlers returned, when nothing blocked. */
-	result?: ToolCallEventResult;
-}
+export type ToolCallGate =
+	| {
+			block: true;
+			/** Why: the hook's reason (or the default), or the failure's message. Always a non-empty string. */
+			reason: string;
+			/** The error a handler threw (a non-Error value wrapped); absent for a plain `{block: true}`. */
+			error?: Error;
+			/** What the blocking handler returned. */
+			result?: ToolCallEventResult;
+			/** The hook that blocked or failed, when known. */
+			hookPath?: string;
+	  }
+	| {
+			block: false;
+			/** What `tool_call` handlers returned (the last truthy result). */
+			result?: ToolCallEventResult;
+			/** The final input when a handler replaced it; absent when the original input stands. */
+			input?: Record<string, unknown>;
+			/** The hook whose result was kept, when any. */
+			hookPath?: string;
+	  };
 
 /**
  * `tool_call` read fail-closed (SPEC §6 step 1): a `{block: true}` blocks with its reason (or
- * `Tool execution was blocked by a hook`), a handler that throws blocks with its error (a non-Error
- * becomes `Hook failed, blocking execution: <value>`). The wrapper, the CLI, `serve` and the test
- * harness all decide with this.
+ * `Tool execution was blocked by a hook`); a handler that throws, times out or returns an invalid
+ * result blocks with its error (a non-Error becomes `Hook failed, blocking execution: <value>`);
+ * with `parameters`, a replaced input that fails them blocks, naming the field. The wrapper, the
+ * CLI, `serve`, the bridges and the test harness all decide with this. Never rejects.
  */
-export async function gateToolCall(runner: HookRunner, event: ToolCallEvent): Promise<ToolCallGate> {
+export async function gateToolCall(runner: HookRunner, event: ToolCallEvent, parameters?: TSchema): Promise<ToolCallGate> {
+	let outcome: Awaited<ReturnType<HookRunner["decideToolCall"]>>;
 	try {
-		const result = await runner.emitToolCall(event);
-		if (result?.block) return { block: true, reason: result.reason || "Tool execution was blocked by a hook", result };
-		return { block: false, result };
+		outcome = await runner.decideToolCall(event);
 	} catch (thrown) {
-		const error = thrown instanceof Error ? thrown : new Error(`Hook failed, blocking execution: ${String(thrown)}`);
-		return { block: true, reason: error.message, error };
+		outcome = { error: thrown, hookPath: "(runner)" };
 	}
+	if ("error" in outcome) {
+		const error = toSafeError(outcome.error, "Hook failed, blocking execution: ");
+		return { block: true, reason: error.message || DEFAULT_BLOCK_REASON, error, hookPath: outcome.hookPath };
+	}
+	const { result, hookPath } = outcome;
+	if (result?.block) return { block: true, reason: result.reason || DEFAULT_BLOCK_REASON, result, hookPath };
+	if (result?.input === undefined) return { block: false, result, hookPath };
+	if (parameters) {
+		const { validateValue } = require("./validate.ts") as typeof import("./validate.ts");
+		const checked = validateValue(parameters, result.input, `${event.toolName} input.`);
+		if (!checked.ok) {
+			const reason = `Hook ${hookPath} replaced the input with an invalid one: ${checked.errors.join("; ")}`;
+			return { block: true, reason, error: new ToolBlockedError(reason, hookPath), result, hookPath };
+		}
+	}
+	return { block: false, result, input: result.input, hookPath };
 }
 
 /** A tool's result with a `tool_result` override applied: `content` and `details` replaced where given (`??`). */

@@ -1,10 +1,11 @@
 import { gateToolCall } from "../hooks/tool-wrapper.ts";
 import type { HookEvent, HookLoadError } from "../hooks/types.ts";
+import { strayErrors } from "./exit-guard.ts";
 import type { Host } from "./host.ts";
 
 /*
- * One event through the runner method that fits it (SPEC §5, §10): the CLI's `emit` and the `serve`
- * loop share it, so both read `tool_call` fail-closed and treat a cancelled `session_before_*` alike.
+ * One event through the runner method that fits it (SPEC §5, §10): the CLI's `emit`, `serve` and the
+ * bridges share it, so all read `tool_call` fail-closed and treat a cancelled `session_before_*` alike.
  */
 
 function loadErrorReason(errors: HookLoadError[]): string {
@@ -13,21 +14,38 @@ function loadErrorReason(errors: HookLoadError[]): string {
 		.join("; ")}`;
 }
 
+/** What {@link dispatch} resolves. */
+export interface Dispatched {
+	/** The runner's result (for `tool_call`: `{block, reason}` when blocked, else the result with the final `input`). */
+	result: unknown;
+	/** Why a tool call was blocked or a `session_before_*` cancelled (the CLI then exits 2). */
+	stopped?: string;
+	/** The hook whose result or failure decided a `tool_call`, when known. */
+	hookPath?: string;
+}
+
 /**
- * Dispatches an event with the runner method that fits it. Resolves the result and, when a tool call
- * was blocked or a `session_before_*` cancelled, why (the CLI then exits 2).
+ * Dispatches an event with the runner method that fits it. A `tool_call` is blocked when a hook
+ * failed to load (unless `allowLoadErrors`), when the gate blocks, and when a hook raised an
+ * uncaught error while it was decided.
  */
-export async function dispatch(host: Host, event: HookEvent, allowLoadErrors: boolean): Promise<{ result: unknown; stopped?: string }> {
+export async function dispatch(host: Host, event: HookEvent, allowLoadErrors: boolean): Promise<Dispatched> {
 	const { runner } = host;
 	switch (event.type) {
 		case "tool_call": {
 			if (host.loadErrors.length > 0 && !allowLoadErrors) {
 				const reason = loadErrorReason(host.loadErrors);
+				return { result: { block: true, reason }, stopped: reason, hookPath: host.loadErrors[0]?.path };
+			}
+			const strayBefore = strayErrors().length;
+			const gate = await gateToolCall(runner, event);
+			const stray = strayErrors().slice(strayBefore);
+			if (!gate.block && stray.length > 0) {
+				const reason = `blocked because a hook raised an uncaught error during the call (fail closed): ${stray.join("; ")}`;
 				return { result: { block: true, reason }, stopped: reason };
 			}
-			const gate = await gateToolCall(runner, event);
-			if (!gate.block) return { result: gate.result };
-			return { result: gate.result ?? { block: true, reason: gate.reason }, stopped: gate.reason };
+			if (!gate.block) return { result: gate.result, hookPath: gate.hookPath };
+			return { result: { block: true, reason: gate.reason }, stopped: gate.reason, hookPath: gate.hookPath };
 		}
 		case "context":
 			return { result: { messages: await runner.emitContext(event.messages) } };

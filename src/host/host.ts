@@ -1,4 +1,4 @@
-import { writeSync } from "node:fs";
+import { statSync, writeSync } from "node:fs";
 import { dirname, join } from "pathe";
 import { discoverAndLoadHooks, type SkippedHook } from "../hooks/discover.ts";
 import { HookRunner } from "../hooks/runner.ts";
@@ -9,7 +9,11 @@ import type { ReadonlySessionManager } from "../session/types.ts";
 import { TrustStore } from "../trust/trust-store.ts";
 import { createNoOpUIContext } from "../ui/no-op.ts";
 import type { HookUIContext } from "../ui/types.ts";
+import { guardProcessExit } from "./exit-guard.ts";
 import { isTerminal } from "./tty.ts";
+
+/** The CLI's handler timeout for `tool_call` when settings give none: an agent waiting on us gets a block, not its own fail-open timeout. */
+export const DEFAULT_TOOL_CALL_TIMEOUT_MS = 30_000;
 
 /** Options of {@link createHost}. */
 export interface HostOptions {
@@ -94,13 +98,15 @@ class LazySession implements ReadonlySessionManager {
  */
 export async function createHost(options: HostOptions): Promise<Host> {
 	const { cwd } = options;
+	guardProcessExit();
+	let sessionFile = options.sessionFile ?? defaultSessionFile();
+	assertSessionFile(sessionFile);
 	const loaded = await discoverAndLoadHooks(options.hookPaths, cwd, {
 		discovery: options.discovery,
 		trust: new TrustStore(),
 		fresh: options.fresh,
 	});
 
-	let sessionFile = options.sessionFile ?? defaultSessionFile();
 	let session: SessionManager | undefined;
 	const openSession = () => (session ??= sessionStore().open(sessionFile, { cwd }));
 
@@ -109,8 +115,10 @@ export async function createHost(options: HostOptions): Promise<Host> {
 		? (await import("../ui/terminal.ts")).createTerminalUIContext()
 		: createHeadlessUIContext(options.notify ?? ((line) => writeSync(2, line))); // sync: lines stay in order
 
+	const handlerTimeoutMs = loaded.settings.hookTimeoutMs || undefined;
 	const runner = new HookRunner(loaded.hooks, cwd, new LazySession(openSession), undefined, {
-		handlerTimeoutMs: loaded.settings.hookTimeoutMs || undefined,
+		handlerTimeoutMs,
+		eventTimeouts: { tool_call: handlerTimeoutMs ?? DEFAULT_TOOL_CALL_TIMEOUT_MS },
 	});
 	const errors: HookError[] = [];
 	if (options.collectErrors !== false) runner.onError((error) => errors.push(error));
@@ -176,16 +184,28 @@ export async function createHost(options: HostOptions): Promise<Host> {
 	};
 }
 
-const SKIP_REASONS: Record<SkippedHook["reason"], string> = {
-	unknown: "not approved yet",
-	changed: "changed since it was approved",
-	unverifiable: "not run, the trust store cannot be read",
-};
+/**
+ * A session file must be a regular file (or not exist yet): reading a FIFO would wait forever and a
+ * directory is a mistake. Refused with the path before anything is loaded.
+ */
+function assertSessionFile(file: string): void {
+	let info: ReturnType<typeof statSync>;
+	try {
+		info = statSync(file);
+	} catch {
+		return; // created on first use
+	}
+	if (!info.isFile())
+		throw new Error(`session file ${file} is not a regular file (${info.isDirectory() ? "a directory" : "a FIFO, socket or device"}); give a file path with --session`);
+}
 
-/** Human lines about hooks that were skipped (untrusted) or produced discovery warnings. */
+/**
+ * Human lines about project hooks awaiting approval, and discovery warnings. (Hooks that changed
+ * since their approval are load errors, reported with the errors.)
+ */
 export function describeSkips(host: Pick<Host, "skipped" | "warnings">): string[] {
 	return [
-		...host.skipped.map((s) => `skipped ${s.path}: project hook ${SKIP_REASONS[s.reason]}; run: ${s.approve}`),
+		...host.skipped.filter((s) => s.reason === "unknown").map((s) => `skipped ${s.path}: project hook not approved yet; run: ${s.approve}`),
 		...host.warnings.map((w) => `warning: ${w}`),
 	];
 }

@@ -1,5 +1,6 @@
 import type { HookEvent, ToolCallEvent } from "../hooks/types.ts";
 import { validateEvent } from "../hooks/validate.ts";
+import { parseJsonText } from "../json.ts";
 import type { AgentMessage, ImageContent } from "../messages.ts";
 
 /** A request id: what the client sent, echoed in the response. */
@@ -55,9 +56,9 @@ function requestId(value: unknown): RequestId | null {
 export function parseRequest(line: string): ServeRequest {
 	let value: unknown;
 	try {
-		value = JSON.parse(line);
+		value = parseJsonText(line, "line");
 	} catch (error) {
-		throw new ServeError("parse_error", `line is not valid JSON: ${(error as Error).message}`);
+		throw new ServeError("parse_error", (error as Error).message);
 	}
 	if (!isObject(value)) throw new ServeError("invalid_request", `a request must be a JSON object {id, method, params}, got ${describeType(value)}`);
 	const id = requestId(value);

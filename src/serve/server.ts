@@ -3,6 +3,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { dispatch } from "../host/dispatch.ts";
 import { createHost, describeSkips, type Host, type HostOptions } from "../host/host.ts";
 import type { HookError } from "../hooks/types.ts";
+import { errorMessage } from "../hooks/_describe.ts";
 import { resolvePath } from "../paths.ts";
 import {
 	beforeAgentStartParams,
@@ -31,16 +32,27 @@ export interface ServerOptions {
 	watch?: boolean;
 	/** Quiet time after the last file event before an automatic reload, in ms (default 100). */
 	debounceMs?: number;
+	/** How long shutdown waits for in-flight requests (and `session_shutdown`), in ms (default 5000). */
+	shutdownGraceMs?: number;
 }
+
+/** Default time shutdown waits for in-flight requests. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 5000;
 
 /** A running server: feed it lines, then shut it down. */
 export interface Server {
 	/** Answers one request line; resolves once its response was written. Never rejects. */
 	handleLine(line: string): Promise<void>;
+	/** Answers a line that could not even be decoded with a `parse_error` (id null). */
+	rejectLine(why: string): void;
 	/** Re-imports the hooks, as the `reload` method does (without writing a response). */
 	reload(): Promise<{ hooks: string[]; loadErrors: Host["loadErrors"] }>;
-	/** Stops watching, waits for in-flight requests, emits `session_shutdown` once, closes the session. Idempotent. */
-	shutdown(): Promise<void>;
+	/**
+	 * Stops watching, waits for in-flight requests, emits `session_shutdown` once, closes the session.
+	 * Waits at most the grace: resolves `{clean: false, unanswered}` when requests were still running
+	 * (a hook that never settles), so the caller can exit non-zero. Idempotent.
+	 */
+	shutdown(): Promise<{ clean: boolean; unanswered: number }>;
 }
 
 /** The hooks of one load. Requests pin the generation they started on, so a reload never swaps hooks under them. */
@@ -52,7 +64,7 @@ interface Generation {
 
 type Job = (host: Host, errors: HookError[]) => Promise<unknown>;
 
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+const message = errorMessage;
 const summary = (host: Host) => ({ hooks: host.runner.getHookPaths(), loadErrors: host.loadErrors });
 
 /** Creates a server and loads the hooks once; see `src/serve/index.ts` for the protocol. */
@@ -80,7 +92,7 @@ export async function createServer(options: ServerOptions): Promise<Server> {
 
 	let current = await load(false, options.host.sessionFile);
 	let reloading: Promise<unknown> | undefined;
-	let closing: Promise<void> | undefined;
+	let closing: Promise<{ clean: boolean; unanswered: number }> | undefined;
 	let shutdownEmitted = false;
 	const inflight = new Set<Promise<void>>();
 	const send = (response: ServeResponse | { method: string; params: unknown }) => write(`${JSON.stringify(response)}\n`);
@@ -134,8 +146,10 @@ export async function createServer(options: ServerOptions): Promise<Server> {
 		toolCall(params) {
 			const event = toolCallParams(params);
 			return async (host) => {
-				const { stopped } = await dispatch(host, event, allowLoadErrors);
-				return stopped === undefined ? { block: false } : { block: true, reason: stopped };
+				const { stopped, result } = await dispatch(host, event, allowLoadErrors);
+				if (stopped !== undefined) return { block: true, reason: stopped };
+				const input = (result as { input?: unknown } | undefined)?.input;
+				return input === undefined ? { block: false } : { block: false, input };
 			};
 		},
 		context(params) {
@@ -214,18 +228,36 @@ export async function createServer(options: ServerOptions): Promise<Server> {
 			void pending.then(() => inflight.delete(pending));
 			return pending;
 		},
+		rejectLine(why) {
+			send({ id: null, error: { code: "parse_error", message: why } });
+		},
 		reload: async () => summary((await reload()).host),
 		shutdown() {
 			closing ??= (async () => {
 				watcher?.close();
-				while (inflight.size > 0) await Promise.all(inflight);
-				await reloading;
-				const { host } = current;
-				if (!shutdownEmitted) {
-					shutdownEmitted = true;
-					await requestErrors.exit(() => host.runner.emit({ type: "session_shutdown" }));
-				}
-				host.close();
+				const grace = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
+				const deadline = Date.now() + grace;
+				const bounded = (work: Promise<unknown>) => {
+					let timer: ReturnType<typeof setTimeout> | undefined;
+					const expired = new Promise<"expired">((resolve) => {
+						timer = setTimeout(() => resolve("expired"), Math.max(0, deadline - Date.now()));
+					});
+					return Promise.race([work.then(() => "done" as const), expired]).finally(() => clearTimeout(timer));
+				};
+				const drained = async () => {
+					while (inflight.size > 0) await Promise.all(inflight);
+					await reloading;
+					const { host } = current;
+					if (!shutdownEmitted) {
+						shutdownEmitted = true;
+						await requestErrors.exit(() => host.runner.emit({ type: "session_shutdown" }));
+					}
+				};
+				const outcome = await bounded(drained());
+				current.host.close();
+				if (outcome === "done") return { clean: true, unanswered: 0 };
+				log(`shutdown grace of ${grace} ms ran out with ${inflight.size} request(s) unanswered (a hook that never settles)`);
+				return { clean: false, unanswered: inflight.size };
 			})();
 			return closing;
 		},

@@ -45,6 +45,8 @@ export interface ToolCallOutcome {
 	reason?: string;
 	/** The error a handler threw; such a call is blocked (fail closed), as the tool wrapper does. */
 	error?: Error;
+	/** The input the tool would run with when a hook replaced it (`{input}` results, chained). */
+	input?: Record<string, unknown>;
 }
 
 /** Outcome of {@link HookHarness.toolResult}: the result the agent would see after `tool_result` hooks. */
@@ -170,7 +172,7 @@ export async function createHookHarness(hook: string | HookFactory, options: Hoo
 		async toolCall(toolName, input = {}) {
 			const toolCallId = `call_${++callCount}`;
 			const gate = await gateToolCall(runner, { type: "tool_call", toolName, toolCallId, input });
-			if (!gate.block) return { blocked: false };
+			if (!gate.block) return gate.input === undefined ? { blocked: false } : { blocked: false, input: gate.input };
 			return gate.error ? { blocked: true, reason: gate.reason, error: gate.error } : { blocked: true, reason: gate.reason };
 		},
 		async toolResult(toolName, input, content, resultOptions = {}) {

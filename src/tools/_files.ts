@@ -54,6 +54,8 @@ export async function readTextFile(path: string, strict = false): Promise<string
 export async function writeFileAtomic(path: string, content: string): Promise<number> {
 	const existing = await statOrUndefined(path);
 	if (existing?.isDirectory()) throw new Error(`${path} is a directory, not a file`);
+	// Renaming a file over a FIFO, socket or device (a symlink to /dev/null included) would destroy it.
+	if (existing && !existing.isFile()) throw new Error(`${path} is not a regular file (a FIFO, socket or device); refusing to replace it`);
 	const target = existing ? await realpath(path) : path;
 	const dir = dirname(target);
 	try {

@@ -1,4 +1,5 @@
 import { type Static, Type } from "@sinclair/typebox";
+import { timerDelay } from "../timeouts.ts";
 import { execCommand } from "../exec/exec-command.ts";
 import type { AgentTool } from "../hooks/types.ts";
 import { formatBytes } from "./_files.ts";
@@ -34,9 +35,6 @@ export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
 export const BASH_OUTPUT_LIMIT_BYTES = 50 * 1024;
 /** Bytes kept per stream while the command runs; anything beyond is discarded, not buffered. */
 const CAPTURE_LIMIT_BYTES = 8 * 1024 * 1024;
-/** `setTimeout` overflows past 2^31 - 1 ms and would fire at once. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
 
 /**
  * Creates the `bash` tool: runs `bash -c <command>` (or `/bin/sh -c`) in `cwd` with stdin closed.
@@ -56,9 +54,9 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Agen
 		parameters: BashParamsSchema,
 		async execute(_toolCallId, params, signal) {
 			const { command, timeout } = assertToolInput<BashParams>(tool, params);
-			const timeoutMs = Math.min(timeout !== undefined ? timeout * 1000 : (options.timeoutMs ?? DEFAULT_BASH_TIMEOUT_MS), MAX_TIMER_MS);
+			const timeoutMs = timeout !== undefined ? timeout * 1000 : (options.timeoutMs ?? DEFAULT_BASH_TIMEOUT_MS);
 			const result = await execCommand(shell, ["-c", command], cwd, {
-				timeout: timeoutMs,
+				timeout: timerDelay(timeoutMs),
 				signal,
 				maxOutputBytes: CAPTURE_LIMIT_BYTES,
 			});

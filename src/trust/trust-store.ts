@@ -1,3 +1,4 @@
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { dirname, join, resolve } from "pathe";
 import { userAgentDir } from "../paths.ts";
 
@@ -23,10 +24,12 @@ export interface TrustCheck {
 	reason?: "unknown" | "changed";
 	/** Hash of the file's current content. */
 	sha256: string;
+	/** The bytes that were hashed: what must run if the file is trusted (never read the file twice). */
+	bytes: Uint8Array;
 }
 
 /** Codes of {@link TrustError}. */
-export type TrustErrorCode = "TRUST_FILE_CORRUPT" | "TRUST_FILE_UNREADABLE" | "HOOK_UNREADABLE";
+export type TrustErrorCode = "TRUST_FILE_CORRUPT" | "TRUST_FILE_UNREADABLE" | "HOOK_UNREADABLE" | "HOOK_NOT_A_FILE";
 
 /** A trust-store failure; `message` names the file at fault. */
 export class TrustError extends Error {
@@ -44,16 +47,48 @@ export function defaultTrustFile(): string {
 	return join(userAgentDir(), "trust.json");
 }
 
-/** SHA-256 (hex) of a file's content. */
-export async function hashFile(path: string): Promise<string> {
-	let bytes: ArrayBuffer;
+/**
+ * Reads a hook file once, refusing anything that is not a regular file: a directory would be
+ * imported as its `index.ts`, a FIFO or device would block or change between reads. Opened
+ * non-blocking, so a FIFO is refused instead of waited on.
+ */
+export function readHookFile(path: string): Uint8Array {
+	let fd: number;
 	try {
-		bytes = await Bun.file(path).arrayBuffer();
+		fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+		if (code === "EISDIR") throw new TrustError("HOOK_NOT_A_FILE", `${path} is not a regular file (a directory); a hook must be a file`);
 		throw new TrustError("HOOK_UNREADABLE", `Cannot read ${path} to hash it (${code})`);
 	}
+	try {
+		const info = fstatSync(fd);
+		if (!info.isFile())
+			throw new TrustError("HOOK_NOT_A_FILE", `${path} is not a regular file (${info.isDirectory() ? "a directory" : "a FIFO, socket or device"}); a hook must be a file`);
+		const bytes = new Uint8Array(info.size);
+		let read = 0;
+		while (read < bytes.length) {
+			const n = readSync(fd, bytes, read, bytes.length - read, read);
+			if (n === 0) break;
+			read += n;
+		}
+		return read === bytes.length ? bytes : bytes.subarray(0, read);
+	} catch (error) {
+		if (error instanceof TrustError) throw error;
+		throw new TrustError("HOOK_UNREADABLE", `Cannot read ${path} to hash it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+	} finally {
+		closeSync(fd);
+	}
+}
+
+/** SHA-256 (hex) of bytes. */
+export function sha256Hex(bytes: Uint8Array): string {
 	return new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
+}
+
+/** SHA-256 (hex) of a file's content; a path that is not a regular file is a {@link TrustError}. */
+export async function hashFile(path: string): Promise<string> {
+	return sha256Hex(readHookFile(path));
 }
 
 /** Pending writes per trust file, shared by every store of this process. */
@@ -70,6 +105,8 @@ const writeQueues = new Map<string, Promise<void>>();
 export class TrustStore {
 	/** Absolute path of the trust file. */
 	readonly file: string;
+	/** The trust file as first read by {@link check}; dropped by every write of this store. */
+	#snapshot: Promise<TrustFile> | undefined;
 
 	constructor(file: string = defaultTrustFile()) {
 		this.file = resolve(file);
@@ -83,11 +120,14 @@ export class TrustStore {
 	/** Whether the file's current content is the approved one. */
 	async check(path: string): Promise<TrustCheck> {
 		const key = resolve(path);
-		const [sha256, data] = await Promise.all([hashFile(key), this.#read()]);
-		const entry = data.approved[key];
-		if (!entry) return { trusted: false, reason: "unknown", sha256 };
-		if (entry.sha256 !== sha256) return { trusted: false, reason: "changed", sha256 };
-		return { trusted: true, sha256 };
+		const bytes = readHookFile(key);
+		const sha256 = sha256Hex(bytes);
+		// One read of the trust file serves every check of a load (a CLI start checks each project hook).
+		this.#snapshot ??= this.#read();
+		const entry = (await this.#snapshot).approved[key];
+		if (!entry) return { trusted: false, reason: "unknown", sha256, bytes };
+		if (entry.sha256 !== sha256) return { trusted: false, reason: "changed", sha256, bytes };
+		return { trusted: true, sha256, bytes };
 	}
 
 	/** Approves the file's current content; returns the stored entry. */
@@ -122,6 +162,7 @@ export class TrustStore {
 
 	/** Read-modify-write, one at a time per file in this process; nothing is written when the file is corrupt. */
 	#update(change: (approved: Record<string, TrustEntry>) => void): Promise<void> {
+		this.#snapshot = undefined;
 		const run = (writeQueues.get(this.file) ?? Promise.resolve()).then(async () => {
 			const data = await this.#read();
 			change(data.approved);

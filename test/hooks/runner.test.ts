@@ -107,7 +107,7 @@ describe("emitToolCall", () => {
 	test("initializing again rewires the context handlers get: its UI and host callbacks, for every emit method", async () => {
 		const { runner } = await runnerFor({
 			"a.ts": `export default (pi) => {
-				const see = (ctx) => __calls.push(String(ctx.hasUI) + ":" + String(ctx.isIdle()) + ":" + String(ctx.model?.id));
+				const see = (ctx) => { __calls.push(String(ctx.hasUI) + ":" + String(ctx.isIdle()) + ":" + String(ctx.model?.id)); };
 				pi.on("agent_start", (_e, ctx) => see(ctx));
 				pi.on("tool_call", (_e, ctx) => see(ctx));
 				pi.on("context", (_e, ctx) => see(ctx));
@@ -138,14 +138,14 @@ describe("emitToolCall", () => {
 });
 
 describe("emit: results and errors", () => {
-	test("tool_result: the last truthy result wins, no short-circuit", async () => {
+	test("tool_result: chained, every handler runs and sees the replacements before it; the result keeps them all", async () => {
 		const { runner } = await runnerFor({
-			"a.ts": `export default (pi) => pi.on("tool_result", () => { __calls.push("a"); return { content: [{ type: "text", text: "a" }] }; });`,
-			"b.ts": `export default (pi) => pi.on("tool_result", () => { __calls.push("b"); return { details: { b: 1 } }; });`,
-			"c.ts": `export default (pi) => pi.on("tool_result", () => { __calls.push("c"); });`,
+			"a.ts": `export default (pi) => pi.on("tool_result", (e) => { __calls.push("a:" + e.content[0].text); return { content: [{ type: "text", text: "a" }] }; });`,
+			"b.ts": `export default (pi) => pi.on("tool_result", (e) => { __calls.push("b:" + e.content[0].text); return { details: { b: 1 } }; });`,
+			"c.ts": `export default (pi) => pi.on("tool_result", (e) => { __calls.push("c:" + e.content[0].text + ":" + JSON.stringify(e.details)); });`,
 		});
-		expect(await runner.emit(toolResult)).toEqual({ details: { b: 1 } });
-		expect(globalThis.__calls).toEqual(["a", "b", "c"]);
+		expect(await runner.emit(toolResult)).toEqual({ content: [{ type: "text", text: "a" }], details: { b: 1 } });
+		expect(globalThis.__calls).toEqual(["a:" + (toolResult.content[0] as { text: string }).text, "b:a", 'c:a:{"b":1}']);
 	});
 
 	test("session_before_*: cancel returns at once; otherwise the last truthy result is kept", async () => {

@@ -32,7 +32,7 @@ describe("loading", () => {
 	test("a file that fails to load rejects with the loader's message", async () => {
 		const dir = tempDir();
 		writeFiles(dir, { "bad.ts": "export const x = 1;" });
-		await expect(createHookHarness(join(dir, "bad.ts"))).rejects.toThrow("Failed to load hook: Hook must export a default function");
+		await expect(createHookHarness(join(dir, "bad.ts"))).rejects.toThrow("Hook must export a default function");
 		await expect(createHookHarness(join(dir, "missing.ts"))).rejects.toThrow("file not found");
 	});
 

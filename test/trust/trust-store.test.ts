@@ -25,11 +25,13 @@ describe("TrustStore", () => {
 	test("an unknown file is untrusted; approving it makes it trusted", async () => {
 		const store = createTrustStore();
 		const path = hook();
-		expect(await store.check(path)).toEqual({ trusted: false, reason: "unknown", sha256: SHA_OF_HELLO });
+		expect(await store.check(path)).toMatchObject({ trusted: false, reason: "unknown", sha256: SHA_OF_HELLO });
 		const entry = await store.approve(path);
 		expect(entry.sha256).toBe(SHA_OF_HELLO);
 		expect(Date.parse(entry.approvedAt)).not.toBeNaN();
-		expect(await store.check(path)).toEqual({ trusted: true, sha256: SHA_OF_HELLO });
+		const trusted = await store.check(path);
+		expect(trusted).toMatchObject({ trusted: true, sha256: SHA_OF_HELLO });
+		expect(new TextDecoder().decode(trusted.bytes)).toBe(readFileSync(path, "utf8")); // the bytes that were hashed
 		const onDisk = JSON.parse(readFileSync(store.file, "utf8"));
 		expect(onDisk).toEqual({ version: 1, approved: { [path]: entry } });
 	});

@@ -1,0 +1,57 @@
+import { extname } from "pathe";
+
+/*
+ * Trust approves bytes, so the module that runs must be exactly those bytes (SPEC §10): reading
+ * the file again to import it would leave a window in which a swapped file runs unapproved. The
+ * approved bytes are served to Bun's module loader by a runtime plugin for one load: each approved
+ * path is imported with a query naming that load, and only those specifiers match the plugin, so
+ * nothing else is intercepted and a reload (a new load) never meets an older load's bytes. The
+ * module keeps its own path, so its relative imports resolve as they would from disk.
+ */
+
+/** Approved content of a hook file: the bytes that were hashed, and their SHA-256. */
+export interface ApprovedSource {
+	bytes: Uint8Array;
+	sha256: string;
+}
+
+const LOADERS: Record<string, "ts" | "tsx" | "js" | "jsx"> = {
+	".ts": "ts",
+	".mts": "ts",
+	".cts": "ts",
+	".tsx": "tsx",
+	".js": "js",
+	".mjs": "js",
+	".cjs": "js",
+	".jsx": "jsx",
+};
+
+let loads = 0;
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+
+/**
+ * Registers the approved module sources of one load and returns, per path, the specifier that
+ * imports exactly those bytes. Returns an empty map (and registers nothing) when there are none.
+ */
+export function serveApprovedModules(sources: ReadonlyMap<string, ApprovedSource>): Map<string, string> {
+	const specifiers = new Map<string, string>();
+	if (sources.size === 0) return specifiers;
+	const query = `?xcsh-approved=${++loads}`;
+	const byPath = new Map<string, ApprovedSource>();
+	for (const [path, source] of sources) {
+		specifiers.set(path, path + query);
+		byPath.set(path, source);
+	}
+	const filter = new RegExp(`^(?:${[...byPath.keys()].map(escape).join("|")})${escape(query)}$`);
+	Bun.plugin({
+		name: `xcsh-hooks-approved-${loads}`,
+		setup(build) {
+			build.onLoad({ filter }, (args) => {
+				const path = args.path.endsWith(query) ? args.path.slice(0, -query.length) : args.path;
+				const source = byPath.get(path) as ApprovedSource;
+				return { contents: source.bytes, loader: LOADERS[extname(path)] ?? "ts" };
+			});
+		},
+	});
+	return specifiers;
+}

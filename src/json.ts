@@ -1,0 +1,65 @@
+/*
+ * Untrusted JSON and text from outside (stdin, flags, request lines, hook output): invalid UTF-8 is
+ * refused with the byte offset instead of being decoded lossily (`ba\uFFFDsh` is not what was sent),
+ * and nesting is limited before parsing, so a 100k-deep document fails at once with a message
+ * instead of exhausting the stack after seconds.
+ */
+
+/** Deepest nesting of arrays and objects accepted in a JSON document. */
+export const MAX_JSON_DEPTH = 256;
+
+/** Decodes UTF-8 strictly; invalid bytes are an error naming `source` and the offset of the first one. */
+export function decodeUtf8(bytes: Uint8Array, source: string): string {
+	try {
+		return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+	} catch {
+		throw new Error(`${source} is not valid UTF-8: invalid byte at offset ${invalidUtf8Offset(bytes)}`);
+	}
+}
+
+/** The offset of the first byte that does not start or continue a valid UTF-8 sequence. */
+function invalidUtf8Offset(bytes: Uint8Array): number {
+	for (let i = 0; i < bytes.length; ) {
+		const b = bytes[i] as number;
+		const length = b < 0x80 ? 1 : b >= 0xc2 && b < 0xe0 ? 2 : b >= 0xe0 && b < 0xf0 ? 3 : b >= 0xf0 && b < 0xf5 ? 4 : 0;
+		if (length === 0) return i;
+		for (let k = 1; k < length; k++) {
+			const c = bytes[i + k];
+			if (c === undefined || (c & 0xc0) !== 0x80) return i;
+		}
+		// Overlong three/four-byte forms, surrogates and code points past U+10FFFF.
+		const c1 = bytes[i + 1] as number;
+		if ((b === 0xe0 && c1 < 0xa0) || (b === 0xed && c1 >= 0xa0) || (b === 0xf0 && c1 < 0x90) || (b === 0xf4 && c1 >= 0x90)) return i;
+		i += length;
+	}
+	return bytes.length;
+}
+
+/** The deepest array/object nesting of a JSON text, stopping as soon as it passes `limit`. */
+function nestingDepth(text: string, limit: number): number {
+	let depth = 0;
+	let max = 0;
+	let inString = false;
+	for (let i = 0; i < text.length; i++) {
+		const c = text.charCodeAt(i);
+		if (inString) {
+			if (c === 92) i++; // backslash: skip the escaped character
+			else if (c === 34) inString = false;
+		} else if (c === 34) inString = true;
+		else if (c === 91 || c === 123) {
+			if (++depth > max && (max = depth) > limit) return max;
+		} else if (c === 93 || c === 125) depth--;
+	}
+	return max;
+}
+
+/** `JSON.parse` with the nesting limit; errors name `source`. */
+export function parseJsonText(text: string, source: string): unknown {
+	if (nestingDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH)
+		throw new Error(`${source} is nested more than ${MAX_JSON_DEPTH} levels deep (the limit for JSON input)`);
+	try {
+		return JSON.parse(text);
+	} catch (error) {
+		throw new Error(`${source} is not valid JSON: ${(error as Error).message}`);
+	}
+}
