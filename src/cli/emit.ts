@@ -3,6 +3,7 @@ import type { HookEvent } from "../hooks/types.ts";
 import { hookEventTypes, isHookEvent, isHookEventType } from "../hooks/checks.ts";
 import { CliError, EXIT_BLOCKED, EXIT_OK, globalArgs, hookPaths, parseJson, printJson, projectDir, readStdin, writeErr, defineCommand } from "./_shared.ts";
 import { createHost, describeSkips } from "../host/host.ts";
+import { decisionOf, logDecision } from "../host/decisions.ts";
 import { claimStdout } from "../host/stdout.ts";
 
 /** Reads the event JSON from `--data` or stdin, fills `type` and `toolCallId`, and validates it. */
@@ -44,7 +45,18 @@ export const emitCommand = defineCommand({
 			sessionFile: args.session,
 		});
 		try {
-			const { result, stopped } = await dispatch(host, event, args["allow-load-errors"] === true);
+			const started = performance.now();
+			const dispatched = await dispatch(host, event, args["allow-load-errors"] === true);
+			const { result, stopped } = dispatched;
+			if (event.type === "tool_call")
+				logDecision(host, {
+					agent: "cli",
+					session: args.session,
+					event: "tool_call",
+					tool: event.toolName,
+					...decisionOf(dispatched),
+					durationMs: Math.round(performance.now() - started),
+				});
 			for (const line of describeSkips(host)) await writeErr(line);
 			await printJson({ event, result: result ?? null, errors: host.errors, loadErrors: host.loadErrors });
 			if (!stopped) return EXIT_OK;

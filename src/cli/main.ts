@@ -1,4 +1,5 @@
 import type { ArgsDef, CommandDef } from "citty";
+import { errorMessage } from "../hooks/_describe.ts";
 import { parseArgs } from "./_args.ts";
 import { CliError, defineCommand, EXIT_OK, EXIT_USAGE, writeErr, writeOut } from "./_shared.ts";
 
@@ -16,6 +17,10 @@ const subCommands = {
 	trust: () => import("./trust.ts").then((m) => m.trustCommand),
 	demo: () => import("./demo.ts").then((m) => m.demoCommand),
 	serve: () => import("./serve.ts").then((m) => m.serveCommand),
+	install: () => import("./install.ts").then((m) => m.installCommand),
+	uninstall: () => import("./uninstall.ts").then((m) => m.uninstallCommand),
+	log: () => import("./log.ts").then((m) => m.logCommand),
+	bridge: () => import("./bridge.ts").then((m) => m.bridgeCommand),
 	// biome-ignore lint/suspicious/noExplicitAny: each command has its own argument types.
 } satisfies Record<string, () => Promise<CommandDef<any>>>;
 
@@ -80,7 +85,7 @@ export async function main(rawArgs: string[]): Promise<number> {
 		const result = await command.run?.({ rawArgs: rest, args: args as never, cmd: command });
 		return typeof result === "number" ? result : EXIT_OK;
 	} catch (error) {
-		const message = error instanceof Error ? error.message : String(error);
+		const message = errorMessage(error);
 		await writeErr(`xcsh-hooks${name ? ` ${name}` : ""}: ${message}`);
 		if (!(error instanceof CliError) && process.env.XCSH_HOOKS_DEBUG && error instanceof Error && error.stack)
 			await writeErr(error.stack);

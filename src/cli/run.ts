@@ -1,5 +1,7 @@
 import { HookToolWrapper, ToolBlockedError } from "../hooks/tool-wrapper.ts";
 import { errorMessage } from "../hooks/_describe.ts";
+import { logDecision } from "../host/decisions.ts";
+import { loadErrorReason } from "../host/dispatch.ts";
 import { strayErrors } from "../host/exit-guard.ts";
 import { claimStdout } from "../host/stdout.ts";
 import { BUILTIN_TOOL_NAMES, createBuiltinTools, validateToolInput } from "../tools/index.ts";
@@ -31,13 +33,17 @@ export const runToolCommand = defineCommand({
 		try {
 			for (const line of describeSkips(host)) await writeErr(line);
 			if (host.loadErrors.length > 0 && !args["allow-load-errors"]) {
-				for (const e of host.loadErrors) await writeErr(`${e.path}: ${e.error}`);
-				await writeErr("blocked: a hook failed to load (fail closed); pass --allow-load-errors to run anyway");
+				const reason = loadErrorReason(host.loadErrors);
+				logDecision(host, { agent: "cli", session: args.session, event: "tool_call", tool: name, decision: "deny", reason, hook: host.loadErrors[0]?.path });
+				await writeErr(`blocked: ${reason}`);
 				return EXIT_BLOCKED;
 			}
 			// The wrapper throws a ToolBlockedError for a block, rethrows a failing hook's own error (also
 			// before the tool runs) and a failing tool's error (after): whether the tool started tells the last two apart.
 			let started = false;
+			const decidedAt = performance.now();
+			const log = (decision: "allow" | "deny" | "rewrite", reason?: string) =>
+				logDecision(host, { agent: "cli", session: args.session, event: "tool_call", tool: name, decision, reason, durationMs: Math.round(performance.now() - decidedAt) });
 			// A hook's uncaught error while the call was being decided blocks it, as in `emit` (fail closed).
 			const strayBefore = strayErrors().length;
 			const tracked = {
@@ -46,6 +52,7 @@ export const runToolCommand = defineCommand({
 					const stray = strayErrors().slice(strayBefore);
 					if (stray.length > 0) throw new ToolBlockedError(`a hook raised an uncaught error during the call (fail closed): ${stray.join("; ")}`);
 					started = true;
+					log(a[1] !== checked.value ? "rewrite" : "allow"); // the wrapper passes a new object only when a hook replaced it
 					return tool.execute(...a);
 				},
 			};
@@ -55,6 +62,7 @@ export const runToolCommand = defineCommand({
 			} catch (error) {
 				const blocked = error instanceof ToolBlockedError || !started;
 				const message = errorMessage(error);
+				if (blocked) log("deny", message);
 				if (args.json) await printJson({ blocked, error: message, errors: host.errors });
 				await writeErr(blocked ? `blocked: ${message}` : `${name} failed: ${message}`);
 				return blocked ? EXIT_BLOCKED : EXIT_USAGE;

@@ -42,6 +42,13 @@ export const settingsChecks: Record<string, (value: unknown) => boolean> = {
 		  )
 		}
 	})(),
+	"decisionLog": (() => {
+		return function check(value) {
+		  return (
+		    (typeof value === 'boolean')
+		  )
+		}
+	})(),
 };
 
 export const settingsDescriptions: Record<string, string> = {
@@ -49,5 +56,6 @@ export const settingsDescriptions: Record<string, string> = {
 	"disabledProviders": "an array of strings",
 	"disabledExtensions": "an array of strings",
 	"hookTimeoutMs": "an integer ≥ 0",
-	"loadTimeoutMs": "an integer ≥ 1"
+	"loadTimeoutMs": "an integer ≥ 1",
+	"decisionLog": "a boolean"
 };

@@ -17,6 +17,8 @@ export const SettingsSchema = Type.Object(
 		hookTimeoutMs: Type.Optional(Type.Integer({ minimum: 0, description: "an integer ≥ 0" })),
 		/** Time a hook may take to import, and then to run its factory, in milliseconds (default 10 s). */
 		loadTimeoutMs: Type.Optional(Type.Integer({ minimum: 1, description: "an integer ≥ 1" })),
+		/** Append guard decisions to `~/.xcsh/agent/decisions.jsonl` (default true; only the user's file counts). */
+		decisionLog: Type.Optional(Type.Boolean({ description: "a boolean" })),
 	},
 	{ additionalProperties: true },
 );

@@ -14,16 +14,12 @@ function isError(value: unknown): value is Error {
 	}
 }
 
-/** A value as one line of text: a string as is, else `String(value)`, else JSON, else `<unprintable>`. */
+/** A value as text: a string as is, else `String(value)`, else (SPEC §6) `<unprintable>`. */
 export function describeValue(value: unknown): string {
 	if (typeof value === "string") return value;
 	try {
 		const text = String(value);
 		if (typeof text === "string") return text;
-	} catch {}
-	try {
-		const json = JSON.stringify(value);
-		if (typeof json === "string") return json;
 	} catch {}
 	return UNPRINTABLE;
 }

@@ -62,7 +62,7 @@ export interface PlannedHook {
 export interface DiscoverAndLoadResult extends LoadHooksResult {
 	skipped: SkippedHook[];
 	warnings: string[];
-	/** The settings in effect (with a trust store, the project's file cannot change `hookTimeoutMs`). */
+	/** The settings in effect (with a trust store, the project's file cannot set timeouts or `decisionLog`). */
 	settings: Settings;
 }
 
@@ -160,7 +160,12 @@ export async function planHooks(configuredPaths: string[], cwd: string, options:
 		warnings.push(...loaded.warnings);
 		userSettings = loaded.layers.user ?? {};
 		settings = guarded
-			? { ...loaded.settings, hookTimeoutMs: userSettings.hookTimeoutMs, loadTimeoutMs: userSettings.loadTimeoutMs }
+			? {
+					...loaded.settings,
+					hookTimeoutMs: userSettings.hookTimeoutMs,
+					loadTimeoutMs: userSettings.loadTimeoutMs,
+					decisionLog: userSettings.decisionLog,
+				}
 			: loaded.settings;
 		for (const { path, level } of loaded.hookPaths) fromSettings.push({ path, source: { origin: "settings", level } });
 	}

@@ -8,7 +8,8 @@ import type { Host } from "./host.ts";
  * bridges share it, so all read `tool_call` fail-closed and treat a cancelled `session_before_*` alike.
  */
 
-function loadErrorReason(errors: HookLoadError[]): string {
+/** Why a `tool_call` is blocked when hooks failed to load, naming each one. */
+export function loadErrorReason(errors: HookLoadError[]): string {
 	return `blocked because a hook failed to load (fail closed; pass --allow-load-errors to run anyway): ${errors
 		.map((e) => `${e.path}: ${e.error}`)
 		.join("; ")}`;

@@ -1,5 +1,6 @@
 import { statSync, writeSync } from "node:fs";
 import { dirname, join } from "pathe";
+import type { Settings } from "../discovery/settings.ts";
 import { discoverAndLoadHooks, type SkippedHook } from "../hooks/discover.ts";
 import { HookRunner } from "../hooks/runner.ts";
 import type { HookError, HookLoadError, LoadedHook, NewSessionOptions } from "../hooks/types.ts";
@@ -44,6 +45,8 @@ export interface Host {
 	warnings: string[];
 	/** Handler errors reported through `onError` since the host was created. */
 	errors: HookError[];
+	/** The settings in effect (timeouts and `decisionLog` from the user's file only). */
+	settings: Settings;
 	/** The session file, opened on first use. */
 	session(): SessionManager;
 	sessionFile: string;
@@ -176,6 +179,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
 		skipped: loaded.skipped,
 		warnings: loaded.warnings,
 		errors,
+		settings: loaded.settings,
 		session: openSession,
 		get sessionFile() {
 			return sessionFile;

@@ -1,0 +1,41 @@
+import { readSync } from "node:fs";
+import { isTerminal } from "../host/tty.ts";
+
+/** The most stdin the bridge reads: a large file read is well below it, a runaway writer is not. */
+export const MAX_PAYLOAD_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Reads all of stdin synchronously, refusing more than `limit` bytes; `undefined` when stdin is a
+ * terminal (nothing was piped), empty when it is closed.
+ */
+export function readStdinBytes(limit = MAX_PAYLOAD_BYTES): Uint8Array | undefined {
+	if (isTerminal(0)) return undefined;
+	const chunks: Buffer[] = [];
+	let total = 0;
+	const chunk = Buffer.allocUnsafe(64 * 1024);
+	for (;;) {
+		let n: number;
+		try {
+			n = readSync(0, chunk, 0, chunk.length, null);
+		} catch (error) {
+			if ((error as { code?: string }).code === "EAGAIN") continue;
+			if ((error as { code?: string }).code === "EOF") break;
+			if (total === 0) return new Uint8Array(0); // stdin closed
+			throw error;
+		}
+		if (n === 0) break;
+		total += n;
+		if (total > limit) throw new Error(`stdin holds more than ${limit} bytes; refusing a payload that large`);
+		chunks.push(Buffer.from(chunk.subarray(0, n)));
+	}
+	return Buffer.concat(chunks, total);
+}
+
+/** Strict UTF-8: invalid bytes are an error, never replaced (a payload is read as it was written or not at all). */
+export function decodeUtf8(bytes: Uint8Array): string {
+	try {
+		return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+	} catch {
+		throw new Error("stdin is not valid UTF-8");
+	}
+}

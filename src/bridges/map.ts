@@ -1,0 +1,141 @@
+import type { HookEvent } from "../hooks/types.ts";
+import type { ToolContent } from "../messages.ts";
+import { isRecord } from "./_answer.ts";
+import { checkShape } from "./fields.ts";
+import { type MappedTool, toAgentInput, toBuiltin } from "./tools.ts";
+import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } from "./types.ts";
+
+/*
+ * The agent-neutral middle of a bridge call: an agent payload becomes one of our events, and what
+ * the hooks returned becomes an {@link Outcome} the agent module writes in its own protocol.
+ */
+
+/** A payload read as one of our events, or why it is not one. */
+export type Mapped =
+	| { kind: "event"; event: HookEvent; call?: AgentToolCall; tool?: MappedTool }
+	/** The agent event has no counterpart (or is unknown): "no opinion". */
+	| { kind: "none"; why: string }
+	/** The payload lacks a field or has a wrong type; each message names the field. */
+	| { kind: "invalid"; errors: string[] };
+
+/** Whether the event guards a tool call, so that every failure on it must deny (fail closed). */
+export function isGuard(spec: AgentEventSpec | undefined): boolean {
+	return spec?.to === "tool_call";
+}
+
+const newCallId = (agent: string) => `${agent}_${crypto.randomUUID().slice(0, 8)}`;
+
+/** Reads a payload of the agent event `name` as our event. */
+export function mapPayload(agent: AgentBridge, name: string, payload: unknown): Mapped {
+	const spec = agent.events[name];
+	if (!spec) return { kind: "none", why: `${agent.name} event "${name}" is not one the bridge knows` };
+	if (spec.to === null) return { kind: "none", why: `${agent.name} event "${name}" has no counterpart among the hook events` };
+	const errors = checkShape(spec.fields, payload);
+	if (errors.length > 0) return { kind: "invalid", errors };
+	const p = payload as Payload;
+	switch (spec.to) {
+		case "tool_call":
+		case "tool_result": {
+			const call = spec.call?.(p);
+			if (!call || !call.name) return { kind: "invalid", errors: [`the ${name} payload names no tool`] };
+			const tool = toBuiltin(agent.tools, call.name, call.input);
+			const base = { toolName: tool.toolName, toolCallId: call.id ?? newCallId(agent.name), input: tool.input };
+			if (spec.to === "tool_call") return { kind: "event", event: { type: "tool_call", ...base }, call, tool };
+			const content: ToolContent = [{ type: "text", text: agent.outputText(call) }];
+			const event: HookEvent = { type: "tool_result", ...base, content, details: call.output, isError: call.isError ?? false };
+			return { kind: "event", event, call, tool };
+		}
+		case "before_agent_start":
+			return { kind: "event", event: { type: "before_agent_start", prompt: spec.prompt?.(p) ?? "" } };
+		case "session_before_compact": {
+			const { preparation, customInstructions } = spec.compaction?.(p) ?? { preparation: {} };
+			const event: HookEvent = { type: "session_before_compact", preparation, branchEntries: [] };
+			if (customInstructions) event.customInstructions = customInstructions;
+			return { kind: "event", event };
+		}
+		case "agent_end":
+			return { kind: "event", event: { type: "agent_end", messages: [] } };
+		case "session_start":
+		case "session_shutdown":
+			return { kind: "event", event: { type: spec.to } };
+	}
+}
+
+/** The text of a message or tool content: strings as they are, text blocks joined by newlines. */
+export function contentText(content: unknown): string {
+	if (typeof content === "string") return content;
+	if (!Array.isArray(content)) return "";
+	return content
+		.filter((block): block is { type: "text"; text: string } => block?.type === "text" && typeof block.text === "string")
+		.map((block) => block.text)
+		.join("\n");
+}
+
+/**
+ * What the hooks decided, from `dispatch`'s answer. A rewritten tool input is returned in our terms
+ * (`ours`): {@link rewriteToAgent} checks it and turns it into the agent's.
+ */
+export function toOutcome(event: HookEvent, dispatched: { result: unknown; stopped?: string }): Outcome {
+	const result = isRecord(dispatched.result) ? dispatched.result : undefined;
+	switch (event.type) {
+		case "tool_call":
+			if (dispatched.stopped || result?.block === true)
+				return { kind: "deny", reason: dispatched.stopped || String(result?.reason || "Tool execution was blocked by a hook") };
+			return isRecord(result?.input) ? { kind: "rewrite", input: result.input } : { kind: "none" };
+		case "tool_result":
+			if (!result || (result.content === undefined && result.details === undefined)) return { kind: "none" };
+			return {
+				kind: "replace",
+				...(result.content === undefined ? {} : { text: contentText(result.content) }),
+				...(result.details === undefined ? {} : { details: result.details }),
+			};
+		case "before_agent_start": {
+			const message = isRecord(result?.message) ? result.message : undefined;
+			return message ? { kind: "context", text: contentText(message.content) } : { kind: "none" };
+		}
+		case "session_before_compact":
+			return result?.cancel === true ? { kind: "cancel", reason: dispatched.stopped || "compaction cancelled by a hook" } : { kind: "none" };
+		default:
+			return { kind: "none" };
+	}
+}
+
+/** Loads the parameter schema of a built-in tool (TypeBox is loaded only when a hook rewrote a call). */
+async function builtinParameters(name: string) {
+	switch (name) {
+		case "bash":
+			return (await import("../tools/bash.ts")).BashParamsSchema;
+		case "read":
+			return (await import("../tools/read.ts")).ReadParamsSchema;
+		case "write":
+			return (await import("../tools/write.ts")).WriteParamsSchema;
+		default:
+			return (await import("../tools/edit.ts")).EditParamsSchema;
+	}
+}
+
+/**
+ * A hook's rewritten input as the agent's whole input: checked against the built-in tool's parameters
+ * when the call was mapped to one (an invalid input denies, naming the field), then renamed back.
+ * A rewrite that changes nothing is "no opinion".
+ */
+export async function rewriteToAgent(mapped: Extract<Mapped, { kind: "event" }>, input: Record<string, unknown>): Promise<Outcome> {
+	const { tool, call } = mapped;
+	if (!tool || !call) return { kind: "none" };
+	if (tool.rule) {
+		const { validateToolInput } = await import("../tools/validate-input.ts");
+		const checked = validateToolInput({ name: tool.toolName, parameters: await builtinParameters(tool.toolName) }, input);
+		if (!checked.ok) return { kind: "deny", reason: `a hook rewrote the call with an invalid ${checked.errors.join("; ")}` };
+	}
+	const agentInput = toAgentInput(tool, call.input, input);
+	// An unchanged input is no rewrite: answering it would also approve the call in Claude and Cursor.
+	return Bun.deepEquals(agentInput, call.input) ? { kind: "none" } : { kind: "rewrite", input: agentInput };
+}
+
+/** A tool output as text: a string as it is, content blocks' text, anything else as JSON. */
+export function outputAsText(output: unknown): string {
+	if (output === undefined || output === null) return "";
+	if (typeof output === "string") return output;
+	if (Array.isArray(output) && output.every((block) => isRecord(block) && typeof block.type === "string")) return contentText(output);
+	return JSON.stringify(output);
+}

@@ -1,0 +1,222 @@
+import { statSync } from "node:fs";
+import { basename, resolve } from "pathe";
+import { dispatch } from "../host/dispatch.ts";
+import { createHost, describeSkips, type Host } from "../host/host.ts";
+import { isRecord } from "./_answer.ts";
+import { decodeUtf8 } from "./_stdin.ts";
+import { isGuard, type Mapped, mapPayload, rewriteToAgent, toOutcome } from "./map.ts";
+import { agentSessionFile, ensureSessionFile } from "./session.ts";
+import { attachSessionView } from "./transcript.ts";
+import type { AgentBridge, AnswerNotes, Outcome, Payload } from "./types.ts";
+
+/** Options of {@link runBridge}. */
+export interface BridgeOptions {
+	/** The hook payload exactly as the agent wrote it; `undefined` when nothing was piped, an Error when reading failed. */
+	stdin: Uint8Array | undefined | Error;
+	/** `--event`: the agent's event name, for payloads that do not carry it (Copilot camelCase). */
+	event?: string;
+	/** `--cwd`, already checked: overrides the project directory the agent names. */
+	cwd?: string;
+	/** `--hook` paths. */
+	hookPaths: string[];
+	/** Scan the discovery providers (`--no-discovery` turns it off). */
+	discovery: boolean;
+	/** `--allow-load-errors`: a hook that failed to load does not deny tool calls. */
+	allowLoadErrors?: boolean;
+	/** Seconds before the bridge answers by itself (guards: deny); default the agent's. */
+	timeoutSeconds?: number;
+	/** Where the agent's variables (`CLAUDE_PROJECT_DIR`…) are read; default `process.env`. */
+	env?: Record<string, string | undefined>;
+}
+
+/** What a guard event decided, for the decision log (never the tool's input or output). */
+export interface BridgeDecision {
+	agent: string;
+	session?: string;
+	/** The agent's event name. */
+	event: string;
+	/** The tool as hooks saw it (`bash`), when the payload named one. */
+	tool?: string;
+	decision: "allow" | "deny" | "rewrite";
+	reason?: string;
+	durationMs: number;
+}
+
+/** The one answer for the agent's stdout (`""`: write nothing) and the lines for stderr. */
+export interface BridgeAnswer {
+	stdout: string;
+	stderr: string[];
+	/** Guard events only: what was decided. */
+	decision?: BridgeDecision;
+	/** The settings in effect (`host.settings`: `decisionLog` from the user's file); absent when the call failed before the host was created. */
+	settings?: Record<string, unknown>;
+}
+
+const TIMEOUT = Symbol("timeout");
+
+function withDeadline<T>(pending: Promise<T>, ms: number): Promise<T | typeof TIMEOUT> {
+	let timer: ReturnType<typeof setTimeout> | undefined;
+	const deadline = new Promise<typeof TIMEOUT>((done) => {
+		timer = setTimeout(() => done(TIMEOUT), ms);
+	});
+	return Promise.race([pending, deadline]).finally(() => clearTimeout(timer));
+}
+
+function parsePayload(stdin: Uint8Array | undefined | Error): { value: unknown } | { error: string } {
+	if (stdin instanceof Error) return { error: stdin.message };
+	if (stdin === undefined) return { error: "no payload: stdin is a terminal, expected the agent's hook JSON" };
+	let text: string;
+	try {
+		text = decodeUtf8(stdin);
+	} catch (error) {
+		return { error: (error as Error).message };
+	}
+	if (!text.trim()) return { error: "stdin is empty, expected the agent's hook JSON" };
+	try {
+		return { value: JSON.parse(text) };
+	} catch (error) {
+		return { error: `stdin is not valid JSON: ${(error as Error).message}` };
+	}
+}
+
+const isDirectory = (dir: string) => {
+	try {
+		return statSync(dir).isDirectory();
+	} catch {
+		return false;
+	}
+};
+
+/** The first of the agent's project directories that exists, else the current directory. */
+function projectDir(agent: AgentBridge, payload: Payload, env: Record<string, string | undefined>, say: (line: string) => void): string {
+	const candidates = agent.projectDirs(payload, env).filter((dir): dir is string => !!dir);
+	for (const dir of candidates) if (isDirectory(dir)) return resolve(dir);
+	if (candidates.length > 0) say(`project directory ${candidates[0]} does not exist; using ${process.cwd()}`);
+	return process.cwd();
+}
+
+/** A deny reason that names the hooks guarding tool calls when it names none itself. */
+function namingHooks(reason: string, host: Host): string {
+	const paths = host.hooks.filter((hook) => (hook.handlers.get("tool_call")?.length ?? 0) > 0).map((hook) => hook.resolvedPath);
+	if (paths.length === 0 || paths.some((path) => reason.includes(basename(path)))) return reason;
+	return `${reason} [xcsh-hooks: ${paths.map((path) => basename(path)).join(", ")}]`;
+}
+
+/**
+ * Answers one agent hook call (SPEC §12): the payload on stdin becomes our event, the hooks decide,
+ * and the agent gets exactly one answer in its own protocol, always with exit 0.
+ *
+ * Failures, decided once here for every agent:
+ * - On a guard (pre-tool) event everything that goes wrong is the agent's explicit deny, with a
+ *   reason naming the cause: a block, a hook that failed to load (unless `allowLoadErrors`), threw,
+ *   timed out or returned an invalid result, a payload that is not valid UTF-8/JSON or lacks a field,
+ *   hooks that do not answer within the deadline, an error of the bridge itself.
+ * - An event the bridge cannot name (stdin unreadable and no `--event`, or no event field) is treated
+ *   as a guard: a payload nobody can read is never an allow.
+ * - On every other event an error is "no opinion" on stdout and the error on stderr.
+ * - An agent event with no counterpart, or one the bridge does not know, is "no opinion", never an error.
+ */
+export async function runBridge(agent: AgentBridge, options: BridgeOptions): Promise<BridgeAnswer> {
+	const started = performance.now();
+	const answer = await answerBridge(agent, options);
+	if (answer.decision) answer.decision.durationMs = performance.now() - started;
+	return answer;
+}
+
+/** The guard's decision record for an outcome. */
+function decisionOf(agent: AgentBridge, event: string, payload: unknown, outcome: Outcome, tool?: string): BridgeDecision {
+	const p = isRecord(payload) ? payload : {};
+	const decision = outcome.kind === "deny" ? "deny" : outcome.kind === "rewrite" ? "rewrite" : "allow";
+	return { agent: agent.name, session: agent.sessionId(p), event, tool, decision, reason: outcome.kind === "deny" ? outcome.reason : undefined, durationMs: 0 };
+}
+
+async function answerBridge(agent: AgentBridge, options: BridgeOptions): Promise<BridgeAnswer> {
+	const stderr: string[] = [];
+	const notes: AnswerNotes = { messages: [], warn: (line) => stderr.push(line) };
+	const say = (line: string) => stderr.push(`xcsh-hooks bridge ${agent.name}: ${line}`);
+	const parsed = parsePayload(options.stdin);
+	const payload = "value" in parsed ? parsed.value : undefined;
+	const name = agent.eventName(payload, options.event);
+	if (name === undefined) {
+		const why = "error" in parsed ? parsed.error : "the payload names no event (pass --event)";
+		say(`${why}; answered as a denied tool call (fail closed)`);
+		const reason = `xcsh-hooks bridge ${agent.name}: ${why} (fail closed)`;
+		return { stdout: agent.denyUnknown(reason), stderr, decision: decisionOf(agent, "unknown", payload, { kind: "deny", reason }) };
+	}
+	const guard = isGuard(agent.events[name]);
+	let settings: Record<string, unknown> | undefined;
+	const fail = (why: string): BridgeAnswer => {
+		say(guard ? `${why}; the tool call is denied (fail closed)` : `${why}; no opinion`);
+		const outcome: Outcome = guard ? { kind: "deny", reason: `xcsh-hooks bridge ${agent.name}: ${why} (fail closed)` } : { kind: "none" };
+		const decision = guard ? decisionOf(agent, name, payload, outcome) : undefined;
+		return { stdout: agent.answer(name, isRecord(payload) ? payload : {}, outcome, notes), stderr, decision, settings };
+	};
+	if ("error" in parsed) return fail(parsed.error);
+	const mapped = mapPayload(agent, name, payload);
+	if (mapped.kind === "none") return { stdout: agent.answer(name, payload as Payload, { kind: "none" }, notes), stderr };
+	if (mapped.kind === "invalid") return fail(`invalid ${name} payload: ${mapped.errors.join("; ")}`);
+	try {
+		const outcome = await decide(agent, payload as Payload, mapped, options, {
+			guard,
+			notes,
+			stderr,
+			say,
+			settings: (value) => {
+				settings = value;
+			},
+		});
+		const decision = guard ? decisionOf(agent, name, payload, outcome, mapped.tool?.toolName) : undefined;
+		return { stdout: agent.answer(name, payload as Payload, outcome, notes), stderr, decision, settings };
+	} catch (error) {
+		return fail(error instanceof Error ? error.message : String(error));
+	}
+}
+
+interface Sinks {
+	guard: boolean;
+	notes: AnswerNotes;
+	stderr: string[];
+	say(line: string): void;
+	settings(value: Record<string, unknown>): void;
+}
+
+/** Loads the hooks as `emit` does, in the agent's project and session, and dispatches the event. */
+async function decide(agent: AgentBridge, payload: Payload, mapped: Extract<Mapped, { kind: "event" }>, options: BridgeOptions, sinks: Sinks): Promise<Outcome> {
+	const { guard, notes, stderr, say } = sinks;
+	const cwd = options.cwd ?? projectDir(agent, payload, options.env ?? process.env, say);
+	const sessionId = agent.sessionId(payload);
+	const host = await createHost({
+		cwd,
+		hookPaths: options.hookPaths,
+		discovery: options.discovery,
+		sessionFile: agentSessionFile(agent.name, sessionId),
+		interactive: false,
+		notify: (line) => {
+			notes.messages.push(line.trimEnd());
+			stderr.push(line.trimEnd());
+		},
+	});
+	try {
+		sinks.settings(host.settings as unknown as Record<string, unknown>);
+		if (host.hooks.length > 0) {
+			ensureSessionFile(host.sessionFile, sessionId, cwd);
+			attachSessionView(host, agent, payload, say);
+		}
+		stderr.push(...describeSkips(host));
+		for (const e of host.loadErrors) stderr.push(`hook failed to load: ${e.path}: ${e.error}`);
+		const seconds = options.timeoutSeconds ?? agent.timeoutSeconds;
+		const dispatched = await withDeadline(dispatch(host, mapped.event, options.allowLoadErrors === true), seconds * 1000);
+		let outcome: Outcome;
+		if (dispatched === TIMEOUT) {
+			say(`hooks did not answer within ${seconds} s${guard ? "; the tool call is denied (fail closed)" : "; no opinion"}`);
+			outcome = guard ? { kind: "deny", reason: `hooks did not answer within ${seconds} s (fail closed)` } : { kind: "none" };
+		} else {
+			outcome = toOutcome(mapped.event, dispatched);
+			if (outcome.kind === "rewrite") outcome = await rewriteToAgent(mapped, outcome.input);
+		}
+		for (const e of host.errors) stderr.push(`hook error (${e.event}) ${e.hookPath}: ${e.error}`);
+		return outcome.kind === "deny" ? { kind: "deny", reason: namingHooks(outcome.reason, host) } : outcome;
+	} finally {
+		host.close();
+	}
+}

@@ -1,0 +1,51 @@
+import { bridgeNames, loadBridge } from "../bridges/index.ts";
+import { readStdinBytes } from "../bridges/_stdin.ts";
+import { runBridge } from "../bridges/run.ts";
+import { claimStdout } from "../host/stdout.ts";
+import { CliError, EXIT_OK, globalArgs, hookPaths, projectDir, writeErr, writeOut, defineCommand } from "./_shared.ts";
+
+/** `--timeout SECONDS`: a positive number. */
+function timeoutSeconds(value: unknown): number | undefined {
+	if (value === undefined) return undefined;
+	const seconds = Number(value);
+	if (!Number.isFinite(seconds) || seconds <= 0) throw new CliError(`--timeout ${String(value)}: expected a positive number of seconds`);
+	return seconds;
+}
+
+/** `xcsh-hooks bridge <agent>`: one agent hook call in, exactly one answer in that agent's protocol out, exit 0. */
+export const bridgeCommand = defineCommand({
+	meta: { name: "bridge", description: "Be another agent's hook command: read its hook JSON on stdin, answer in its protocol" },
+	args: {
+		agent: { type: "positional", description: `The agent: ${bridgeNames().join(", ")}` },
+		event: { type: "string", description: "The agent's event name, for payloads that carry none (Copilot camelCase events)", valueHint: "name" },
+		timeout: { type: "string", description: "Seconds before the bridge answers by itself, denying a tool call (default: below the agent's own hook timeout)", valueHint: "seconds" },
+		"allow-load-errors": { type: "boolean", description: "Let tool calls run even when a hook failed to load" },
+		...globalArgs,
+	},
+	async run({ args }) {
+		claimStdout(); // the one answer is all stdout holds; hooks' output goes to stderr (SPEC §12)
+		const name = args.agent as string;
+		const agent = await loadBridge(name);
+		if (!agent) throw new CliError(`unknown agent "${name}"; expected one of: ${bridgeNames().join(", ")}`);
+		let stdin: Uint8Array | undefined | Error;
+		try {
+			stdin = readStdinBytes();
+		} catch (error) {
+			stdin = error instanceof Error ? error : new Error(String(error));
+		}
+		const answer = await runBridge(agent, {
+			stdin,
+			event: args.event,
+			cwd: args.cwd === undefined ? undefined : projectDir(args.cwd),
+			hookPaths: hookPaths(args),
+			discovery: args.discovery,
+			allowLoadErrors: args["allow-load-errors"] === true,
+			timeoutSeconds: timeoutSeconds(args.timeout),
+		});
+		// TODO(lead): decision log — `answer.decision` (guard events) is the record for
+		// appendDecision(answer.decision, { enabled: decisionLogEnabled(answer.settings) }) from src/decisions.
+		for (const line of answer.stderr) await writeErr(line);
+		if (answer.stdout) await writeOut(answer.stdout);
+		return EXIT_OK;
+	},
+});

@@ -1,0 +1,91 @@
+import type { ArgsDef } from "citty";
+import type { Agent, InstallResult, Scope } from "../install/index.ts";
+import { AGENTS, agentSpec, InstallError, installBridge, isAgent } from "../install/index.ts";
+import { CliError, EXIT_OK, printJson, projectArgs, projectDir, writeErr, writeOut, defineCommand } from "./_shared.ts";
+
+/** The arguments `install` and `uninstall` share. */
+export const installArgs = {
+	agent: { type: "positional", description: `The agent: ${AGENTS.join(" | ")}` },
+	project: { type: "boolean", description: "The project's config under --cwd (the default)" },
+	user: { type: "boolean", description: "The user's config under the home directory" },
+	"dry-run": { type: "boolean", description: "Print the file as it would be written (stdout) and the changes (stderr); write nothing" },
+	...projectArgs,
+} as const satisfies ArgsDef;
+
+/** The agent positional, checked. */
+export function agentArg(value: unknown): Agent {
+	const name = String(value);
+	if (!isAgent(name)) throw new CliError(`unknown agent "${name}"; expected one of ${AGENTS.join(", ")}`);
+	return name;
+}
+
+/** `--project` / `--user`: at most one; project when neither. */
+export function scopeArg(args: { project?: unknown; user?: unknown }): Scope {
+	if (args.project && args.user) throw new CliError("--project and --user are mutually exclusive; give one of them (default: --project)");
+	return args.user ? "user" : "project";
+}
+
+/** Runs an install/uninstall, turning a refusal into a one-line error (exit 1) naming the file. */
+export async function runInstall(task: () => Promise<InstallResult>): Promise<InstallResult> {
+	try {
+		return await task();
+	} catch (error) {
+		if (error instanceof InstallError) throw new CliError(error.message);
+		throw error;
+	}
+}
+
+/** Prints an install/uninstall result: JSON, a dry run's file text, or what changed. */
+export async function report(result: InstallResult, options: { json?: boolean; dryRun?: boolean; verb: string }): Promise<void> {
+	if (options.json) {
+		await printJson(result);
+		return;
+	}
+	const label = `${agentSpec(result.agent).label} (${result.scope})`;
+	if (result.changes.length === 0) {
+		await writeOut(
+			options.verb === "install"
+				? `${label}: ${result.file} already has the xcsh-hooks entries; nothing changed.`
+				: `${label}: ${result.file} has no xcsh-hooks entries; nothing changed.`,
+		);
+		return;
+	}
+	const command = (result.changes.find((c) => c.action !== "remove") ?? result.changes[0])?.command;
+	const lines = [`  command: ${command}`];
+	for (const c of result.changes) {
+		const sign = c.action === "add" ? "+" : c.action === "remove" ? "-" : "~";
+		const other = c.command === command ? "" : `: ${c.command}`;
+		lines.push(`  ${sign} ${c.action} ${c.event}${c.matcher === undefined ? "" : ` (matcher ${c.matcher})`}${other}`);
+	}
+	const fate = result.removeFile ? "delete" : "write";
+	const head = options.dryRun ? `${label}: would ${fate} ${result.file}` : `${label}: ${fate === "delete" ? "deleted" : "wrote"} ${result.file}`;
+	const summary = [head, ...lines, ...result.notes.map((n) => `note: ${n}`)].join("\n");
+	if (!options.dryRun) {
+		await writeOut(summary);
+		return;
+	}
+	// A dry run's stdout is exactly the text that would be written (nothing when the file would go).
+	await writeErr(summary);
+	if (result.content !== undefined) await Bun.write(Bun.stdout, result.content);
+}
+
+/** `xcsh-hooks install <agent>`: writes the bridge entries into the agent's hook config. */
+export const installCommand = defineCommand({
+	meta: {
+		name: "install",
+		description: "Add xcsh-hooks' bridge entries (one per supported event) to an agent's hook config, keeping everything else",
+	},
+	args: {
+		...installArgs,
+		command: { type: "string", description: "Program to run instead of this executable (the entry runs `<CMD> bridge <agent>`)", valueHint: "CMD" },
+	},
+	async run({ args }) {
+		const agent = agentArg(args.agent);
+		const scope = scopeArg(args);
+		const dryRun = Boolean(args["dry-run"]);
+		const cwd = projectDir(args.cwd);
+		const result = await runInstall(() => installBridge(agent, { scope, cwd, command: args.command, dryRun }));
+		await report(result, { json: args.json, dryRun, verb: "install" });
+		return EXIT_OK;
+	},
+});

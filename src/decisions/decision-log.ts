@@ -1,0 +1,111 @@
+import { closeSync, constants, fstatSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { dirname, join } from "pathe";
+import { userAgentDir } from "../paths.ts";
+
+/** What a guard decided. */
+export type Decision = "allow" | "deny" | "rewrite";
+
+/** One line of the decision log. Only these fields are written: never a tool's input or output. */
+export interface DecisionEntry {
+	/** ISO time; now when omitted. */
+	time?: string;
+	/** The agent bridged (`claude`, `codex`, …), or `cli` for the CLI's own `emit`/`run`. */
+	agent: string;
+	/** The agent's session id (or the CLI's session), when known. */
+	session?: string;
+	/** The agent's event name (`PreToolUse`, `BeforeTool`, …) or the xcsh event (`tool_call`). */
+	event: string;
+	/** The tool's name; its input is never logged. */
+	tool?: string;
+	decision: Decision;
+	/** The deciding hook's reason. */
+	reason?: string;
+	/** Path of the deciding hook, when known. */
+	hook?: string;
+	/** How long the decision took. */
+	durationMs?: number;
+}
+
+/** Options of {@link appendDecision}. */
+export interface AppendDecisionOptions {
+	/** Log file (default {@link decisionLogFile}). */
+	file?: string;
+	/** `false` writes nothing (the user settings' `decisionLog`; see {@link decisionLogEnabled}). */
+	enabled?: boolean;
+	/** Called with the warning when the line could not be written. */
+	onWarning?: (warning: string) => void;
+}
+
+/** Result of {@link appendDecision}: it never throws. */
+export interface AppendDecisionResult {
+	written: boolean;
+	warning?: string;
+}
+
+const MAX_REASON = 2000;
+
+/** `~/.xcsh/agent/decisions.jsonl`. */
+export function decisionLogFile(): string {
+	return join(userAgentDir(), "decisions.jsonl");
+}
+
+/**
+ * Whether the decision log is on: only the user's settings (`~/.xcsh/agent/settings.json`) can turn it
+ * off with `"decisionLog": false`, so a project cannot silence the record of what its hooks decided.
+ */
+export function decisionLogEnabled(userSettings: Record<string, unknown> | undefined): boolean {
+	return userSettings?.decisionLog !== false;
+}
+
+/** The JSON line for `entry`: known fields only, in a fixed order, strings capped. */
+export function decisionLine(entry: DecisionEntry): string {
+	const text = (value: unknown, max = 500) => (typeof value === "string" ? value.slice(0, max) : undefined);
+	const line = {
+		time: text(entry.time) ?? new Date().toISOString(),
+		agent: text(entry.agent) ?? "unknown",
+		session: text(entry.session),
+		event: text(entry.event) ?? "unknown",
+		tool: text(entry.tool),
+		decision: text(entry.decision, 20) ?? "unknown",
+		reason: text(entry.reason, MAX_REASON),
+		hook: text(entry.hook, 4096),
+		durationMs: typeof entry.durationMs === "number" && Number.isFinite(entry.durationMs) ? Math.round(entry.durationMs * 10) / 10 : undefined,
+	};
+	return `${JSON.stringify(line)}\n`;
+}
+
+/**
+ * Appends one decision as one whole line. The line goes out in a single `write` on a descriptor opened
+ * with `O_APPEND`, so lines from concurrent processes never interleave or overwrite each other.
+ * Synchronous (one small write; the bridge calls it on its hot path) and never throws: a failure is
+ * returned (and passed to `onWarning`) instead.
+ */
+export function appendDecision(entry: DecisionEntry, options: AppendDecisionOptions = {}): AppendDecisionResult {
+	if (options.enabled === false) return { written: false };
+	const file = options.file ?? decisionLogFile();
+	let fd: number | undefined;
+	try {
+		const data = Buffer.from(decisionLine(entry), "utf8");
+		mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+		fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK, 0o600);
+		if (!fstatSync(fd).isFile()) throw new Error("not a regular file");
+		const written = writeSync(fd, data);
+		if (written !== data.length) throw new Error(`short write (${written} of ${data.length} bytes)`);
+		return { written: true };
+	} catch (error) {
+		const warning = `decision log ${file}: ${(error as Error).message}; decision not logged`;
+		try {
+			options.onWarning?.(warning);
+		} catch {
+			// a throwing listener must not reach the caller either
+		}
+		return { written: false, warning };
+	} finally {
+		if (fd !== undefined)
+			try {
+				closeSync(fd);
+			} catch {
+				// the line is written; a failing close changes nothing for the caller
+			}
+	}
+}

@@ -1,0 +1,11 @@
+export {
+	type AppendDecisionOptions,
+	type AppendDecisionResult,
+	appendDecision,
+	type Decision,
+	type DecisionEntry,
+	decisionLine,
+	decisionLogEnabled,
+	decisionLogFile,
+} from "./decision-log.ts";
+export { formatDecision, type LoggedDecision, matchesSession, type ParsedDecisions, parseDecisionLines } from "./read-log.ts";

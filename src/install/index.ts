@@ -1,0 +1,13 @@
+export { AGENTS, type Agent, type AgentEvent, type AgentSpec, agentSpec, isAgent, type Scope } from "./agents.ts";
+export { bridgeCommand, defaultCommandPrefix, isBridgeCommand, shellQuote } from "./bridge-command.ts";
+export { addEntries, type EntryChange, hasEntries, removeEntries } from "./entries.ts";
+export { InstallError, type InstallErrorCode } from "./errors.ts";
+export {
+	type BridgeStatus,
+	bridgeConfigFile,
+	bridgeStatus,
+	type InstallOptions,
+	type InstallResult,
+	installBridge,
+	uninstallBridge,
+} from "./install.ts";

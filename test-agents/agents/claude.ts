@@ -1,0 +1,53 @@
+import { anthropicApi } from "../model/anthropic.ts";
+import { runProcess } from "../process.ts";
+import type { AgentDriver, HookCommands } from "./types.ts";
+
+/** `.claude/settings.json` with one command hook per role; the guard fails closed (`onFailure: "block"`). */
+export function claudeSettings(hooks: HookCommands): string {
+	const entry = (command: string, guard: boolean) => ({ type: "command", command, timeout: 30, ...(guard ? { onFailure: "block" } : {}) });
+	return `${JSON.stringify(
+		{
+			hooks: {
+				PreToolUse: [{ matcher: "*", hooks: [entry(hooks.pre, true)] }],
+				PostToolUse: [{ matcher: "*", hooks: [entry(hooks.post, false)] }],
+				UserPromptSubmit: [{ hooks: [entry(hooks.prompt, false)] }],
+			},
+		},
+		null,
+		2,
+	)}\n`;
+}
+
+/** Claude Code 2.1.x: `claude -p … --output-format json` against `ANTHROPIC_BASE_URL` (PROTOCOLS.md A.1). */
+export const claudeDriver: AgentDriver = {
+	id: "claude",
+	api: anthropicApi,
+	configure(sandbox, hooks) {
+		sandbox.write({ "proj/.claude/settings.json": claudeSettings(hooks) });
+	},
+	run(bin, sandbox, baseUrl, prompt, timeoutMs) {
+		const env = sandbox.env({
+			ANTHROPIC_BASE_URL: baseUrl,
+			ANTHROPIC_API_KEY: "sk-ant-test-key",
+			CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+			DISABLE_AUTOUPDATER: "1",
+			DISABLE_TELEMETRY: "1",
+			DISABLE_ERROR_REPORTING: "1",
+		});
+		return runProcess([bin, "-p", prompt, "--allowedTools", "Bash Read", "--output-format", "json"], { cwd: sandbox.proj, env, timeoutMs });
+	},
+	selfcheck: {
+		deny: (reason) => JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: reason } }),
+		context: (text) => JSON.stringify({ hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: text } }),
+	},
+	guardChecks(checks, denied) {
+		checks.expect("guard: Claude marked the denied call's tool_result is_error", denied?.isError === true, `result: ${JSON.stringify(denied)}`);
+	},
+	finalText(run) {
+		try {
+			return String((JSON.parse(run.stdout) as { result?: unknown }).result);
+		} catch {
+			return undefined;
+		}
+	},
+};

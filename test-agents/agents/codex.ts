@@ -1,0 +1,70 @@
+import { responsesApi } from "../model/responses.ts";
+import { runProcess } from "../process.ts";
+import type { AgentDriver, HookCommands } from "./types.ts";
+import { join } from "node:path";
+
+/** `config.toml` for an offline run (PROTOCOLS.md A.2.1), trusting the project so its `.codex/hooks.json` loads (A.2.5). */
+function config(proj: string): string {
+	return `model = "mock-model"
+model_provider = "mock"
+approval_policy = "never"
+sandbox_mode = "danger-full-access"
+check_for_update_on_startup = false
+
+[model_providers.mock]
+name = "Mock Responses API"
+base_url = "http://127.0.0.1:1/v1"
+wire_api = "responses"
+env_key = "MOCK_API_KEY"
+requires_openai_auth = false
+request_max_retries = 0
+stream_max_retries = 0
+
+[analytics]
+enabled = false
+
+[features]
+hooks = true
+plugins = false
+apps = false
+
+[projects.${JSON.stringify(proj)}]
+trust_level = "trusted"
+`;
+}
+
+/** Codex `hooks.json` with one command hook per role. */
+export function codexHooks(hooks: HookCommands): string {
+	const entry = (command: string) => [{ hooks: [{ type: "command", command, timeout: 30 }] }];
+	const tool = (command: string) => [{ matcher: "*", hooks: [{ type: "command", command, timeout: 30 }] }];
+	return `${JSON.stringify({ hooks: { PreToolUse: tool(hooks.pre), PostToolUse: tool(hooks.post), UserPromptSubmit: entry(hooks.prompt) } }, null, 2)}\n`;
+}
+
+/** Codex CLI 0.169: `codex exec` against a Responses API provider at `base_url` (PROTOCOLS.md A.2.1). */
+export const codexDriver: AgentDriver = {
+	id: "codex",
+	api: responsesApi,
+	configure(sandbox, hooks) {
+		sandbox.write({
+			"home/.codex/config.toml": config(sandbox.proj),
+			// Codex's own exec policy rejects `rm -rf` under approval "never" whatever a hook says (A.2.1);
+			// allowing it here is what makes the guard the only thing between the model and the deletion.
+			"home/.codex/rules/default.rules": 'prefix_rule(pattern = ["rm"], decision = "allow")\n',
+			"proj/.codex/hooks.json": codexHooks(hooks),
+		});
+	},
+	run(bin, sandbox, baseUrl, prompt, timeoutMs) {
+		const env = sandbox.env({ CODEX_HOME: join(sandbox.home, ".codex"), MOCK_API_KEY: "sk-test" });
+		const args = [
+			bin, "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", "--dangerously-bypass-hook-trust",
+			"--color", "never", "-c", `model_providers.mock.base_url="${baseUrl}/v1"`, prompt,
+		];
+		return runProcess(args, { cwd: sandbox.proj, env, timeoutMs });
+	},
+	selfcheck: {
+		deny: (reason) => JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: reason } }),
+		context: (text) => JSON.stringify({ hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: text } }),
+	},
+	// `codex exec` prints the last agent message on stdout.
+	finalText: (run) => run.stdout.trim().split("\n").at(-1),
+};

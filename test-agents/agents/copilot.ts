@@ -1,0 +1,38 @@
+import { join } from "node:path";
+import { anthropicApi } from "../model/anthropic.ts";
+import { CACHE } from "../paths.ts";
+import { runProcess } from "../process.ts";
+import type { AgentDriver, HookCommands } from "./types.ts";
+
+/** Project `.github/hooks/suite.json` with one camelCase command hook per role. */
+export function copilotHooks(hooks: HookCommands): string {
+	const entry = (bash: string) => [{ type: "command", bash, timeoutSec: 30 }];
+	return `${JSON.stringify({ version: 1, hooks: { preToolUse: entry(hooks.pre), postToolUse: entry(hooks.post), userPromptSubmitted: entry(hooks.prompt) } }, null, 2)}\n`;
+}
+
+/** GitHub Copilot CLI 1.0.x, BYOK Anthropic provider, offline, no GitHub login (PROTOCOLS.md A.4.1.1). */
+export const copilotDriver: AgentDriver = {
+	id: "copilot",
+	api: anthropicApi,
+	configure(sandbox, hooks) {
+		sandbox.write({ "proj/.github/hooks/suite.json": copilotHooks(hooks) });
+	},
+	run(bin, sandbox, baseUrl, prompt, timeoutMs) {
+		const env = sandbox.env({
+			// The SEA unpacks ~235 MB on first start: once, into the suite's cache, not once per private HOME.
+			COPILOT_PKG_CACHE_HOME: join(CACHE, "copilot-pkg"),
+			COPILOT_AUTO_UPDATE: "false",
+			COPILOT_OFFLINE: "true",
+			COPILOT_PROVIDER_TYPE: "anthropic",
+			COPILOT_PROVIDER_BASE_URL: baseUrl,
+			COPILOT_PROVIDER_API_KEY: "sk-test",
+			COPILOT_MODEL: "claude-sonnet-4.5",
+		});
+		const args = [bin, "-p", prompt, "--allow-all-tools", "--no-color", "--no-auto-update", "--trust-folder", "--log-dir", sandbox.logs];
+		return runProcess(args, { cwd: sandbox.proj, env, timeoutMs });
+	},
+	selfcheck: {
+		deny: (reason) => JSON.stringify({ permissionDecision: "deny", permissionDecisionReason: reason }),
+		context: (text) => JSON.stringify({ additionalContext: text }),
+	},
+};

@@ -1,0 +1,51 @@
+import { geminiApi } from "../model/gemini.ts";
+import { runProcess } from "../process.ts";
+import type { AgentDriver, HookCommands } from "./types.ts";
+
+/** User settings for an offline run: API-key auth, no telemetry, no update checks (PROTOCOLS.md A.3.1). */
+const USER_SETTINGS = {
+	security: { auth: { selectedType: "gemini-api-key" } },
+	privacy: { usageStatisticsEnabled: false },
+	telemetry: { enabled: false },
+	general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+};
+
+/** Project `.gemini/settings.json` with one command hook per role (timeouts in ms). */
+export function geminiSettings(hooks: HookCommands): string {
+	const entry = (name: string, command: string, matcher?: string) => [
+		{ ...(matcher ? { matcher } : {}), hooks: [{ type: "command", name, command, timeout: 30_000 }] },
+	];
+	return `${JSON.stringify(
+		{ hooks: { BeforeTool: entry("suite-pre", hooks.pre, "*"), AfterTool: entry("suite-post", hooks.post, "*"), BeforeAgent: entry("suite-prompt", hooks.prompt) } },
+		null,
+		2,
+	)}\n`;
+}
+
+/** Gemini CLI 0.61: `gemini -p … --yolo` against `GOOGLE_GEMINI_BASE_URL` (PROTOCOLS.md A.3.1). */
+export const geminiDriver: AgentDriver = {
+	id: "gemini",
+	api: geminiApi,
+	configure(sandbox, hooks) {
+		sandbox.write({
+			"home/.gemini/settings.json": `${JSON.stringify(USER_SETTINGS, null, 2)}\n`,
+			"proj/.gemini/settings.json": geminiSettings(hooks),
+		});
+	},
+	run(bin, sandbox, baseUrl, prompt, timeoutMs) {
+		// GEMINI_CLI_TRUST_WORKSPACE in the environment is what loads project hooks headless (`--skip-trust` is not, A.3.1).
+		const env = sandbox.env({ GEMINI_API_KEY: "test-key", GOOGLE_GEMINI_BASE_URL: baseUrl, GEMINI_CLI_TRUST_WORKSPACE: "true" });
+		return runProcess([bin, "-p", prompt, "--yolo", "--output-format", "json"], { cwd: sandbox.proj, env, timeoutMs });
+	},
+	selfcheck: {
+		deny: (reason) => JSON.stringify({ decision: "deny", reason }),
+		context: (text) => JSON.stringify({ hookSpecificOutput: { hookEventName: "BeforeAgent", additionalContext: text } }),
+	},
+	finalText(run) {
+		try {
+			return String((JSON.parse(run.stdout) as { response?: unknown }).response);
+		} catch {
+			return undefined;
+		}
+	},
+};

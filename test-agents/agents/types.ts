@@ -1,0 +1,32 @@
+import type { Checks } from "../checks.ts";
+import type { ModelApi, SeenToolResult } from "../model/types.ts";
+import type { RunResult } from "../process.ts";
+import type { Sandbox } from "../sandbox.ts";
+import type { AgentId } from "../pins.ts";
+
+/** The hook commands of one run, by role; each agent maps the roles to its own event names. */
+export interface HookCommands {
+	/** Pre-tool guard (Claude/Codex `PreToolUse`, Gemini `BeforeTool`, Copilot `preToolUse`). */
+	pre: string;
+	/** Post-tool (Claude/Codex `PostToolUse`, Gemini `AfterTool`, Copilot `postToolUse`). */
+	post: string;
+	/** Prompt submit (Claude/Codex `UserPromptSubmit`, Gemini `BeforeAgent`, Copilot `userPromptSubmitted`). */
+	prompt: string;
+}
+
+/** How the suite drives one agent. */
+export interface AgentDriver {
+	id: AgentId;
+	/** The model API its client speaks. */
+	api: ModelApi;
+	/** Writes the agent's user settings and the project's hook config into the sandbox. */
+	configure(sandbox: Sandbox, hooks: HookCommands): void;
+	/** Runs the agent once, non-interactively, against the model server at `baseUrl`. */
+	run(bin: string, sandbox: Sandbox, baseUrl: string, prompt: string, timeoutMs: number): Promise<RunResult>;
+	/** The hand-written self-check answers in this agent's own protocol. */
+	selfcheck: { deny(reason: string): string; context(text: string): string };
+	/** Checks only this agent promises (run after the standard ones, when the guard is expected to deny). */
+	guardChecks?(checks: Checks, denied: SeenToolResult | undefined): void;
+	/** Where the agent's final text shows up in its output, for a last check; undefined when it has no machine form. */
+	finalText?(run: RunResult): string | undefined;
+}

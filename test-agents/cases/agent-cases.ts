@@ -1,0 +1,105 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { AgentDriver } from "../agents/types.ts";
+import { SECRET } from "../scenario.ts";
+import { approveHooks, bridgeHookFiles, bridgeMarkers } from "./_bridge.ts";
+import { drive } from "./drive.ts";
+import { SELFCHECK, selfcheckMarkers, sh } from "./_selfcheck.ts";
+import type { AgentCase } from "./types.ts";
+
+const ALL = { deny: true, harmless: true, redact: true, context: true };
+
+/** Control run: hooks that only log, so the same script must delete `build/` and leak the secret — the checks can fail. */
+export function controlCase(driver: AgentDriver): AgentCase {
+	return {
+		agent: driver.id,
+		name: "harness control (log-only hooks: the destructive call runs)",
+		needsBridge: false,
+		run: (ctx, checks) =>
+			drive(driver, ctx, checks, "control", {
+				hooks: (s) => {
+					const log = sh(join(s.logs, "hooks.log"));
+					return { pre: `${sh(SELFCHECK.answer)} ${log} ''`, post: `${sh(SELFCHECK.answer)} ${log} ''`, prompt: `${sh(SELFCHECK.answer)} ${log} ''` };
+				},
+				expect: { deny: false, harmless: true, redact: false, context: false },
+				markers: selfcheckMarkers(),
+				after(checks, { sandbox, server }) {
+					checks.expect("control: `rm -rf build` ran without a guard (build/ is gone)", !existsSync(join(sandbox.proj, "build")));
+					const leaked = server.requests.some((q) => JSON.stringify(q.body).includes(SECRET));
+					checks.expect("control: without redaction the secret reaches the model", leaked);
+					checks.expect("control: the hooks were called", existsSync(join(sandbox.logs, "hooks.log")));
+				},
+			}),
+	};
+}
+
+/** Harness self-check: hand-written shell hooks in the agent's own protocol, no xcsh code. */
+export function selfCheckCase(driver: AgentDriver): AgentCase {
+	const markers = selfcheckMarkers();
+	return {
+		agent: driver.id,
+		name: "harness self-check (hand-written shell hooks)",
+		needsBridge: false,
+		run: (ctx, checks) =>
+			drive(driver, ctx, checks, "self", {
+				hooks: (s) => {
+					const log = sh(join(s.logs, "hooks.log"));
+					return {
+						pre: `${sh(SELFCHECK.deny)} ${log} ${sh(driver.selfcheck.deny(markers.deny))}`,
+						post: `${sh(process.execPath)} ${sh(SELFCHECK.redact)} ${log} ${driver.id}`,
+						prompt: `${sh(SELFCHECK.answer)} ${log} ${sh(driver.selfcheck.context(markers.context))}`,
+					};
+				},
+				expect: ALL,
+				markers,
+			}),
+	};
+}
+
+/** The real thing: the typed suite hooks in `.xcsh/hooks/`, approved in the private HOME, run by `xcsh-hooks bridge <agent>`. */
+export function bridgeCase(driver: AgentDriver): AgentCase {
+	return {
+		agent: driver.id,
+		name: `xcsh-hooks bridge ${driver.id} (typed hooks in .xcsh/hooks, trusted)`,
+		needsBridge: true,
+		run(ctx, checks) {
+			if (!("exe" in ctx.bridge)) throw new Error("unreachable: no bridge");
+			const exe = ctx.bridge.exe;
+			const command = `${sh(exe)} bridge ${driver.id}`;
+			return drive(driver, ctx, checks, "bridge", {
+				files: bridgeHookFiles(),
+				hooks: () => ({ pre: command, post: command, prompt: command }),
+				async prepare(sandbox, c) {
+					const approved = await approveHooks(exe, sandbox);
+					return c.expect("`xcsh-hooks trust approve` accepted the project hooks", approved.ok, approved.detail);
+				},
+				expect: ALL,
+				markers: bridgeMarkers(),
+			});
+		},
+	};
+}
+
+/** The same typed hooks given with `--hook <abs path>` (the user's own choice: no approval needed). */
+export function bridgeHookFlagCase(driver: AgentDriver): AgentCase {
+	return {
+		agent: driver.id,
+		name: `xcsh-hooks --hook … bridge ${driver.id} (typed hooks outside the project)`,
+		needsBridge: true,
+		run(ctx, checks) {
+			if (!("exe" in ctx.bridge)) throw new Error("unreachable: no bridge");
+			const exe = ctx.bridge.exe;
+			const files = Object.fromEntries(Object.entries(bridgeHookFiles()).map(([path, text]) => [path.replace("proj/.xcsh/hooks/", "own-hooks/"), text]));
+			return drive(driver, ctx, checks, "hookflag", {
+				files,
+				hooks(sandbox) {
+					const flags = Object.keys(files).map((path) => `--hook ${sh(join(sandbox.root, path))}`).join(" ");
+					const command = `${sh(exe)} ${flags} bridge ${driver.id}`;
+					return { pre: command, post: command, prompt: command };
+				},
+				expect: ALL,
+				markers: bridgeMarkers(),
+			});
+		},
+	};
+}

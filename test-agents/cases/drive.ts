@@ -1,0 +1,53 @@
+import { join } from "node:path";
+import type { AgentDriver, HookCommands } from "../agents/types.ts";
+import type { Checks } from "../checks.ts";
+import { startModelServer } from "../model/server.ts";
+import { FINAL_TEXT } from "../model/types.ts";
+import { createSandbox, type Sandbox } from "../sandbox.ts";
+import { checkStandard, type Markers, type Outcome, projectFiles, standardSteps } from "../scenario.ts";
+import type { CaseContext } from "./types.ts";
+
+const PROMPT = "clean the build folder, run a harmless command and show me deploy.conf";
+
+/** What a case sets up before the agent runs. */
+export interface DriveSetup {
+	/** The hook commands; given the sandbox so they can point into it. */
+	hooks(sandbox: Sandbox): HookCommands;
+	/** Extra preparation after the files are written (e.g. approving hooks); a failed check stops the case. */
+	prepare?(sandbox: Sandbox, checks: Checks): Promise<boolean>;
+	/** Extra files (relative to the sandbox root). */
+	files?: Record<string, string>;
+	/** Which standard assertions apply; the rest are checked by `after`. */
+	expect: Outcome["expect"];
+	markers: Markers;
+	/** Further checks on the outcome. */
+	after?(checks: Checks, outcome: Outcome): void;
+}
+
+/** One agent run through the standard script in a fresh sandbox, with its logs kept when anything failed. */
+export async function drive(driver: AgentDriver, ctx: CaseContext, checks: Checks, label: string, setup: DriveSetup): Promise<void> {
+	const sandbox = createSandbox(`${driver.id}-${label}`);
+	const server = startModelServer(driver.api, standardSteps(sandbox));
+	try {
+		sandbox.write({ ...projectFiles(), ...setup.files });
+		driver.configure(sandbox, setup.hooks(sandbox));
+		if (setup.prepare && !(await setup.prepare(sandbox, checks))) return;
+		const run = await driver.run(ctx.bin, sandbox, server.url, PROMPT, ctx.timeoutMs);
+		await Bun.write(join(sandbox.logs, "requests.json"), JSON.stringify(server.requests, null, 1));
+		await Bun.write(join(sandbox.logs, "agent.out"), `${run.stdout}\n--- stderr\n${run.stderr}`);
+		ctx.log(`${driver.id} exited ${run.code}${run.timedOut ? " (killed on timeout)" : ""} in ${(run.ms / 1000).toFixed(1)} s; ${server.requests.length} requests, ${server.main().length} main turns`);
+		const outcome: Outcome = { run, server, api: driver.api, sandbox, markers: setup.markers, expect: setup.expect };
+		checkStandard(checks, outcome);
+		if (setup.expect.deny) driver.guardChecks?.(checks, driver.api.toolResults(server.main().at(-1)?.body)[0]);
+		setup.after?.(checks, outcome);
+		if (driver.finalText && !run.timedOut) {
+			const text = driver.finalText(run);
+			checks.expect("the agent printed the model's final text", text === FINAL_TEXT, `got ${JSON.stringify(text)}`);
+		}
+	} finally {
+		server.stop();
+		const keep = ctx.keep || !checks.ok;
+		sandbox.dispose(keep);
+		if (keep) ctx.log(`kept ${sandbox.root}`);
+	}
+}

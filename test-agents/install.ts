@@ -1,0 +1,52 @@
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { CACHE, NPM_CACHE } from "./paths.ts";
+import type { AgentPin } from "./pins.ts";
+import { runProcess } from "./process.ts";
+
+/** Result of {@link ensureInstalled}. */
+export interface Installed {
+	/** Absolute path of the agent's executable. */
+	bin: string;
+	/** True when this call downloaded it; false when the cache already had it. */
+	downloaded: boolean;
+	/** Milliseconds spent (≈0 when cached). */
+	ms: number;
+}
+
+/** Folder of one pinned package in the cache: `.cache/agents/<pkg>@<version>/`. */
+export function installDir(pin: AgentPin): string {
+	return join(CACHE, `${pin.pkg.replace("/", "+")}@${pin.version}`);
+}
+
+/**
+ * Installs `pin` with npm into its cache folder unless a finished install is there; the install
+ * goes to a scratch folder renamed into place at the end, so an interrupted run never leaves a half
+ * install that later runs would trust.
+ */
+export async function ensureInstalled(pin: AgentPin, timeoutMs = 600_000): Promise<Installed> {
+	const dir = installDir(pin);
+	const bin = join(dir, "node_modules", ".bin", pin.bin);
+	const done = join(dir, ".installed");
+	if (existsSync(done) && existsSync(bin)) return { bin, downloaded: false, ms: 0 };
+	const started = performance.now();
+	const scratch = `${dir}.partial-${process.pid}`;
+	rmSync(scratch, { recursive: true, force: true });
+	mkdirSync(scratch, { recursive: true });
+	mkdirSync(NPM_CACHE, { recursive: true });
+	writeFileSync(join(scratch, "package.json"), `${JSON.stringify({ name: "agent-cache", private: true })}\n`);
+	const spec = `${pin.pkg}@${pin.version}`;
+	const res = await runProcess(
+		["npm", "install", "--no-save", "--no-audit", "--no-fund", "--no-package-lock", "--loglevel=error", spec],
+		{ cwd: scratch, env: { ...process.env, npm_config_cache: NPM_CACHE, npm_config_update_notifier: "false" }, timeoutMs },
+	);
+	if (res.timedOut || res.code !== 0) {
+		rmSync(scratch, { recursive: true, force: true });
+		throw new Error(`npm install ${spec} ${res.timedOut ? "timed out" : `exited ${res.code}`}: ${res.stderr.slice(-2000)}`);
+	}
+	if (!existsSync(join(scratch, "node_modules", ".bin", pin.bin))) throw new Error(`npm install ${spec}: no ${pin.bin} in node_modules/.bin`);
+	writeFileSync(join(scratch, ".installed"), `${spec}\n${new Date().toISOString()}\n`);
+	rmSync(dir, { recursive: true, force: true });
+	renameSync(scratch, dir);
+	return { bin, downloaded: true, ms: performance.now() - started };
+}

@@ -1,0 +1,37 @@
+import { CASES } from "./cases/index.ts";
+import { Checks } from "./checks.ts";
+import type { AgentId } from "./pins.ts";
+import type { SetupState } from "./setup.ts";
+import type { CaseReport } from "./summary.ts";
+
+/** Options of {@link runCases}. */
+export interface RunCasesOptions {
+	wanted: AgentId[];
+	state: SetupState;
+	timeoutMs: number;
+	keep: boolean;
+	log(line: string): void;
+}
+
+/** Runs every case of the wanted agents, in order, and resolves their reports (a throwing case is a failed check). */
+export async function runCases(options: RunCasesOptions): Promise<CaseReport[]> {
+	const reports: CaseReport[] = [];
+	for (const c of CASES.filter((c) => options.wanted.includes(c.agent))) {
+		const checks = new Checks();
+		const t0 = performance.now();
+		const installed = options.state.installs[c.agent];
+		const bridge = options.state.bridge[c.agent] ?? { missing: "the bridge was not prepared" };
+		console.error(`${c.agent}: ${c.name}`);
+		if (!installed || "error" in installed) checks.expect("agent CLI installed", false, installed && "error" in installed ? installed.error : "not installed");
+		else if (c.needsBridge && "missing" in bridge) checks.skip("bridge-based checks", bridge.missing);
+		else {
+			try {
+				await c.run({ bin: installed.bin, timeoutMs: options.timeoutMs, keep: options.keep, bridge, log: options.log }, checks);
+			} catch (error) {
+				checks.expect("case ran to the end", false, error instanceof Error ? (error.stack ?? error.message) : String(error));
+			}
+		}
+		reports.push({ agent: c.agent, name: c.name, checks: checks.list, ms: performance.now() - t0 });
+	}
+	return reports;
+}

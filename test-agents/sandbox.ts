@@ -1,0 +1,68 @@
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+
+/** A private run folder: `home/` (HOME and the XDG dirs), `proj/` (the agent's cwd), `logs/`. */
+export interface Sandbox {
+	root: string;
+	home: string;
+	proj: string;
+	logs: string;
+	/** Writes files (path relative to `root` → content); `*.sh` files become executable. */
+	write(files: Record<string, string>): void;
+	/** The base environment for any process of this run: nothing from ours but PATH and locale. */
+	env(extra?: Record<string, string>): Record<string, string>;
+	/** Removes the folder (unless `keep`). */
+	dispose(keep: boolean): void;
+}
+
+/** PATH for agents and hooks: this Bun first (hooks may be `bun x.ts`), then node and the system. */
+const PATH = [dirname(process.execPath), "/usr/local/bin", "/usr/bin", "/bin"].join(":");
+
+/** Creates a fresh sandbox under the OS temp dir. */
+export function createSandbox(label: string): Sandbox {
+	const root = mkdtempSync(join(tmpdir(), `xcsh-agents-${label}-`));
+	const home = join(root, "home");
+	const proj = join(root, "proj");
+	const logs = join(root, "logs");
+	for (const dir of [home, proj, logs, join(home, ".config"), join(home, ".cache"), join(home, ".local", "share"), join(root, "tmp")]) {
+		mkdirSync(dir, { recursive: true });
+	}
+	return {
+		root,
+		home,
+		proj,
+		logs,
+		write(files) {
+			for (const [path, content] of Object.entries(files)) {
+				const full = join(root, path);
+				mkdirSync(dirname(full), { recursive: true });
+				writeFileSync(full, content);
+				if (full.endsWith(".sh")) chmodSync(full, 0o755);
+			}
+		},
+		env(extra = {}) {
+			return {
+				PATH,
+				HOME: home,
+				USERPROFILE: home,
+				XDG_CONFIG_HOME: join(home, ".config"),
+				XDG_CACHE_HOME: join(home, ".cache"),
+				XDG_DATA_HOME: join(home, ".local", "share"),
+				XDG_STATE_HOME: join(home, ".local", "state"),
+				TMPDIR: join(root, "tmp"),
+				LANG: "C.UTF-8",
+				TERM: "dumb",
+				NO_COLOR: "1",
+				CI: "1",
+				// Only loopback: no proxy may carry a request elsewhere, and loopback never goes through one.
+				NO_PROXY: "127.0.0.1,localhost,::1",
+				no_proxy: "127.0.0.1,localhost,::1",
+				...extra,
+			};
+		},
+		dispose(keep) {
+			if (!keep) rmSync(root, { recursive: true, force: true });
+		},
+	};
+}

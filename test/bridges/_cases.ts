@@ -1,0 +1,147 @@
+/**
+ * Per-agent expectations for the end-to-end bridge suites: which fixture is the guarded call, the
+ * tool result, the prompt, and the exact answer each agent must get (PROTOCOLS.md part A; Cursor: B.4).
+ */
+
+/** A fixture file and, for payloads without an event name, the `--event` to pass. */
+export interface FixtureRef {
+	file: string;
+	event?: string;
+}
+
+export interface AgentCase {
+	label: string;
+	agent: string;
+	pre: FixtureRef;
+	post: FixtureRef;
+	prompt: FixtureRef;
+	/** Sets the shell command of the `pre` payload. */
+	setCommand(payload: Record<string, unknown>, command: string): void;
+	/** Field of `pre` whose removal makes it invalid, and of `prompt`. */
+	toolField: string;
+	promptField: string;
+	/** Sets the event name of a payload (unknown-event case). */
+	renameEvent(payload: Record<string, unknown>, name: string): string[];
+	/** The parsed "no opinion" answer (`undefined`: empty stdout). */
+	none: unknown;
+	deny(reason: unknown): unknown;
+	rewrite: unknown;
+	replace: unknown;
+	context: unknown;
+}
+
+const R = "REPLACED-BY-HOOK";
+const C = "CONTEXT-FROM-HOOK";
+const W = "echo REWRITTEN-BY-HOOK";
+
+const hookEventName = (payload: Record<string, unknown>, name: string) => {
+	payload.hook_event_name = name;
+	return [];
+};
+const toolInputCommand = (payload: Record<string, unknown>, command: string) => {
+	(payload.tool_input as Record<string, unknown>).command = command;
+};
+const hso = (hookEventName: string, fields: Record<string, unknown>) => ({ hookSpecificOutput: { hookEventName, ...fields } });
+const claudeDeny = (reason: unknown) => hso("PreToolUse", { permissionDecision: "deny", permissionDecisionReason: reason });
+
+const copilotAnswers = {
+	none: undefined,
+	deny: (reason: unknown) => ({ permissionDecision: "deny", permissionDecisionReason: reason }),
+	rewrite: { modifiedArgs: { command: W, description: "Remove the build directory" } },
+	replace: { modifiedResult: { resultType: "success", textResultForLlm: R } },
+	context: { additionalContext: C },
+};
+
+export const AGENT_CASES: AgentCase[] = [
+	{
+		label: "claude",
+		agent: "claude",
+		pre: { file: "PreToolUse.Bash.json" },
+		post: { file: "PostToolUse.Bash.json" },
+		prompt: { file: "UserPromptSubmit.json" },
+		setCommand: toolInputCommand,
+		toolField: "tool_input",
+		promptField: "prompt",
+		renameEvent: hookEventName,
+		none: undefined,
+		deny: claudeDeny,
+		rewrite: hso("PreToolUse", { permissionDecision: "allow", updatedInput: { command: W, description: "clean" } }),
+		replace: hso("PostToolUse", { updatedToolOutput: { stdout: R, stderr: "", interrupted: false, isImage: false, noOutputExpected: false } }),
+		context: hso("UserPromptSubmit", { additionalContext: C }),
+	},
+	{
+		label: "codex",
+		agent: "codex",
+		pre: { file: "PreToolUse.json" },
+		post: { file: "PostToolUse.with-output.json" },
+		prompt: { file: "UserPromptSubmit.json" },
+		setCommand: toolInputCommand,
+		toolField: "tool_input",
+		promptField: "prompt",
+		renameEvent: hookEventName,
+		none: undefined,
+		deny: claudeDeny,
+		rewrite: hso("PreToolUse", { permissionDecision: "allow", updatedInput: { command: W } }),
+		replace: { decision: "block", reason: R },
+		context: hso("UserPromptSubmit", { additionalContext: C }),
+	},
+	{
+		label: "gemini",
+		agent: "gemini",
+		pre: { file: "BeforeTool.json" },
+		post: { file: "AfterTool.json" },
+		prompt: { file: "BeforeAgent.json" },
+		setCommand: toolInputCommand,
+		toolField: "tool_input",
+		promptField: "prompt",
+		renameEvent: hookEventName,
+		none: undefined,
+		deny: (reason) => ({ decision: "deny", reason }),
+		rewrite: { decision: "allow", ...hso("BeforeTool", { tool_input: { command: W, description: "Remove the build directory" } }) },
+		replace: { decision: "deny", reason: R },
+		context: hso("BeforeAgent", { additionalContext: C }),
+	},
+	{
+		label: "cursor",
+		agent: "cursor",
+		pre: { file: "preToolUse.json" },
+		post: { file: "postToolUse.mcp.json" },
+		prompt: { file: "beforeSubmitPrompt.json" },
+		setCommand: toolInputCommand,
+		toolField: "tool_input",
+		promptField: "prompt",
+		renameEvent: hookEventName,
+		none: {},
+		deny: (reason) => ({ permission: "deny", user_message: reason, agent_message: reason }),
+		rewrite: { permission: "allow", updated_input: { command: W, working_directory: "/home/user/proj" } },
+		replace: { updated_mcp_tool_output: { content: [{ type: "text", text: R }] } },
+		// Cursor cannot add context to a prompt: no opinion (and a warning on stderr).
+		context: {},
+	},
+	{
+		label: "copilot camelCase",
+		agent: "copilot",
+		pre: { file: "preToolUse.json", event: "preToolUse" },
+		post: { file: "postToolUse.json", event: "postToolUse" },
+		prompt: { file: "userPromptSubmitted.json", event: "userPromptSubmitted" },
+		setCommand: (payload, command) => {
+			(payload.toolArgs as Record<string, unknown>).command = command;
+		},
+		toolField: "toolArgs",
+		promptField: "prompt",
+		renameEvent: () => ["--event", "futureEvent"],
+		...copilotAnswers,
+	},
+	{
+		label: "copilot PascalCase",
+		agent: "copilot",
+		pre: { file: "PreToolUse.json" },
+		post: { file: "PostToolUse.json" },
+		prompt: { file: "UserPromptSubmit.json" },
+		setCommand: toolInputCommand,
+		toolField: "tool_input",
+		promptField: "prompt",
+		renameEvent: hookEventName,
+		...copilotAnswers,
+	},
+];

@@ -1,0 +1,77 @@
+/** The shared flow in-process: the answer, the stderr lines and the decision record for the log. */
+import { beforeAll, describe, expect, test } from "bun:test";
+import { claudeBridge } from "../../src/bridges/claude.ts";
+import { codexBridge } from "../../src/bridges/codex.ts";
+import { runBridge } from "../../src/bridges/run.ts";
+import { fixture, workspace } from "./_bridge.ts";
+
+let ws: ReturnType<typeof workspace>;
+beforeAll(() => {
+	ws = workspace();
+});
+
+const bytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
+
+describe("runBridge", () => {
+	test("a guard event's decision is recorded: agent, session, event, tool, reason, time", async () => {
+		const answer = await runBridge(claudeBridge, { stdin: bytes(fixture("claude", "PreToolUse.Bash.json", ws.project)), hookPaths: [ws.hook("policy.ts")], discovery: false });
+		expect(JSON.parse(answer.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
+		expect(answer.decision).toMatchObject({
+			agent: "claude",
+			session: "9e707540-21f2-4820-a4df-019d45e214df",
+			event: "PreToolUse",
+			tool: "bash",
+			decision: "deny",
+			reason: expect.stringContaining("POLICY"),
+		});
+		expect(answer.decision?.durationMs).toBeGreaterThan(0);
+		expect(answer.settings).toBeDefined();
+	});
+
+	test("rewrites and allows are recorded too; other events record nothing", async () => {
+		const payload = fixture("codex", "PreToolUse.json", ws.project);
+		(payload.tool_input as Record<string, unknown>).command = "echo REWRITE-ME";
+		expect((await runBridge(codexBridge, { stdin: bytes(payload), hookPaths: [ws.hook("policy.ts")], discovery: false })).decision?.decision).toBe("rewrite");
+		(payload.tool_input as Record<string, unknown>).command = "ls";
+		expect((await runBridge(codexBridge, { stdin: bytes(payload), hookPaths: [ws.hook("policy.ts")], discovery: false })).decision?.decision).toBe("allow");
+		const prompt = await runBridge(codexBridge, { stdin: bytes(fixture("codex", "UserPromptSubmit.json", ws.project)), hookPaths: [ws.hook("policy.ts")], discovery: false });
+		expect(prompt.decision).toBeUndefined();
+	});
+
+	test("a rewrite the built-in tool would refuse is denied, naming the field", async () => {
+		const payload = fixture("claude", "PreToolUse.Bash.json", ws.project);
+		const hook = ws.hook("bad-rewrite.ts");
+		await Bun.write(hook, `export default (pi) => pi.on("tool_call", () => ({ input: { command: 42 } }));\n`);
+		const answer = await runBridge(claudeBridge, { stdin: bytes(payload), hookPaths: [hook], discovery: false });
+		expect(JSON.parse(answer.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: "deny", permissionDecisionReason: expect.stringContaining("command") });
+	});
+
+	test("an unreadable stdin on a guard is a deny recorded as such", async () => {
+		const answer = await runBridge(claudeBridge, { stdin: new Error("stdin holds more than 10 bytes"), hookPaths: [], discovery: false });
+		expect(JSON.parse(answer.stdout).hookSpecificOutput.permissionDecisionReason).toContain("more than 10 bytes");
+		expect(answer.decision?.decision).toBe("deny");
+	});
+});
+
+describe("reading stdin", () => {
+	test("more than the cap is refused, never read to the end; a payload under it is read whole", async () => {
+		const script = `import { readStdinBytes } from ${JSON.stringify(`${import.meta.dir}/../../src/bridges/_stdin.ts`)};
+try { console.log("read " + readStdinBytes(100_000).length); } catch (e) { console.log(e.message); }`;
+		const run = async (size: number) => {
+			const proc = Bun.spawn([process.execPath, "-e", script], { stdin: new Uint8Array(size).fill(0x61), stdout: "pipe", stderr: "pipe" });
+			return (await new Response(proc.stdout).text()).trim();
+		};
+		expect(await run(300_000)).toBe("stdin holds more than 100000 bytes; refusing a payload that large");
+		expect(await run(99_999)).toBe("read 99999");
+	});
+});
+
+describe("rewrites", () => {
+	test("a hook returning the input unchanged is no rewrite (no implicit approval)", async () => {
+		const hook = ws.hook("same-input.ts");
+		await Bun.write(hook, `export default (pi) => pi.on("tool_call", (event) => ({ input: { ...event.input } }));\n`);
+		const answer = await runBridge(claudeBridge, { stdin: bytes(fixture("claude", "PreToolUse.Bash.json", ws.project)), hookPaths: [hook], discovery: false });
+		expect(answer.stdout).toBe("");
+		expect(answer.decision?.decision).toBe("allow");
+	});
+});
