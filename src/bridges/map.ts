@@ -100,33 +100,14 @@ export function toOutcome(event: HookEvent, dispatched: { result: unknown; stopp
 	}
 }
 
-/** Loads the parameter schema of a built-in tool (TypeBox is loaded only when a hook rewrote a call). */
-async function builtinParameters(name: string) {
-	switch (name) {
-		case "bash":
-			return (await import("../tools/bash.ts")).BashParamsSchema;
-		case "read":
-			return (await import("../tools/read.ts")).ReadParamsSchema;
-		case "write":
-			return (await import("../tools/write.ts")).WriteParamsSchema;
-		default:
-			return (await import("../tools/edit.ts")).EditParamsSchema;
-	}
-}
-
 /**
- * A hook's rewritten input as the agent's whole input: checked against the built-in tool's parameters
- * when the call was mapped to one (an invalid input denies, naming the field), then renamed back.
- * A rewrite that changes nothing is "no opinion".
+ * A hook's rewritten input as the agent's whole input, renamed back (the host's dispatch already
+ * checked it against the built-in tool's parameters; an invalid one is a block). A rewrite that
+ * changes nothing is "no opinion".
  */
 export async function rewriteToAgent(mapped: Extract<Mapped, { kind: "event" }>, input: Record<string, unknown>): Promise<Outcome> {
 	const { tool, call } = mapped;
 	if (!tool || !call) return { kind: "none" };
-	if (tool.rule) {
-		const { validateToolInput } = await import("../tools/validate-input.ts");
-		const checked = validateToolInput({ name: tool.toolName, parameters: await builtinParameters(tool.toolName) }, input);
-		if (!checked.ok) return { kind: "deny", reason: `a hook rewrote the call with an invalid ${checked.errors.join("; ")}` };
-	}
 	const agentInput = toAgentInput(tool, call.input, input);
 	// An unchanged input is no rewrite: answering it would also approve the call in Claude and Cursor.
 	return Bun.deepEquals(agentInput, call.input) ? { kind: "none" } : { kind: "rewrite", input: agentInput };

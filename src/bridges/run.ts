@@ -6,7 +6,7 @@ import { isRecord } from "./_answer.ts";
 import { decodeUtf8 } from "./_stdin.ts";
 import { isGuard, type Mapped, mapPayload, rewriteToAgent, toOutcome } from "./map.ts";
 import { agentSessionFile, ensureSessionFile } from "./session.ts";
-import { attachSessionView } from "./transcript.ts";
+import { agentSessionView } from "./transcript.ts";
 import type { AgentBridge, AnswerNotes, Outcome, Payload } from "./types.ts";
 
 /** Options of {@link runBridge}. */
@@ -190,6 +190,7 @@ async function decide(agent: AgentBridge, payload: Payload, mapped: Extract<Mapp
 		hookPaths: options.hookPaths,
 		discovery: options.discovery,
 		sessionFile: agentSessionFile(agent.name, sessionId),
+		sessionView: (open) => agentSessionView(open, agent, payload, say),
 		interactive: false,
 		notify: (line) => {
 			notes.messages.push(line.trimEnd());
@@ -198,10 +199,7 @@ async function decide(agent: AgentBridge, payload: Payload, mapped: Extract<Mapp
 	});
 	try {
 		sinks.settings(host.settings as unknown as Record<string, unknown>);
-		if (host.hooks.length > 0) {
-			ensureSessionFile(host.sessionFile, sessionId, cwd);
-			attachSessionView(host, agent, payload, say);
-		}
+		if (host.hooks.length > 0) ensureSessionFile(host.sessionFile, sessionId, cwd);
 		stderr.push(...describeSkips(host));
 		for (const e of host.loadErrors) stderr.push(`hook failed to load: ${e.path}: ${e.error}`);
 		const seconds = options.timeoutSeconds ?? agent.timeoutSeconds;

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { Host } from "../host/host.ts";
+import type { SessionManager } from "../session/session-manager.ts";
 import type { ReadonlySessionManager } from "../session/types.ts";
 import type { TranscriptMessage } from "./_jsonl.ts";
 import { readClaudeTranscript } from "./transcript-claude.ts";
@@ -39,18 +39,7 @@ export function readAgentTranscript(agent: AgentBridge, payload: Payload, warn: 
 	}
 }
 
-/**
- * Gives hooks (`ctx.sessionManager`) the agent's transcript together with their own session file.
- *
- * TODO(lead): `createHost` builds its own session view; this swaps the runner's before the first
- * event. Replace it with a host option, `sessionView?: (open: () => SessionManager) => ReadonlySessionManager`
- * (called with the host's `openSession`, its result passed to `new HookRunner` instead of the LazySession),
- * and delete the swap below.
- */
-export function attachSessionView(host: Host, agent: AgentBridge, payload: Payload, warn: (line: string) => void): ReadonlySessionManager {
-	const view = new BridgeSessionView(host.session, () => readAgentTranscript(agent, payload, warn));
-	const runner = host.runner as unknown as { sessionManager: ReadonlySessionManager; context: unknown };
-	runner.sessionManager = view;
-	runner.context = undefined; // rebuilt with the view on the next event
-	return view;
+/** The session hooks see under a bridge: the agent's transcript (read on first use) with their own session file. */
+export function agentSessionView(open: () => SessionManager, agent: AgentBridge, payload: Payload, warn: (line: string) => void): ReadonlySessionManager {
+	return new BridgeSessionView(open, () => readAgentTranscript(agent, payload, warn));
 }

@@ -1,6 +1,7 @@
 import { bridgeNames, loadBridge } from "../bridges/index.ts";
 import { readStdinBytes } from "../bridges/_stdin.ts";
 import { runBridge } from "../bridges/run.ts";
+import { logDecision } from "../host/decisions.ts";
 import { claimStdout } from "../host/stdout.ts";
 import { CliError, EXIT_OK, globalArgs, hookPaths, projectDir, writeErr, writeOut, defineCommand } from "./_shared.ts";
 
@@ -42,8 +43,8 @@ export const bridgeCommand = defineCommand({
 			allowLoadErrors: args["allow-load-errors"] === true,
 			timeoutSeconds: timeoutSeconds(args.timeout),
 		});
-		// TODO(lead): decision log — `answer.decision` (guard events) is the record for
-		// appendDecision(answer.decision, { enabled: decisionLogEnabled(answer.settings) }) from src/decisions.
+		// Every guard decision is on record (SPEC §12, the decision log); the answer still goes out if the log cannot be written.
+		if (answer.decision) logDecision({ settings: answer.settings ?? {} }, { ...answer.decision, durationMs: Math.round(answer.decision.durationMs) });
 		for (const line of answer.stderr) await writeErr(line);
 		if (answer.stdout) await writeOut(answer.stdout);
 		return EXIT_OK;

@@ -1,5 +1,6 @@
 import { relative } from "pathe";
 import { type PlannedHook, planHooks } from "../hooks/discover.ts";
+import { AGENTS, bridgeStatus } from "../install/index.ts";
 import { TrustStore } from "../trust/trust-store.ts";
 import { EXIT_OK, globalArgs, hookPaths, printJson, projectDir, writeErr, writeOut, defineCommand } from "./_shared.ts";
 
@@ -21,7 +22,10 @@ export const listCommand = defineCommand({
 	async run({ args }) {
 		const cwd = projectDir(args.cwd);
 		// The same plan the other commands load from: trust, settings and first-wins all applied.
-		const plan = await planHooks(hookPaths(args), cwd, { trust: new TrustStore(), discovery: args.discovery });
+		const [plan, bridges] = await Promise.all([
+			planHooks(hookPaths(args), cwd, { trust: new TrustStore(), discovery: args.discovery }),
+			Promise.all(AGENTS.map(async (agent) => ({ agent, ...(await bridgeStatus(agent, { cwd })) }))),
+		]);
 		if (args.json) {
 			const hooks = plan.entries.map((e) => ({
 				path: e.path,
@@ -33,7 +37,7 @@ export const listCommand = defineCommand({
 				status: e.status,
 				detail: e.detail ?? null,
 			}));
-			await printJson({ hooks, skipped: plan.skipped, warnings: plan.warnings });
+			await printJson({ hooks, skipped: plan.skipped, bridges, warnings: plan.warnings });
 			return EXIT_OK;
 		}
 		const show = (path: string) => (path.startsWith(`${cwd}/`) ? relative(cwd, path) : path);
@@ -48,8 +52,11 @@ export const listCommand = defineCommand({
 		const lines = rows.length ? table([["SOURCE", "LEVEL", "TYPE", "TOOL", "PATH", "STATUS"], ...rows]) : ["No hooks found."];
 		const pending = plan.skipped.filter((s) => s.reason !== "unverifiable");
 		if (pending.length) lines.push("", ...pending.map((s) => `approve with: ${s.approve}`));
+		const where = (b: { project: boolean; user: boolean }) =>
+			b.project && b.user ? "installed (project and user)" : b.project ? "installed (project)" : b.user ? "installed (user)" : "not installed";
+		lines.push("", `bridges: ${bridges.map((b) => `${b.agent} ${where(b)}`).join(", ")}`);
 		await writeOut(lines.join("\n"));
-		for (const warning of plan.warnings) await writeErr(`warning: ${warning}`);
+		for (const warning of [...plan.warnings, ...bridges.flatMap((b) => b.errors)]) await writeErr(`warning: ${warning}`);
 		return EXIT_OK;
 	},
 });

@@ -11,7 +11,8 @@ import { TEMPLATES } from "../templates/index.ts";
 import { createBuiltinTools } from "../tools/index.ts";
 import { createNoOpUIContext } from "../ui/no-op.ts";
 import { createStatusLine } from "../ui/status-line.ts";
-import { DEMO_CONTEXT, DEMO_PROMPT, demoSteps } from "./script.ts";
+import { selfArgv } from "../install/bridge-command.ts";
+import { claudePreToolUse, DEMO_CONTEXT, DEMO_PROMPT, demoSteps } from "./script.ts";
 
 /** The bundled example hooks: template → name in the workspace. */
 const EXAMPLES = [
@@ -163,8 +164,43 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
 	const entries = session.getEntries().length;
 	session.close();
 
+	await showBridge(workspace, write);
+
 	write(`\n${blocked.length} tool calls blocked, ${allowed.length} allowed, ${hookErrors.length} hook errors.`);
 	write(`Session (${entries} entries): ${sessionFile}`);
 	write(`Hooks used: ${join(workspace, ".xcsh", "hooks")} — copy one into your project to start.`);
 	return { workspace, sessionFile, blocked, allowed, hookErrors };
+}
+
+/** Runs this program again in the workspace, with the workspace's own user directory as HOME. */
+async function self(workspace: string, args: string[], stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+	const home = join(workspace, ".home");
+	mkdirSync(home, { recursive: true });
+	const proc = Bun.spawn([...selfArgv(), ...args], {
+		cwd: workspace,
+		env: { ...process.env, HOME: home, USERPROFILE: home, NO_COLOR: "1" },
+		stdin: stdin === undefined ? "ignore" : new TextEncoder().encode(stdin),
+		stdout: "pipe",
+		stderr: "pipe",
+	});
+	const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+	return { code, stdout, stderr };
+}
+
+/**
+ * The same guard as Claude Code's hook: a real PreToolUse payload through `bridge claude`, then what
+ * `install claude` would write. Both run with the workspace as project and its `.home` as HOME, so
+ * nothing outside the workspace is read or written.
+ */
+async function showBridge(workspace: string, write: (line: string) => void): Promise<void> {
+	const guard = join(workspace, ".xcsh", "hooks", "guard.ts");
+	write("\n▸ the same guard as Claude Code's hook: a captured PreToolUse payload → xcsh-hooks bridge claude");
+	const bridged = await self(workspace, ["bridge", "claude", "--no-discovery", "--hook", guard], claudePreToolUse(workspace));
+	write(`    exit ${bridged.code}; Claude Code reads:\n${indent(bridged.stdout || "(nothing: no opinion)")}`);
+	write("\n▸ xcsh-hooks install claude --dry-run   (what would go into .claude/settings.json)");
+	const installed = await self(workspace, ["install", "claude", "--dry-run", "--cwd", workspace]);
+	// stderr summarises the change; stdout is the whole file that would be written.
+	write(indent(installed.stderr || installed.stdout));
+	const entry = /"PreToolUse": \[[\s\S]*?\n {4}\]/.exec(installed.stdout)?.[0];
+	if (entry) write(`    the guard's entry:\n${indent(entry.replace(/\n {4}/g, "\n"), "      ")}`);
 }

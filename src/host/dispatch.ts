@@ -1,4 +1,6 @@
+import type { TSchema } from "@sinclair/typebox";
 import { gateToolCall } from "../hooks/tool-wrapper.ts";
+import { builtinToolParameters } from "../tools/parameters.ts";
 import type { HookEvent, HookLoadError } from "../hooks/types.ts";
 import { strayErrors } from "./exit-guard.ts";
 import type { Host } from "./host.ts";
@@ -44,6 +46,16 @@ export async function dispatch(host: Host, event: HookEvent, allowLoadErrors: bo
 			if (!gate.block && stray.length > 0) {
 				const reason = `blocked because a hook raised an uncaught error during the call (fail closed): ${stray.join("; ")}`;
 				return { result: { block: true, reason }, stopped: reason };
+			}
+			if (!gate.block && gate.input !== undefined) {
+				// Whoever runs the call (an agent behind serve or a bridge) gets an input a built-in tool accepts, or a block.
+				const parameters = await builtinToolParameters(event.toolName);
+				const { validateToolInput } = parameters ? await import("../tools/validate-input.ts") : { validateToolInput: undefined };
+				const checked = validateToolInput?.({ name: event.toolName, parameters: parameters as TSchema }, gate.input);
+				if (checked && !checked.ok) {
+					const reason = `Hook ${gate.hookPath} replaced the input with an invalid one: ${checked.errors.join("; ")}`;
+					return { result: { block: true, reason }, stopped: reason, hookPath: gate.hookPath };
+				}
 			}
 			if (!gate.block) return { result: gate.result, hookPath: gate.hookPath };
 			return { result: { block: true, reason: gate.reason }, stopped: gate.reason, hookPath: gate.hookPath };

@@ -33,6 +33,11 @@ export interface HostOptions {
 	notify?: (line: string) => void;
 	/** Collect handler errors in {@link Host.errors} (default true; a long-lived server reports them itself). */
 	collectErrors?: boolean;
+	/**
+	 * The session hooks see as `ctx.sessionManager`, built on the host's session file (`open` opens it
+	 * on first use); default: that file alone. Bridges show the agent's transcript with it.
+	 */
+	sessionView?: (open: () => SessionManager) => ReadonlySessionManager;
 }
 
 /** A CLI host: hooks loaded with trust, a runner wired to a session file and a UI. */
@@ -119,7 +124,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
 		: createHeadlessUIContext(options.notify ?? ((line) => writeSync(2, line))); // sync: lines stay in order
 
 	const handlerTimeoutMs = loaded.settings.hookTimeoutMs || undefined;
-	const runner = new HookRunner(loaded.hooks, cwd, new LazySession(openSession), undefined, {
+	const view = options.sessionView ? options.sessionView(openSession) : new LazySession(openSession);
+	const runner = new HookRunner(loaded.hooks, cwd, view, undefined, {
 		handlerTimeoutMs,
 		eventTimeouts: { tool_call: handlerTimeoutMs ?? DEFAULT_TOOL_CALL_TIMEOUT_MS },
 	});

@@ -17,8 +17,13 @@ export function shellQuote(word: string): string {
  * runs in may execute before trust is decided, SPEC §10) and this checkout's `src/cli.ts`.
  */
 export function defaultCommandPrefix(): string {
-	if (Bun.isStandaloneExecutable) return shellQuote(process.execPath);
-	return [process.execPath, "--no-env-file", "--config=/dev/null", CLI_SOURCE].map(shellQuote).join(" ");
+	return selfArgv().map(shellQuote).join(" ");
+}
+
+/** {@link defaultCommandPrefix} as an argv: how to run this very program again. */
+export function selfArgv(): string[] {
+	if (Bun.isStandaloneExecutable) return [process.execPath];
+	return [process.execPath, "--no-env-file", "--config=/dev/null", CLI_SOURCE];
 }
 
 /** The command an agent's entry runs: `<prefix> bridge <agent>`; `prefix` (from `--command`) is used verbatim. */

@@ -41,6 +41,12 @@ describe("demo", () => {
 		expect(run.stdout).toContain("2 tool calls blocked, 4 allowed, 0 hook errors.");
 		expect(run.stdout).toMatch(/Session \(\d+ entries\): \/.+\.jsonl/);
 		expect(existsSync(join(home, ".xcsh"))).toBe(false);
+		// It ends with the same guard answering a captured Claude Code payload through the bridge, and
+		// with what `install claude` would write — neither touching the user's directory.
+		expect(run.stdout).toContain('"permissionDecision":"deny","permissionDecisionReason":"guard: blocked a forced recursive delete: rm -rf build');
+		expect(run.stdout).toContain("would write");
+		expect(run.stdout).toContain('"onFailure": "block"');
+		expect(existsSync(join(home, ".claude"))).toBe(false);
 	});
 
 	test("refuses a workspace that already holds files, and leaves them alone", async () => {
