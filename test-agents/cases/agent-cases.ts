@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { AgentDriver } from "../agents/types.ts";
 import { SECRET } from "../scenario.ts";
 import { approveHooks, bridgeHookFiles, bridgeMarkers } from "./_bridge.ts";
+import { runProcess } from "../process.ts";
 import { drive } from "./drive.ts";
 import { SELFCHECK, selfcheckMarkers, sh } from "./_selfcheck.ts";
 import type { AgentCase } from "./types.ts";
@@ -99,6 +100,34 @@ export function bridgeHookFlagCase(driver: AgentDriver): AgentCase {
 				},
 				expect: ALL,
 				markers: bridgeMarkers(),
+			});
+		},
+	};
+}
+
+/**
+ * A new user's path, with no other step (issue 10 "done when"): `xcsh-hooks init guard` in the project
+ * (which approves what it writes), then `xcsh-hooks install <agent>` writes the agent's config, and the
+ * agent runs. The scaffolded guard must block `rm -rf build`; the harmless call must still run.
+ */
+export function initInstallCase(driver: AgentDriver): AgentCase {
+	return {
+		agent: driver.id,
+		name: `xcsh-hooks init guard + xcsh-hooks install ${driver.id}, nothing else`,
+		needsBridge: true,
+		run(ctx, checks) {
+			if (!("exe" in ctx.bridge)) throw new Error("unreachable: no bridge");
+			const exe = ctx.bridge.exe;
+			return drive(driver, ctx, checks, "init-install", {
+				async prepare(sandbox, c) {
+					const run = (args: string[]) => runProcess([exe, ...args], { cwd: sandbox.proj, env: sandbox.env(), timeoutMs: 30_000 });
+					const init = await run(["init", "guard"]);
+					if (!c.expect("`xcsh-hooks init guard` scaffolded and approved the guard", init.code === 0, `exit ${init.code}: ${init.stderr.trim()}`)) return false;
+					const install = await run(["install", driver.id]);
+					return c.expect(`\`xcsh-hooks install ${driver.id}\` wrote the agent's config`, install.code === 0, `exit ${install.code}: ${install.stderr.trim()}`);
+				},
+				expect: { deny: true, harmless: true, redact: false, context: false },
+				markers: { deny: "guard: blocked a forced recursive delete: rm -rf build", context: "" },
 			});
 		},
 	};

@@ -11,8 +11,8 @@ const PROMPT = "clean the build folder, run a harmless command and show me deplo
 
 /** What a case sets up before the agent runs. */
 export interface DriveSetup {
-	/** The hook commands; given the sandbox so they can point into it. */
-	hooks(sandbox: Sandbox): HookCommands;
+	/** The hook commands; given the sandbox so they can point into it. Absent: `prepare` writes the agent's config itself. */
+	hooks?(sandbox: Sandbox): HookCommands;
 	/** Extra preparation after the files are written (e.g. approving hooks); a failed check stops the case. */
 	prepare?(sandbox: Sandbox, checks: Checks): Promise<boolean>;
 	/** Extra files (relative to the sandbox root). */
@@ -30,7 +30,7 @@ export async function drive(driver: AgentDriver, ctx: CaseContext, checks: Check
 	const server = startModelServer(driver.api, standardSteps(sandbox));
 	try {
 		sandbox.write({ ...projectFiles(), ...setup.files });
-		driver.configure(sandbox, setup.hooks(sandbox));
+		if (setup.hooks) driver.configure(sandbox, setup.hooks(sandbox));
 		if (setup.prepare && !(await setup.prepare(sandbox, checks))) return;
 		const run = await driver.run(ctx.bin, sandbox, server.url, PROMPT, ctx.timeoutMs);
 		await Bun.write(join(sandbox.logs, "requests.json"), JSON.stringify(server.requests, null, 1));
