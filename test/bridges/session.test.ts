@@ -139,6 +139,40 @@ describe("bridge sessions end to end", () => {
 		expect(seen).toContain(JSON.stringify(["user:", "assistant:", "toolResult:bash", ...Array(5).fill("custom:seen")]));
 	});
 
+	test("an auto-commit style hook reads the last assistant message from the agent's transcript at Stop", async () => {
+		// Like the upstream auto-commit example: on agent_end, take the last assistant text as the commit message.
+		const out = join(ws.project, "commit-message.txt");
+		writeFileSync(
+			ws.hook("auto-commit.ts"),
+			`import { writeFileSync } from "node:fs";
+export default function (pi) {
+	pi.on("agent_end", (_event, ctx) => {
+		const last = ctx.sessionManager.getBranch().filter((e) => e.type === "message" && e.message.role === "assistant").at(-1);
+		const text = last?.message.content.filter((c) => c.type === "text").map((c) => c.text).join(" ");
+		writeFileSync(${JSON.stringify(out)}, text ?? "(none)");
+	});
+}
+`,
+		);
+		const transcript = join(ws.project, "stop-transcript.jsonl");
+		writeFileSync(
+			transcript,
+			[
+				CLAUDE_TRANSCRIPT,
+				line({ type: "assistant", uuid: "a3", timestamp: "2026-12-01T08:00:05.000Z", message: { id: "msg_3", role: "assistant", content: [{ type: "text", text: "Removed the build folder." }] } }),
+			].join("\n"),
+		);
+		const stop = { session_id: "sess-stop", transcript_path: transcript, cwd: ws.project, permission_mode: "default", hook_event_name: "Stop", stop_hook_active: false };
+		const run = await spawnRun([process.execPath, CLI, "bridge", "claude", "--no-discovery", "--hook", ws.hook("auto-commit.ts")], {
+			stdin: JSON.stringify(stop),
+			home: ws.home,
+			cwd: ws.project,
+		});
+		expect(run.code).toBe(0);
+		expect(run.stdout).toBe(""); // no opinion: Stop is not a guard event
+		expect(readFileSync(out, "utf8")).toBe("Removed the build folder.");
+	});
+
 	test("concurrent bridge processes on one session: every line whole, one header", async () => {
 		const runs = await Promise.all(Array.from({ length: 8 }, (_, i) => call(payload("sess-c", `echo ${i}`))));
 		for (const run of runs) expect(run.code).toBe(0);
