@@ -182,31 +182,11 @@ export type AppendEntryHandler = (customType: string, data?: unknown) => void;
 
 /** The object a hook's factory receives. */
 export interface HookAPI {
-	on(event: "session_start", handler: HookHandlerFor<"session_start">): void;
-	on(event: "session_before_switch", handler: HookHandlerFor<"session_before_switch">): void;
-	on(event: "session_switch", handler: HookHandlerFor<"session_switch">): void;
-	on(event: "session_before_branch", handler: HookHandlerFor<"session_before_branch">): void;
-	on(event: "session_branch", handler: HookHandlerFor<"session_branch">): void;
-	on(event: "session_before_compact", handler: HookHandlerFor<"session_before_compact">): void;
-	on(event: "session.compacting", handler: HookHandlerFor<"session.compacting">): void;
-	on(event: "session_compact", handler: HookHandlerFor<"session_compact">): void;
-	on(event: "session_before_tree", handler: HookHandlerFor<"session_before_tree">): void;
-	on(event: "session_tree", handler: HookHandlerFor<"session_tree">): void;
-	on(event: "session_shutdown", handler: HookHandlerFor<"session_shutdown">): void;
-	on(event: "context", handler: HookHandlerFor<"context">): void;
-	on(event: "before_agent_start", handler: HookHandlerFor<"before_agent_start">): void;
-	on(event: "agent_start", handler: HookHandlerFor<"agent_start">): void;
-	on(event: "agent_end", handler: HookHandlerFor<"agent_end">): void;
-	on(event: "turn_start", handler: HookHandlerFor<"turn_start">): void;
-	on(event: "turn_end", handler: HookHandlerFor<"turn_end">): void;
-	on(event: "auto_compaction_start", handler: HookHandlerFor<"auto_compaction_start">): void;
-	on(event: "auto_compaction_end", handler: HookHandlerFor<"auto_compaction_end">): void;
-	on(event: "auto_retry_start", handler: HookHandlerFor<"auto_retry_start">): void;
-	on(event: "auto_retry_end", handler: HookHandlerFor<"auto_retry_end">): void;
-	on(event: "ttsr_triggered", handler: HookHandlerFor<"ttsr_triggered">): void;
-	on(event: "todo_reminder", handler: HookHandlerFor<"todo_reminder">): void;
-	on(event: "tool_call", handler: HookHandlerFor<"tool_call">): void;
-	on(event: "tool_result", handler: HookHandlerFor<"tool_result">): void;
+	/**
+	 * Subscribes to an event of SPEC §4; the handler's event and result are typed by the name. A name
+	 * that is not an event throws at registration (with the nearest known name), a load error.
+	 */
+	on<K extends HookEventType>(event: K, handler: HookHandlerFor<K>): void;
 
 	/** Sends a persistent custom message (seen by the model). Throws before the host initialises the runner. */
 	sendMessage<T = unknown>(message: HookMessage<T>, options?: SendMessageOptions): void;
