@@ -3,7 +3,7 @@ import { timerDelay } from "../timeouts.ts";
 import { execCommand } from "../exec/exec-command.ts";
 import type { AgentTool } from "../hooks/types.ts";
 import { formatBytes } from "./_files.ts";
-import { assertToolInput } from "./validate-input.ts";
+import { defineTool } from "./define.ts";
 
 /** Parameters of the `bash` tool. */
 export const BashParamsSchema = Type.Object(
@@ -45,15 +45,14 @@ const CAPTURE_LIMIT_BYTES = 8 * 1024 * 1024;
 export function createBashTool(cwd: string, options: BashToolOptions = {}): AgentTool<BashParams, BashDetails> {
 	// Looked up once per tool: `bash` on PATH when installed, else the POSIX shell.
 	const shell = Bun.which("bash", { PATH: process.env.PATH ?? "" }) ?? "/bin/sh";
-	const tool: AgentTool<BashParams, BashDetails> = {
+	return defineTool<BashParams, BashDetails>(cwd, {
 		name: "bash",
 		label: "Bash",
 		description:
 			"Run a shell command in the working directory (stdin closed). Returns stdout, then stderr, and the exit code when non-zero. " +
 			`Output is cut to its last ${formatBytes(BASH_OUTPUT_LIMIT_BYTES)}. Optional timeout in seconds (default ${(options.timeoutMs ?? DEFAULT_BASH_TIMEOUT_MS) / 1000}).`,
 		parameters: BashParamsSchema,
-		async execute(_toolCallId, params, signal) {
-			const { command, timeout } = assertToolInput<BashParams>(tool, params);
+		async run({ command, timeout }, { signal }) {
 			const timeoutMs = timeout !== undefined ? timeout * 1000 : (options.timeoutMs ?? DEFAULT_BASH_TIMEOUT_MS);
 			const result = await execCommand(shell, ["-c", command], cwd, {
 				timeout: timerDelay(timeoutMs),
@@ -73,8 +72,7 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Agen
 			if (shown.truncated) details.truncated = true;
 			return { content: [{ type: "text", text }], details };
 		},
-	};
-	return tool;
+	});
 }
 
 /** stdout, then stderr on a line of its own. */

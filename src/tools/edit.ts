@@ -1,8 +1,7 @@
 import { type Static, Type } from "@sinclair/typebox";
 import type { AgentTool } from "../hooks/types.ts";
-import { resolvePath } from "../paths.ts";
 import { readTextFile, throwIfAborted, writeFileAtomic } from "./_files.ts";
-import { assertToolInput } from "./validate-input.ts";
+import { defineTool } from "./define.ts";
 
 /** Parameters of the `edit` tool. */
 export const EditParamsSchema = Type.Object(
@@ -32,17 +31,15 @@ export const DIFF_CONTEXT_LINES = 3;
  * file untouched; the write is atomic and keeps the file's permissions.
  */
 export function createEditTool(cwd: string): AgentTool<EditParams, EditDetails> {
-	const tool: AgentTool<EditParams, EditDetails> = {
+	return defineTool<EditParams, EditDetails>(cwd, {
 		name: "edit",
 		label: "Edit",
 		description:
 			"Replace an exact piece of text in a file. oldText must match the file exactly (whitespace included) and occur exactly once; " +
 			"add surrounding lines to make it unique.",
 		parameters: EditParamsSchema,
-		async execute(_toolCallId, params, signal) {
-			const { oldText, newText, ...input } = assertToolInput<EditParams>(tool, params);
-			throwIfAborted(signal, "edit");
-			const path = resolvePath(input.path, cwd);
+		async run({ oldText, newText, ...input }, { signal, resolve }) {
+			const path = resolve(input.path);
 			if (oldText === newText) throw new Error(`newText is identical to oldText; nothing would change in ${path}`);
 			const before = await readTextFile(path, true);
 			const at = before.indexOf(oldText);
@@ -61,8 +58,7 @@ export function createEditTool(cwd: string): AgentTool<EditParams, EditDetails> 
 			const diff = lineDiff(before, after, path);
 			return { content: [{ type: "text", text: `Edited ${path}\n${diff}` }], details: { path, diff } };
 		},
-	};
-	return tool;
+	});
 }
 
 /** Occurrences of `needle` in `text`, overlapping ones included (each is a possible edit site). */

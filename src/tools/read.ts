@@ -1,8 +1,7 @@
 import { type Static, Type } from "@sinclair/typebox";
 import type { AgentTool } from "../hooks/types.ts";
-import { resolvePath } from "../paths.ts";
-import { formatBytes, readTextFile, throwIfAborted } from "./_files.ts";
-import { assertToolInput } from "./validate-input.ts";
+import { formatBytes, readTextFile } from "./_files.ts";
+import { defineTool } from "./define.ts";
 
 /** Parameters of the `read` tool. */
 export const ReadParamsSchema = Type.Object(
@@ -41,17 +40,15 @@ export const READ_MAX_BYTES = 50 * 1024;
  * 50 MB are errors naming the path.
  */
 export function createReadTool(cwd: string): AgentTool<ReadParams, ReadDetails> {
-	const tool: AgentTool<ReadParams, ReadDetails> = {
+	return defineTool<ReadParams, ReadDetails>(cwd, {
 		name: "read",
 		label: "Read",
 		description:
 			`Read a text file. Returns its content verbatim (no line numbers), at most ${READ_MAX_LINES} lines or ${formatBytes(READ_MAX_BYTES)} per call; ` +
 			"use offset (1-based line) and limit to page through larger files.",
 		parameters: ReadParamsSchema,
-		async execute(_toolCallId, params, signal) {
-			const input = assertToolInput<ReadParams>(tool, params);
-			throwIfAborted(signal, "read");
-			const path = resolvePath(input.path, cwd);
+		async run(input, { resolve }) {
+			const path = resolve(input.path);
 			const text = await readTextFile(path);
 			const endsWithNewline = text.endsWith("\n");
 			const all = text === "" ? [] : (endsWithNewline ? text.slice(0, -1) : text).split("\n");
@@ -87,8 +84,7 @@ export function createReadTool(cwd: string): AgentTool<ReadParams, ReadDetails> 
 			const details: ReadDetails = { path, offset, lines: shown.length, totalLines: all.length, truncated };
 			return { content: [{ type: "text", text: content }], details };
 		},
-	};
-	return tool;
+	});
 }
 
 /** The longest prefix of `text` that fits in `limit` UTF-8 bytes, without splitting a character. */

@@ -1,8 +1,7 @@
 import { type Static, Type } from "@sinclair/typebox";
 import type { AgentTool } from "../hooks/types.ts";
-import { resolvePath } from "../paths.ts";
-import { throwIfAborted, writeFileAtomic } from "./_files.ts";
-import { assertToolInput } from "./validate-input.ts";
+import { writeFileAtomic } from "./_files.ts";
+import { defineTool } from "./define.ts";
 
 /** Parameters of the `write` tool. */
 export const WriteParamsSchema = Type.Object(
@@ -28,19 +27,16 @@ export interface WriteDetails {
  * either the old file or the new one; an existing file keeps its permissions.
  */
 export function createWriteTool(cwd: string): AgentTool<WriteParams, WriteDetails> {
-	const tool: AgentTool<WriteParams, WriteDetails> = {
+	return defineTool<WriteParams, WriteDetails>(cwd, {
 		name: "write",
 		label: "Write",
 		description:
 			"Create or overwrite a file with the given content (UTF-8). Parent directories are created. Prefer edit for changing part of an existing file.",
 		parameters: WriteParamsSchema,
-		async execute(_toolCallId, params, signal) {
-			const input = assertToolInput<WriteParams>(tool, params);
-			throwIfAborted(signal, "write");
-			const path = resolvePath(input.path, cwd);
+		async run(input, { resolve }) {
+			const path = resolve(input.path);
 			const bytes = await writeFileAtomic(path, input.content);
 			return { content: [{ type: "text", text: `Wrote ${bytes} bytes to ${path}` }], details: { path, bytes } };
 		},
-	};
-	return tool;
+	});
 }

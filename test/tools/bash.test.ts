@@ -109,7 +109,7 @@ describe("bash tool", () => {
 		const controller = new AbortController();
 		controller.abort();
 		const run = createBashTool(dir).execute("1", { command: "touch ran" }, controller.signal);
-		await expect(run).rejects.toThrow("Command aborted");
+		await expect(run).rejects.toThrow("bash aborted");
 		expect(await Bun.file(`${dir}/ran`).exists()).toBe(false);
 	});
 
