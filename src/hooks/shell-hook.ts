@@ -1,4 +1,4 @@
-import { accessSync, chmodSync, constants, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, extname, join } from "pathe";
 import { execCommand } from "../exec/exec-command.ts";
 import { parseJsonText } from "../json.ts";
@@ -89,15 +89,13 @@ async function runShellHook(path: string, run: string, event: ShellEvent, ctx: H
  * (mode 0700 in a 0700 folder): running it runs exactly what was approved, whatever happens to the
  * project's file afterwards. The copy is content-addressed, so it is written once and checked on reuse.
  */
-function approvedCopy(path: string, source: ApprovedSource): string {
+async function approvedCopy(path: string, source: ApprovedSource): Promise<string> {
 	const dir = join(userAgentDir(), "approved");
 	const copy = join(dir, `${source.sha256}-${basename(path)}`);
 	if (existsSync(copy) && new Bun.CryptoHasher("sha256").update(readFileSync(copy)).digest("hex") === source.sha256) return copy;
 	mkdirSync(dir, { recursive: true, mode: 0o700 });
-	const temp = `${copy}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-	writeFileSync(temp, source.bytes, { mode: 0o700 });
-	chmodSync(temp, 0o700);
-	renameSync(temp, copy);
+	const { writeFileAtomic } = await import("../fs/atomic-write.ts");
+	await writeFileAtomic(copy, source.bytes, { mode: 0o700 });
 	return copy;
 }
 
@@ -115,7 +113,7 @@ export async function createShellHookFactory(
 ): Promise<HookFactory> {
 	assertRunnable(path);
 	// An approved hook runs a copy of the approved bytes; its $0 is that copy (XCSH_PROJECT_DIR names the project).
-	const run = approved ? approvedCopy(path, approved) : path;
+	const run = approved ? await approvedCopy(path, approved) : path;
 	const wiring = spec ?? inferShellHookSpec(path);
 	if (!wiring)
 		throw new Error(`cannot tell when to run ${path}: shell hooks live in a pre/ or post/ folder (e.g. hooks/pre/bash.sh)`);

@@ -1,6 +1,6 @@
 import { lstat, rm } from "node:fs/promises";
 import { homeDir } from "../paths.ts";
-import { writeFileAtomic } from "../tools/_files.ts";
+import { writeFileAtomic } from "../fs/atomic-write.ts";
 import { readJsonFile, serializeJsonFile } from "./_json-file.ts";
 import { type Agent, agentSpec, type Scope } from "./agents.ts";
 import { bridgeCommand } from "./bridge-command.ts";

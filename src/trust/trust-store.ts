@@ -218,24 +218,11 @@ function parseTrustFile(text: string, file: string): TrustFile {
 }
 
 /**
- * Writes `text` to a temp file beside `file`, flushes it, then renames it over `file`. `node:fs/promises`
- * is loaded here, on the write path only: checking trust happens on every CLI start-up, writing rarely.
+ * Replaces the trust file through the project's one atomic writer (temp file, fsync, rename, directory
+ * fsync), mode 0600. Loaded here, on the write path only: checking trust happens on every CLI start-up,
+ * writing rarely.
  */
 async function writeAtomic(file: string, text: string): Promise<void> {
-	const { mkdir, open, rename, unlink } = await import("node:fs/promises");
-	await mkdir(dirname(file), { recursive: true });
-	const temp = `${file}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`;
-	try {
-		const handle = await open(temp, "w", 0o600);
-		try {
-			await handle.writeFile(text);
-			await handle.sync();
-		} finally {
-			await handle.close();
-		}
-		await rename(temp, file);
-	} catch (error) {
-		await unlink(temp).catch(() => {});
-		throw error;
-	}
+	const { writeFileAtomic } = await import("../fs/atomic-write.ts");
+	await writeFileAtomic(file, text, { mode: 0o600 });
 }
