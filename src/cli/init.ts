@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync } from "node:fs";
 import { dirname, join, relative } from "pathe";
 import { homeDir, userAgentDir } from "../paths.ts";
 import {
@@ -52,19 +52,6 @@ async function writeTargets(targets: Target[]): Promise<void> {
 	}
 }
 
-/** Whether `xcsh-hooks` (hence `xcsh-hooks/testing`) resolves from `dir`, as Bun would find it. */
-function canResolvePackage(dir: string): boolean {
-	for (let current = dir; ; current = dirname(current)) {
-		if (existsSync(join(current, "node_modules", "xcsh-hooks", "package.json"))) return true;
-		try {
-			if (JSON.parse(readFileSync(join(current, "package.json"), "utf8")).name === "xcsh-hooks") return true;
-		} catch {
-			// no package.json here, or not JSON: keep looking upwards
-		}
-		if (dirname(current) === current) return false;
-	}
-}
-
 /** `arg` as a POSIX shell word (`~/` left unquoted so the shell still expands it). */
 const quote = (arg: string): string => {
 	if (/^[\w@%+=:,./~-]+$/.test(arg)) return arg;
@@ -101,21 +88,22 @@ interface NextStepsInput {
 	name: string;
 	template: Template;
 	targets: Target[];
-	dir: string;
 	cwd: string;
 	user: boolean;
 }
 
-/** Shell commands to run next: install the package if needed, run the test, check, try the hook. */
-function nextSteps({ name, template, targets, dir, cwd, user }: NextStepsInput): string[] {
+/**
+ * Shell commands to run next: the hook's test, `check`, then the hook at work. Each is an `xcsh-hooks`
+ * command, so they work with nothing but the executable (`test` serves the library to the test).
+ */
+function nextSteps({ name, template, targets, cwd, user }: NextStepsInput): string[] {
 	const show = (path: string) => quote(displayPath(user)(path));
 	// --cwd goes right after the subcommand, so `command <name> [args…]` cannot take it for an argument.
 	const cwdFlag = cwd === process.cwd() ? [] : ["--cwd", show(cwd)];
 	const [subcommand, ...rest] = template.example(name);
 	const test = targets.find((t) => t.role === "test");
 	return [
-		...(canResolvePackage(dir) ? [] : [`${user ? `cd ${show(userAgentDir())} && ` : ""}bun add -d xcsh-hooks`]),
-		...(test ? [`bun test ${show(test.path)}`] : []),
+		...(test ? [`xcsh-hooks test ${show(test.path)}`] : []),
 		["xcsh-hooks", "check", ...cwdFlag].join(" "),
 		["xcsh-hooks", subcommand, ...cwdFlag, ...rest.map(quote)].join(" "),
 	];
@@ -162,7 +150,7 @@ export const initCommand = defineCommand({
 
 		// User hooks run without approval; project hooks need the user's approval of this exact content.
 		const approved = args.user ? [] : await approveHooks(targets);
-		const next = nextSteps({ name, template, targets, dir, cwd, user: Boolean(args.user) });
+		const next = nextSteps({ name, template, targets, cwd, user: Boolean(args.user) });
 
 		if (args.json) {
 			await printJson({

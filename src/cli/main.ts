@@ -1,9 +1,8 @@
 import type { ArgsDef, CommandDef } from "citty";
 import { errorMessage } from "../hooks/_describe.ts";
 import { parseArgs } from "./_args.ts";
-import { CliError, defineCommand, EXIT_OK, EXIT_USAGE, writeErr, writeOut } from "./_shared.ts";
-
-const VERSION = "0.1.0";
+import { CliError, EXIT_OK, EXIT_USAGE, writeErr, writeOut } from "./_shared.ts";
+import { PACKAGE_VERSION, versionLine } from "./version.ts";
 
 // Commands load lazily: `emit` on the hot path never evaluates `init`, `demo`, citty or consola.
 const subCommands = {
@@ -17,17 +16,17 @@ const subCommands = {
 	trust: () => import("./trust.ts").then((m) => m.trustCommand),
 	demo: () => import("./demo.ts").then((m) => m.demoCommand),
 	serve: () => import("./serve.ts").then((m) => m.serveCommand),
+	bridge: () => import("./bridge.ts").then((m) => m.bridgeCommand),
 	install: () => import("./install.ts").then((m) => m.installCommand),
 	uninstall: () => import("./uninstall.ts").then((m) => m.uninstallCommand),
 	log: () => import("./log.ts").then((m) => m.logCommand),
-	bridge: () => import("./bridge.ts").then((m) => m.bridgeCommand),
+	test: () => import("./test.ts").then((m) => m.testCommand),
+	version: () => import("./version.ts").then((m) => m.versionCommand),
+	completion: () => import("./completion.ts").then((m) => m.completionCommand),
 	// biome-ignore lint/suspicious/noExplicitAny: each command has its own argument types.
 } satisfies Record<string, () => Promise<CommandDef<any>>>;
 
-const rootCommand = defineCommand({
-	meta: { name: "xcsh-hooks", version: VERSION, description: "Typed AI-agent hooks: scaffold, inspect, run and serve them" },
-	subCommands,
-});
+const DESCRIPTION = "Typed AI-agent hooks: scaffold, inspect, run and serve them";
 
 type Name = keyof typeof subCommands;
 // biome-ignore lint/suspicious/noExplicitAny: dispatch is generic over every command's argument types.
@@ -51,10 +50,39 @@ function commandIndex(rawArgs: readonly string[]): number {
 	return -1;
 }
 
-/** Renders citty's usage text (citty is loaded only here). */
-async function showHelp(command: AnyCommand, parent?: AnyCommand): Promise<void> {
-	const { renderUsage } = await import("citty");
-	await writeOut(`${await renderUsage(command, parent)}\n`);
+/** Every command with its definition, in the order of {@link subCommands} (for help and completion). */
+export async function commandList(): Promise<Array<[Name, AnyCommand]>> {
+	const names = Object.keys(subCommands) as Name[];
+	return Promise.all(names.map(async (name): Promise<[Name, AnyCommand]> => [name, await load(name)]));
+}
+
+/** Prints the top-level help, or one command's help (the help renderer is loaded only here). */
+async function showHelp(name?: Name): Promise<void> {
+	const help = await import("./help.ts");
+	if (name) await writeOut(help.renderCommandHelp(name, await load(name)));
+	else await writeOut(help.renderRootHelp(`${DESCRIPTION} (xcsh-hooks ${PACKAGE_VERSION})`, await commandList()));
+}
+
+/**
+ * Whether `--help`/`-h` is one of our own flags: before `--`, and for a command that passes its
+ * trailing arguments on (`command deploy --help`), before that command's name.
+ */
+function asksForHelp(rawArgs: readonly string[], index: number, name: Name | undefined): boolean {
+	let end = rawArgs.indexOf("--");
+	if (end < 0) end = rawArgs.length;
+	const restAfter = name ? REST_AFTER[name] : undefined;
+	if (restAfter !== undefined) {
+		let positionals = 0;
+		for (let i = index + 1; i < end; i++) {
+			const arg = rawArgs[i] as string;
+			if (GLOBAL_VALUE_FLAGS.has(arg) || arg === "--session") i++;
+			else if (!arg.startsWith("-") && ++positionals > restAfter - 1) {
+				end = i + 1;
+				break;
+			}
+		}
+	}
+	return rawArgs.slice(0, end).some((arg) => arg === "--help" || arg === "-h");
 }
 
 /** Runs the CLI and resolves its exit code; errors become one line on stderr, never a stack trace. */
@@ -62,13 +90,18 @@ export async function main(rawArgs: string[]): Promise<number> {
 	const index = commandIndex(rawArgs);
 	const name = index >= 0 ? (rawArgs[index] as Name) : rawArgs.find((arg) => !arg.startsWith("-"));
 	try {
-		if (rawArgs.includes("--help") || rawArgs.includes("-h") || rawArgs.length === 0) {
-			if (isName(name)) await showHelp(await load(name), rootCommand as AnyCommand);
-			else await showHelp(rootCommand as AnyCommand);
+		if (rawArgs.length === 0 || asksForHelp(rawArgs, index, isName(name) ? name : undefined)) {
+			await showHelp(isName(name) ? name : undefined);
 			return rawArgs.length === 0 ? EXIT_USAGE : EXIT_OK;
 		}
+		if (name === "help") {
+			const topic = rawArgs[rawArgs.indexOf("help") + 1];
+			if (topic !== undefined && !isName(topic)) throw new CliError(`no command "${topic}"; commands: ${Object.keys(subCommands).join(", ")}`);
+			await showHelp(topic);
+			return EXIT_OK;
+		}
 		if (rawArgs.length === 1 && (rawArgs[0] === "--version" || rawArgs[0] === "-v")) {
-			await writeOut(VERSION);
+			await writeOut(versionLine());
 			return EXIT_OK;
 		}
 		if (!isName(name)) {

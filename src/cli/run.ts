@@ -4,6 +4,7 @@ import { logDecision } from "../host/decisions.ts";
 import { loadErrorReason } from "../host/dispatch.ts";
 import { strayErrors } from "../host/exit-guard.ts";
 import { claimStdout } from "../host/stdout.ts";
+import { onInterrupt } from "./_interrupt.ts";
 import { BUILTIN_TOOL_NAMES, createBuiltinTools, validateToolInput } from "../tools/index.ts";
 import { CliError, EXIT_BLOCKED, EXIT_OK, EXIT_USAGE, globalArgs, hookPaths, parseJson, printJson, projectDir, readStdin, writeErr, writeOut, defineCommand } from "./_shared.ts";
 import { createHost, describeSkips } from "../host/host.ts";
@@ -57,16 +58,25 @@ export const runToolCommand = defineCommand({
 				},
 			};
 			let result: Awaited<ReturnType<typeof tool.execute>>;
+			// Ctrl-C, SIGTERM or SIGHUP aborts the tool, which kills its whole process group, and ends the command with 128 + n.
+			const interrupt = onInterrupt();
 			try {
-				result = await new HookToolWrapper(tracked, host.runner).execute(`run_${crypto.randomUUID().slice(0, 8)}`, checked.value);
+				result = await new HookToolWrapper(tracked, host.runner).execute(`run_${crypto.randomUUID().slice(0, 8)}`, checked.value, interrupt.signal);
 			} catch (error) {
+				if (interrupt.code !== undefined) {
+					await writeErr(`${name}: interrupted; the command and its process group were stopped`);
+					return interrupt.code;
+				}
 				const blocked = error instanceof ToolBlockedError || !started;
 				const message = errorMessage(error);
 				if (blocked) log("deny", message);
 				if (args.json) await printJson({ blocked, error: message, errors: host.errors });
 				await writeErr(blocked ? `blocked: ${message}` : `${name} failed: ${message}`);
 				return blocked ? EXIT_BLOCKED : EXIT_USAGE;
+			} finally {
+				interrupt.dispose();
 			}
+			if (interrupt.code !== undefined) return interrupt.code;
 			if (args.json) await printJson({ content: result.content, details: result.details ?? null, errors: host.errors });
 			else await writeOut(result.content.map((c) => (c.type === "text" ? c.text : `[image ${c.mimeType}]`)).join("\n"));
 			for (const e of host.errors) await writeErr(`hook error (${e.event}) ${e.hookPath}: ${e.error}`);

@@ -1,6 +1,7 @@
 // Start-up matters (SPEC §11): this module must not import consola (≈22 ms) nor touch
 // process.stdout/process.stderr (≈10 ms) when it is imported — only when a method needs them.
 import type { PromptOptions } from "consola";
+import { promptConfirm, promptSelect } from "./_key-prompt.ts";
 import { promptLine } from "./_line-prompt.ts";
 import { createStatusLine, sanitizeStatusText } from "./status-line.ts";
 import { createAnsiTheme, createPlainTheme, type Theme } from "./theme.ts";
@@ -34,9 +35,13 @@ export const CLEAR_LINE = "\r\x1b[2K";
 // so an untouched prefill comes back exactly (modulo "\r\n" → "\n") and never submits itself.
 const LINE_BREAK = "↵";
 
-// Text questions go to node:readline (see _line-prompt.ts), the others to consola.
+// Text questions go to node:readline (see _line-prompt.ts); select and confirm to our key-driven
+// prompts (see _key-prompt.ts), which redraw in place; anything else to consola.
 const defaultPrompt: PromptFn = async (message, options) => {
 	if (options.type === undefined || options.type === "text") return promptLine(message, options);
+	if (options.type === "select" && options.options.every((o) => typeof o === "string"))
+		return promptSelect(message, options.options as string[]);
+	if (options.type === "confirm") return promptConfirm(message, options.initial === true);
 	const { consola } = await import("consola");
 	return consola.prompt(message, options);
 };
@@ -45,7 +50,8 @@ const isCancel = (answer: unknown) => answer === undefined || answer === null ||
 
 /**
  * The UI for the CLI when stdin and stdout are a TTY. Questions are asked on stdout one at a time
- * (consola prompts for confirm/select, a readline prompt for input/editor); a cancelled prompt (Ctrl+C;
+ * (key-driven prompts for confirm/select, redrawn in place and leaving one line once answered; a
+ * readline prompt for input/editor); a cancelled prompt (Ctrl+C;
  * Esc in confirm/select, Ctrl+D in text) answers `undefined`, or `false` for `confirm`, which defaults
  * to "no". `editor` is a one-line prompt where line breaks show as "↵". `notify` writes one line to
  * stderr; `setStatus` redraws the status line in place on stderr. The status line stays below other
@@ -107,7 +113,7 @@ export function createTerminalUIContext(options: TerminalUIContextOptions = {}):
 			return answer === true;
 		},
 		async input(title, placeholder) {
-			const answer = await ask(title, { type: "text", placeholder, default: "" });
+			const answer = await ask(title, { type: "text", ...(placeholder === undefined ? {} : { placeholder }), default: "" });
 			return isCancel(answer) ? undefined : String(answer);
 		},
 		async editor(title, prefill = "") {

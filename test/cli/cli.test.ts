@@ -157,7 +157,7 @@ describe("the CLI itself", () => {
 		expect(help.code).toBe(0);
 		expect(help.stdout).toContain("emit");
 		expect((await runCli(["emit", "--help"])).stdout).toContain("--allow-load-errors");
-		expect((await runCli(["--version"])).stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+		expect((await runCli(["--version"])).stdout.trim()).toMatch(/^xcsh-hooks \d+\.\d+\.\d+ \(Bun \d+\.\d+\.\d+\)$/);
 	});
 
 	test("in-process main resolves exit codes", async () => {

@@ -104,7 +104,7 @@ describe("init as a subprocess, then bun test on the scaffold", () => {
 			{ path: testFile, role: "test", approved: false },
 		]);
 		const relativeTest = `./${testFile.slice(dir.length + 1)}`;
-		expect(report.next).toContain(`bun test ${relativeTest}`);
+		expect(report.next).toContain(`xcsh-hooks test ${relativeTest}`);
 		expect(report.next).toContain("xcsh-hooks check");
 
 		const run = await spawn([process.execPath, "test", relativeTest], dir);
@@ -128,7 +128,7 @@ describe("init as a subprocess, then bun test on the scaffold", () => {
 		expect(code).toBe(0);
 		expect(stdout).toContain("./.xcsh/hooks/pre/bash.sh  (approved in the trust store)");
 		expect(stdout).toContain('It gates calls of the tool "bash"');
-		expect(stdout).toContain("bun test ./.xcsh/hooks/pre/bash.test.ts");
+		expect(stdout).toContain("xcsh-hooks test ./.xcsh/hooks/pre/bash.test.ts");
 		expect(stdout).toContain(`xcsh-hooks emit tool_call --data '{"toolName":"bash"`);
 		expect(stdout).not.toContain("bun add");
 	});
@@ -207,15 +207,16 @@ describe("--user and next steps", () => {
 		const human = await cli(["init", "again", "--user"], dir);
 		expect(human.stdout).toContain("  ~/.xcsh/agent/hooks/again.ts\n");
 		expect(human.stdout).not.toContain("approved");
-		expect(human.stdout).toContain("cd ~/.xcsh/agent && bun add -d xcsh-hooks");
-		expect(human.stdout).toContain("bun test ~/.xcsh/agent/hooks/again.test.ts");
+		expect(human.stdout).not.toContain("bun add");
+		expect(human.stdout).toContain("xcsh-hooks test ~/.xcsh/agent/hooks/again.test.ts");
 	});
 
-	test("suggests installing xcsh-hooks where it does not resolve, and --cwd in the commands", async () => {
+	test("needs no package where xcsh-hooks does not resolve (xcsh-hooks test serves it), and puts --cwd in the commands", async () => {
 		const dir = tempDir("xcsh-hooks-init-bare-");
 		const { stdout } = await cli(["init", "bare", "--cwd", dir, "--json"], REPO);
 		const { next } = JSON.parse(stdout) as { next: string[] };
-		expect(next[0]).toBe("bun add -d xcsh-hooks");
+		expect(next[0]).toStartWith("xcsh-hooks test ");
+		expect(next.join("\n")).not.toContain("bun add");
 		expect(next).toContain(`xcsh-hooks check --cwd ${dir}`);
 	});
 

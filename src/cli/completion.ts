@@ -1,0 +1,162 @@
+import type { ArgDef, ArgsDef, CommandDef } from "citty";
+import { CliError, EXIT_OK, defineCommand, writeOut } from "./_shared.ts";
+import { TEMPLATE_NAMES } from "../templates/index.ts";
+import { summaryOf } from "./help.ts";
+
+/** Shells `xcsh-hooks completion` writes a script for. */
+export const COMPLETION_SHELLS = ["bash", "zsh", "fish"] as const;
+
+/** One of {@link COMPLETION_SHELLS}. */
+export type CompletionShell = (typeof COMPLETION_SHELLS)[number];
+
+/** What a completion script knows about one command. */
+interface CommandInfo {
+	name: string;
+	summary: string;
+	options: Array<{ flags: string[]; description: string; takesValue: boolean; values?: readonly string[] }>;
+}
+
+/** Values of string options that are checked by their command rather than declared as an enum. */
+const KNOWN_VALUES: Record<string, readonly string[]> = { "init --template": TEMPLATE_NAMES };
+
+/** Options every command that loads hooks takes before or after its name. */
+const GLOBAL_VALUE_FLAGS = ["--cwd", "--hook", "--extension", "-e"];
+
+function infoOf(name: string, command: CommandDef<ArgsDef>): CommandInfo {
+	const meta = typeof command.meta === "object" && !(command.meta instanceof Promise) ? command.meta : undefined;
+	const args = (typeof command.args === "object" && !(command.args instanceof Promise) ? command.args : {}) as ArgsDef;
+	const options: CommandInfo["options"] = [{ flags: ["--help", "-h"], description: "Show help", takesValue: false }];
+	for (const [arg, def] of Object.entries(args) as Array<[string, ArgDef]>) {
+		if (def.type === "positional") continue;
+		const aliases = "alias" in def && def.alias ? ([] as string[]).concat(def.alias) : [];
+		const flag = (n: string) => (n.length === 1 ? `-${n}` : `--${n}`);
+		const negated = def.type === "boolean" && def.default === true;
+		options.push({
+			flags: negated ? [`--no-${arg}`] : [arg, ...aliases].map(flag),
+			description: summaryOf(negated && "negativeDescription" in def ? def.negativeDescription : def.description),
+			takesValue: def.type !== "boolean",
+			...(def.type === "enum" && def.options ? { values: def.options } : {}),
+			...(KNOWN_VALUES[`${name} --${arg}`] ? { values: KNOWN_VALUES[`${name} --${arg}`] } : {}),
+		});
+	}
+	return { name, summary: summaryOf(meta?.description), options };
+}
+
+/** `text` inside single quotes for sh, zsh and fish. */
+const sq = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+
+function bash(commands: CommandInfo[]): string {
+	const cases = commands.map((c) => {
+		const words = c.options.flatMap((o) => o.flags).join(" ");
+		const enums = c.options
+			.filter((o) => o.values)
+			.map((o) => `\t\t\t${o.flags.join("|")}) COMPREPLY=($(compgen -W ${sq((o.values ?? []).join(" "))} -- "$cur")); return ;;`)
+			.join("\n");
+		return `\t\t${c.name})\n\t\t\tcase $prev in\n${enums}${enums ? "\n" : ""}\t\t\tesac\n\t\t\t[[ $cur == -* ]] && COMPREPLY=($(compgen -W ${sq(words)} -- "$cur")) ;;`;
+	});
+	return `# xcsh-hooks completion for bash: eval "$(xcsh-hooks completion bash)" in ~/.bashrc
+_xcsh_hooks() {
+	local cur=\${COMP_WORDS[COMP_CWORD]} prev=\${COMP_WORDS[COMP_CWORD-1]} cmd="" i
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		case \${COMP_WORDS[i]} in
+			${GLOBAL_VALUE_FLAGS.join("|")}) ((i++)) ;;
+			-*) ;;
+			*) cmd=\${COMP_WORDS[i]}; break ;;
+		esac
+	done
+	COMPREPLY=()
+	case $cmd in
+		"" | help)
+			if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W '--cwd --hook --extension -e --no-discovery --json --help -h --version -v' -- "$cur"))
+			else COMPREPLY=($(compgen -W ${sq(commands.map((c) => c.name).join(" "))} -- "$cur")); fi ;;
+		completion) COMPREPLY=($(compgen -W ${sq(COMPLETION_SHELLS.join(" "))} -- "$cur")) ;;
+${cases.join("\n")}
+	esac
+}
+complete -o default -F _xcsh_hooks xcsh-hooks
+`;
+}
+
+/** Text for zsh's `_describe`/`_arguments`: brackets and colons would end the field early. */
+const zshText = (text: string) => text.replace(/[[\]:\\]/g, " ").replace(/\s+/g, " ").trim();
+
+function zsh(commands: CommandInfo[]): string {
+	const list = commands.map((c) => `\t\t${sq(`${c.name}:${zshText(c.summary)}`)}`).join("\n");
+	const cases = commands.map((c) => {
+		const specs = c.options.flatMap((o) =>
+			o.flags.map((f) => {
+				const value = o.takesValue ? (o.values ? `:value:(${o.values.join(" ")})` : ":value:_files") : "";
+				return sq(`${f}[${zshText(o.description)}]${value}`);
+			}),
+		);
+		const rest = c.name === "completion" ? `'1:shell:(${COMPLETION_SHELLS.join(" ")})'` : "'*:file:_files'";
+		return `\t\t${c.name}) _arguments ${[...specs, rest].join(" ")} ;;`;
+	});
+	return `#compdef xcsh-hooks
+# xcsh-hooks completion for zsh: eval "$(xcsh-hooks completion zsh)" in ~/.zshrc (after compinit)
+_xcsh_hooks() {
+	local -a commands
+	commands=(
+${list}
+	)
+	local i cmd=""
+	for ((i = 2; i < CURRENT; i++)); do
+		case $words[i] in
+			${GLOBAL_VALUE_FLAGS.join("|")}) ((i++)) ;;
+			-*) ;;
+			*) cmd=$words[i]; break ;;
+		esac
+	done
+	if [[ -z $cmd || $cmd == help ]]; then
+		_describe command commands
+		return
+	fi
+	case $cmd in
+${cases.join("\n")}
+	esac
+}
+compdef _xcsh_hooks xcsh-hooks
+`;
+}
+
+function fish(commands: CommandInfo[]): string {
+	const lines = [
+		"# xcsh-hooks completion for fish: xcsh-hooks completion fish > ~/.config/fish/completions/xcsh-hooks.fish",
+		"complete -c xcsh-hooks -f",
+		...commands.map((c) => `complete -c xcsh-hooks -n __fish_use_subcommand -a ${c.name} -d ${sq(c.summary)}`),
+		`complete -c xcsh-hooks -n '__fish_seen_subcommand_from completion' -a ${sq(COMPLETION_SHELLS.join(" "))}`,
+	];
+	for (const c of commands) {
+		for (const o of c.options) {
+			const names = o.flags.map((f) => (f.startsWith("--") ? `-l ${f.slice(2)}` : `-s ${f.slice(1)}`)).join(" ");
+			const value = o.takesValue ? (o.values ? ` -x -a ${sq(o.values.join(" "))}` : " -r -F") : "";
+			lines.push(`complete -c xcsh-hooks -n '__fish_seen_subcommand_from ${c.name}' ${names}${value} -d ${sq(o.description)}`);
+		}
+	}
+	return `${lines.join("\n")}\n`;
+}
+
+/** The completion script for `shell`, listing `commands` and each one's options. */
+export function renderCompletion(shell: CompletionShell, commands: Array<[name: string, command: CommandDef<ArgsDef>]>): string {
+	const infos = commands.map(([name, command]) => infoOf(name, command));
+	return shell === "bash" ? bash(infos) : shell === "zsh" ? zsh(infos) : fish(infos);
+}
+
+/** `xcsh-hooks completion bash|zsh|fish`: prints a script that completes commands and their options. */
+export const completionCommand = defineCommand({
+	meta: {
+		name: "completion",
+		description:
+			'Print a shell completion script: eval "$(xcsh-hooks completion bash)" in ~/.bashrc, the same with zsh in ~/.zshrc, ' +
+			"or xcsh-hooks completion fish > ~/.config/fish/completions/xcsh-hooks.fish",
+	},
+	args: { shell: { type: "positional", description: `Shell: ${COMPLETION_SHELLS.join(", ")}` } },
+	async run({ args }) {
+		const shell = String(args.shell);
+		if (!(COMPLETION_SHELLS as readonly string[]).includes(shell))
+			throw new CliError(`unknown shell ${JSON.stringify(shell)}; choose one of: ${COMPLETION_SHELLS.join(", ")}`);
+		const { commandList } = await import("./main.ts");
+		await writeOut(renderCompletion(shell as CompletionShell, await commandList()));
+		return EXIT_OK;
+	},
+});
