@@ -24,8 +24,35 @@ export function describeValue(value: unknown): string {
 	return UNPRINTABLE;
 }
 
-/** The message of a thrown value: an Error's `message` (read safely), anything else described. */
+interface SourcePosition {
+	file?: string;
+	line?: number;
+	column?: number;
+}
+
+/**
+ * Bun's build and resolve errors (a syntax error in a hook, an import that cannot be found) carry the
+ * position; shown as `file:line:column: message`, the first one with how many more there are.
+ */
+function positionedMessage(error: unknown): string | undefined {
+	try {
+		const list = (error as { errors?: unknown }).errors;
+		const items = Array.isArray(list) && list.length > 0 ? list : [error];
+		const first = items[0] as { message?: unknown; position?: SourcePosition | null };
+		const at = first?.position;
+		if (!at || typeof at.file !== "string" || typeof at.line !== "number") return undefined;
+		const file = at.file.replace(/\?.*$/, ""); // approved imports carry a query naming their load
+		const more = items.length > 1 ? ` (and ${items.length - 1} more)` : "";
+		return `${file}:${at.line}:${at.column ?? 0}: ${String(first.message)}${more}`;
+	} catch {
+		return undefined;
+	}
+}
+
+/** The message of a thrown value: an Error's `message` (read safely; with the source position of a build error), anything else described. */
 export function errorMessage(error: unknown): string {
+	const positioned = positionedMessage(error);
+	if (positioned !== undefined) return positioned;
 	if (isError(error)) {
 		try {
 			const message = error.message;

@@ -53,6 +53,13 @@ describe("loadHooks", () => {
 		expect(byPath["rejects.ts"]).toBe("Failed to load hook: async exploded");
 	});
 
+	test("a syntax error is reported with file:line:column", async () => {
+		const dir = tempDir();
+		writeFiles(dir, { "bad.ts": `export default (pi) => {\n  pi.on("tool_call", () => { ;\n};\n` });
+		const { errors } = await loadHooks(["bad.ts"], dir);
+		expect(errors[0]?.error).toMatch(new RegExp(`^Failed to load hook: ${join(dir, "bad.ts").replaceAll(".", "\\.")}:3:2: Expected "\\)" but found ";"`));
+	});
+
 	test("an async factory is awaited before the hook counts as loaded", async () => {
 		const dir = tempDir();
 		writeFiles(dir, {
