@@ -4,6 +4,7 @@ import { resolve } from "pathe";
 import { protocolFd } from "../host/stdout.ts";
 import { isTerminal } from "../host/tty.ts";
 import { decodeUtf8, parseJsonText } from "../json.ts";
+import { aroundStdoutWrite } from "../ui/stdout-guard.ts";
 
 /** Exit codes of the CLI (SPEC §10). */
 export const EXIT_OK = 0;
@@ -65,8 +66,10 @@ export function hookPaths(args: { hook?: unknown }): string[] {
 export async function writeOut(text: string): Promise<void> {
 	const line = text.endsWith("\n") ? text : `${text}\n`;
 	const fd = protocolFd();
-	if (fd === undefined) await Bun.write(Bun.stdout, line);
-	else writeAll(fd, line);
+	await aroundStdoutWrite(async () => {
+		if (fd === undefined) await Bun.write(Bun.stdout, line);
+		else writeAll(fd, line);
+	});
 }
 
 /** Writes all of `text` to `fd` synchronously (a pipe may take it in several writes). */

@@ -4,6 +4,7 @@ import type { PromptOptions } from "consola";
 import { promptConfirm, promptSelect } from "./_key-prompt.ts";
 import { promptLine } from "./_line-prompt.ts";
 import { createStatusLine, sanitizeStatusText } from "./status-line.ts";
+import { guardStatusLine } from "./stdout-guard.ts";
 import { createAnsiTheme, createPlainTheme, type Theme } from "./theme.ts";
 import type { HookUIContext, NotifyType } from "./types.ts";
 
@@ -94,6 +95,8 @@ export function createTerminalUIContext(options: TerminalUIContextOptions = {}):
 			drawStatus();
 		}
 	};
+	// A result printed on stdout (the same terminal) must not run into the status line.
+	guardStatusLine({ lift: liftStatus, redraw: drawStatus });
 	// Two hooks prompting at once would interleave on screen; answer them in turn.
 	const ask = (message: string, opts: PromptOptions): Promise<unknown> => {
 		const answer = queue.then(() => runPrompt(message, opts));
