@@ -10,7 +10,7 @@ import type { ReadonlySessionManager } from "../session/types.ts";
 import { TrustStore } from "../trust/trust-store.ts";
 import { createNoOpUIContext } from "../ui/no-op.ts";
 import type { HookUIContext } from "../ui/types.ts";
-import { guardProcessExit } from "./exit-guard.ts";
+import { exitProcess, guardProcessExit } from "./exit-guard.ts";
 import { isTerminal } from "./tty.ts";
 
 /** The CLI's handler timeout for `tool_call` when settings give none: an agent waiting on us gets a block, not its own fail-open timeout. */
@@ -120,7 +120,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
 
 	const interactive = options.interactive ?? (isTerminal(0) && isTerminal(1));
 	const ui = interactive
-		? (await import("../ui/terminal.ts")).createTerminalUIContext()
+		? (await import("../ui/terminal.ts")).createTerminalUIContext({ onInterrupt: interruptCommand })
 		: createHeadlessUIContext(options.notify ?? ((line) => writeSync(2, line))); // sync: lines stay in order
 
 	const handlerTimeoutMs = loaded.settings.hookTimeoutMs || undefined;
@@ -192,6 +192,17 @@ export async function createHost(options: HostOptions): Promise<Host> {
 		},
 		close: () => session?.close(),
 	};
+}
+
+/**
+ * Ctrl+C in a hook's prompt ends the command as a Ctrl-C anywhere else would: whoever listens for
+ * SIGINT (`run` stops its tool's process group and exits 130) hears it now, synchronously, before the
+ * hook goes on; with nobody listening the process exits 130 at once (exit listeners kill what `exec` started).
+ */
+function interruptCommand(): void {
+	// Listeners get the signal name, as for a real signal.
+	if (process.listenerCount("SIGINT") > 0) (process.emit as (event: string, ...args: unknown[]) => boolean)("SIGINT", "SIGINT");
+	else exitProcess(130);
 }
 
 /**

@@ -6,13 +6,15 @@ import { truncateToWidth } from "./status-line.ts";
 
 /** consola's cancel marker, so callers treat every prompt kind alike. */
 const CANCEL = Symbol.for("cancel");
+/** Answered for Ctrl+C (Esc and end of input are {@link CANCEL}): a host may end the command on it. */
+export const INTERRUPTED = Symbol.for("xcsh-hooks.interrupted");
 
 const HIDE_CURSOR = "\x1b[?25l";
 const SHOW_CURSOR = "\x1b[?25h";
 const ERASE_DOWN = "\x1b[J";
 
 /** The keys the prompts act on, from what a terminal sends. */
-type Key = "up" | "down" | "left" | "right" | "enter" | "cancel" | "escape" | "y" | "n" | "other";
+type Key = "up" | "down" | "left" | "right" | "enter" | "cancel" | "interrupt" | "escape" | "y" | "n" | "other";
 
 function keysOf(data: string): Key[] {
 	const keys: Key[] = [];
@@ -33,7 +35,8 @@ function keysOf(data: string): Key[] {
 			continue;
 		}
 		if (ch === "\r" || ch === "\n") keys.push("enter");
-		else if (ch === "\x03" || ch === "\x04") keys.push("cancel");
+		else if (ch === "\x03") keys.push("interrupt");
+		else if (ch === "\x04") keys.push("cancel");
 		else if (ch === "k" || ch === "\x10") keys.push("up");
 		else if (ch === "j" || ch === "\x0e" || ch === "\t") keys.push("down");
 		else if (ch === "y" || ch === "Y") keys.push("y");
@@ -121,6 +124,7 @@ export async function promptSelect(message: string, choices: readonly string[], 
 	render();
 	const answer = await readKeys(input, (key): string | symbol | undefined => {
 		if (key === "enter") return choices[at] as string;
+		if (key === "interrupt") return INTERRUPTED;
 		if (key === "cancel" || key === "escape") return CANCEL;
 		if (key === "up" || key === "down") {
 			at = (at + (key === "up" ? choices.length - 1 : 1)) % choices.length;
@@ -151,6 +155,7 @@ export async function promptConfirm(message: string, initial = false, io: KeyPro
 		if (key === "y") return true;
 		if (key === "n") return false;
 		if (key === "enter") return yes;
+		if (key === "interrupt") return INTERRUPTED;
 		if (key === "cancel" || key === "escape") return CANCEL;
 		if (key === "left" || key === "right" || key === "up" || key === "down") {
 			yes = !yes;

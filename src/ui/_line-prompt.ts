@@ -14,6 +14,8 @@ export interface LinePromptOptions {
 
 /** consola's cancel marker, so callers treat both prompt kinds alike. */
 const CANCEL = Symbol.for("cancel");
+/** Answered for Ctrl+C, so a host may end the command on it (the same symbol as the key prompts'). */
+const INTERRUPTED = Symbol.for("xcsh-hooks.interrupted");
 
 /**
  * Ask for one line on stdout/stdin. Resolves the line, or `Symbol.for("cancel")` on Ctrl+C or
@@ -35,7 +37,7 @@ export async function promptLine(message: string, options: LinePromptOptions = {
 		};
 		rl.on("SIGINT", () => {
 			process.stdout.write("\n");
-			finish(CANCEL);
+			finish(INTERRUPTED);
 		});
 		rl.on("close", () => finish(CANCEL));
 		rl.question(`${message}${hint}\n› `, (line) => finish(line === "" ? (options.default ?? line) : line));

@@ -5,6 +5,8 @@ import { promptConfirm, promptSelect } from "./_key-prompt.ts";
 import { promptLine } from "./_line-prompt.ts";
 import { createStatusLine, sanitizeStatusText } from "./status-line.ts";
 import { guardStatusLine } from "./stdout-guard.ts";
+
+const INTERRUPTED = Symbol.for("xcsh-hooks.interrupted");
 import { createAnsiTheme, createPlainTheme, type Theme } from "./theme.ts";
 import type { HookUIContext, NotifyType } from "./types.ts";
 
@@ -16,6 +18,11 @@ export type PromptFn = (message: string, options: PromptOptions) => Promise<unkn
 
 /** Options of {@link createTerminalUIContext}. */
 export interface TerminalUIContextOptions {
+	/**
+	 * Called when Ctrl+C answers a prompt, once the terminal is restored; the prompt still resolves as
+	 * cancelled. A CLI ends the whole command there (exit 130). Default: nothing beyond the cancel.
+	 */
+	onInterrupt?: () => void;
 	/** Receives notifications and status-line updates. Default: `process.stderr.write`. */
 	write?: (s: string) => void;
 	/** Current terminal width in columns, for the status line. Default: `process.stderr.columns ?? 80`. */
@@ -87,7 +94,9 @@ export function createTerminalUIContext(options: TerminalUIContextOptions = {}):
 		liftStatus();
 		prompting = true;
 		try {
-			return await prompt(message, { ...opts, cancel: "symbol" });
+			const answer = await prompt(message, { ...opts, cancel: "symbol" });
+			if (answer === INTERRUPTED) options.onInterrupt?.();
+			return answer;
 		} finally {
 			prompting = false;
 			for (const line of held) write(line);
