@@ -4,8 +4,11 @@ import "./start-guard.ts";
 import { main } from "./cli/main.ts";
 import { registerEmbeddedModules } from "./embedded/index.ts";
 import { exitProcess } from "./host/exit-guard.ts";
+import { flushProfile, mark } from "./host/profile.ts";
 
 // Before any hook is imported: `import "xcsh-hooks"` in a hook resolves to this program's own copy.
 registerEmbeddedModules();
+mark("modules");
 const code = await main(process.argv.slice(2));
+flushProfile();
 exitProcess(code);

@@ -1,3 +1,4 @@
+import { mark } from "./host/profile.ts";
 import { readdirSync, readFileSync, realpathSync } from "node:fs";
 import { join, resolve } from "pathe";
 
@@ -79,4 +80,5 @@ async function restartClean(): Promise<void> {
 	process.exit(await child.exited);
 }
 
+mark("entry");
 if (!startedClean()) await restartClean();

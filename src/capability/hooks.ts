@@ -1,4 +1,5 @@
 import { statSync } from "node:fs";
+import type { AgentHookEntry } from "../agent-hooks/types.ts";
 import { isKnownFile } from "./_known-files.ts";
 import type { CapabilityDefinition } from "./registry.ts";
 
@@ -31,10 +32,18 @@ export interface Hook {
 	tool: string;
 	level: HookLevel;
 	_source: { provider: string; providerName: string; level: HookLevel };
+	/**
+	 * An agent's command hook (Claude Code, Codex, Gemini CLI, Cursor config entry) instead of a file:
+	 * `path` is then `<settings file>#<key>` and the entry says how it runs (src/agent-hooks).
+	 */
+	entry?: AgentHookEntry;
 }
 
 /** `${type}:${tool}:${name}` — two hooks with this key shadow each other (higher priority wins). */
 export function hookKey(hook: Hook): string {
+	// An agent entry is the same hook wherever it is written: the agent, its event, matcher and command.
+	const { entry } = hook;
+	if (entry) return `agent:${entry.agent}:${entry.event}:${entry.matcher || "*"}:${entry.args ? JSON.stringify([entry.command, ...entry.args]) : entry.command}`;
 	return `${hook.type}:${hook.tool}:${hook.name}`;
 }
 
@@ -45,7 +54,7 @@ export function hookExtensionId(hook: Hook): string {
 
 /** Error message when `hook.path` is not an existing file (symlinks followed), else `undefined`. */
 export function validateHook(hook: Hook): string | undefined {
-	if (isKnownFile(hook)) return undefined;
+	if (isKnownFile(hook) || hook.entry) return undefined; // an agent entry was checked when its file was read
 	try {
 		const stats = statSync(hook.path, { throwIfNoEntry: false });
 		if (!stats) return "file does not exist";

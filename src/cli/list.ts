@@ -34,6 +34,10 @@ export const listCommand = defineCommand({
 				provider: e.source.provider ?? null,
 				type: e.hook?.type ?? null,
 				tool: e.hook?.tool ?? null,
+				// Agent hook entries (Claude Code, Codex, Gemini CLI, Cursor configs): which agent, event, matcher and command.
+				...(e.hook?.entry
+					? { agent: e.hook.entry.agent, event: e.hook.entry.event, matcher: e.hook.entry.matcher ?? null, command: e.hook.entry.command }
+					: {}),
 				status: e.status,
 				detail: e.detail ?? null,
 			}));
@@ -44,12 +48,12 @@ export const listCommand = defineCommand({
 		const rows = plan.entries.map((e) => [
 			e.source.provider ?? e.source.origin,
 			e.source.level,
-			e.hook?.type ?? "-",
+			e.hook?.entry?.event ?? e.hook?.type ?? "-",
 			e.hook?.tool ?? "-",
-			show(e.path),
+			e.hook?.entry ? `${show(e.path)}  $ ${e.hook.entry.args ? [e.hook.entry.command, ...e.hook.entry.args].join(" ") : e.hook.entry.command}` : show(e.path),
 			STATUS[e.status] + (e.detail && e.status !== "run" ? `: ${e.status === "shadowed" ? `by ${show(e.detail.slice(3))}` : e.detail}` : ""),
 		]);
-		const lines = rows.length ? table([["SOURCE", "LEVEL", "TYPE", "TOOL", "PATH", "STATUS"], ...rows]) : ["No hooks found."];
+		const lines = rows.length ? table([["SOURCE", "LEVEL", "TYPE/EVENT", "TOOL/MATCHER", "PATH", "STATUS"], ...rows]) : ["No hooks found."];
 		const pending = plan.skipped.filter((s) => s.reason !== "unverifiable");
 		if (pending.length) lines.push("", ...pending.map((s) => `approve with: ${s.approve}`));
 		const where = (b: { project: boolean; user: boolean }) =>

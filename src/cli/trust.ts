@@ -1,3 +1,4 @@
+import { approvalContent } from "../agent-hooks/approval.ts";
 import type { Hook } from "../capability/hooks.ts";
 import { registerHookDiscovery } from "../discovery/register.ts";
 import { loadSettings } from "../discovery/settings.ts";
@@ -6,23 +7,39 @@ import { errorMessage } from "../hooks/_describe.ts";
 import { TrustError, TrustStore } from "../trust/trust-store.ts";
 import { CliError, EXIT_OK, projectArgs, printJson, projectDir, writeOut, defineCommand } from "./_shared.ts";
 
-/** Every project-level hook file: discovered ones and those listed in the project's settings. */
-async function projectHooks(cwd: string): Promise<string[]> {
+/**
+ * Every project-level hook: discovered files, agent hook entries (`<settings file>#<key>`, approved as
+ * the entry plus the script it names) and the files listed in the project's settings.
+ */
+async function projectHooks(cwd: string): Promise<ProjectHook[]> {
 	const { hookPaths } = await loadSettings(cwd);
 	const found = await registerHookDiscovery().loadCapability<Hook>("hooks", { cwd, includeDisabled: true });
-	return [
-		...new Set([
-			...found.items.filter((h) => h.level === "project").map((h) => h.path),
-			...hookPaths.filter((h) => h.level === "project").map((h) => h.path),
-		]),
-	];
+	const hooks = new Map<string, ProjectHook>();
+	for (const h of found.items) if (h.level === "project") hooks.set(h.path, { path: h.path, file: h.entry?.file, content: h.entry && (() => approvalContent(h.entry as NonNullable<Hook["entry"]>)) });
+	for (const h of hookPaths) if (h.level === "project" && !hooks.has(h.path)) hooks.set(h.path, { path: h.path });
+	return [...hooks.values()];
+}
+
+/** A project hook; agent entries carry their settings file and the content an approval hashes. */
+interface ProjectHook {
+	path: string;
+	file?: string;
+	content?: () => Uint8Array;
+}
+
+/** The hooks a `trust approve|revoke` path names: a settings file names all of its agent entries. */
+function named(given: string[], hooks: ProjectHook[]): ProjectHook[] {
+	return given.flatMap((path) => {
+		const entries = hooks.filter((h) => h.file === path);
+		return entries.length > 0 ? entries : [hooks.find((h) => h.path === path) ?? { path }];
+	});
 }
 
 async function status(store: TrustStore, cwd: string) {
 	return Promise.all(
-		(await projectHooks(cwd)).map(async (path) => {
+		(await projectHooks(cwd)).map(async ({ path, content }) => {
 			try {
-				const check = await store.check(path);
+				const check = await store.check(path, content?.());
 				return { path, status: check.trusted ? "approved" : (check.reason ?? "unknown") };
 			} catch (error) {
 				// A hook that cannot be read (or is not a file) is reported, not a crash of the whole listing.
@@ -63,13 +80,16 @@ export const trustCommand = defineCommand({
 			throw new CliError(`unknown action "${action}"; expected approve or revoke (or nothing, to show the status)`);
 		const given = (args._ as string[]).filter((p) => p !== action).map((p) => resolvePath(p, cwd));
 		if (given.length === 0 && !args.all) throw new CliError(`trust ${action} needs hook paths, or --all for every project hook`);
-		const paths = args.all ? await projectHooks(cwd) : given;
+		const hooks = await projectHooks(cwd);
+		const paths = args.all ? hooks : named(given, hooks);
 		const done: Array<{ path: string; sha256?: string; changed: boolean }> = [];
-		for (const path of paths) {
+		for (const { path, content } of paths) {
 			if (action === "approve") {
-				const entry = await store.approve(path).catch((error: unknown) => {
-					throw new CliError(errorMessage(error));
-				});
+				const entry = await Promise.resolve()
+					.then(() => store.approve(path, content?.()))
+					.catch((error: unknown) => {
+						throw new CliError(errorMessage(error));
+					});
 				done.push({ path, sha256: entry.sha256, changed: true });
 			} else done.push({ path, changed: await store.revoke(path) });
 		}

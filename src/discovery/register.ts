@@ -1,11 +1,15 @@
+import { agentHookProviders } from "../agent-hooks/providers.ts";
 import { hookCapability } from "../capability/hooks.ts";
 import { type CapabilityRegistry, defaultRegistry } from "../capability/registry.ts";
 import { claudeProvider } from "./claude.ts";
 import { codexProvider } from "./codex.ts";
 import { nativeProvider } from "./native.ts";
 
-/** The hook providers, highest priority first. */
-export const hookProviders = [nativeProvider, claudeProvider, codexProvider] as const;
+/**
+ * The hook providers, highest priority first: hook files (`native`, and the seed's `claude` / `codex`
+ * folder layouts), then the command hooks of the agents' own configs (src/agent-hooks).
+ */
+export const hookProviders = [nativeProvider, claudeProvider, codexProvider, ...agentHookProviders] as const;
 
 /**
  * Defines the `"hooks"` capability and registers its providers on `registry`; does nothing for

@@ -1,7 +1,10 @@
+import { approvalContent } from "../agent-hooks/approval.ts";
+import type { AgentHookEntry } from "../agent-hooks/types.ts";
 import { type Hook, hookExtensionId, hookKey } from "../capability/hooks.ts";
 import { type CapabilityRegistry, defaultRegistry } from "../capability/registry.ts";
 import { registerHookDiscovery } from "../discovery/register.ts";
 import { loadSettings, type Settings } from "../discovery/settings.ts";
+import { mark } from "../host/profile.ts";
 import { resolvePath } from "../paths.ts";
 import { TrustError, type TrustStore } from "../trust/trust-store.ts";
 import type { ApprovedSource } from "./_approved.ts";
@@ -70,8 +73,8 @@ export interface DiscoverAndLoadResult extends LoadHooksResult {
 export interface HookPlan {
 	/** Every candidate with its status, in load order (discovered, settings, configured). */
 	entries: PlannedHook[];
-	/** The hooks to load, in order, with their shell wiring. */
-	load: Array<{ path: string; source: HookSource; shell?: ShellHookSpec }>;
+	/** The hooks to load, in order, with their shell wiring (or, for an agent's hook entry, the entry). */
+	load: Array<{ path: string; source: HookSource; shell?: ShellHookSpec; entry?: AgentHookEntry }>;
 	/** Approved bytes of trusted project hooks: exactly what will run. */
 	sources: Map<string, ApprovedSource>;
 	/** Project hooks that fail closed: reported as load errors. */
@@ -89,6 +92,8 @@ interface Candidate {
 	hook?: Hook;
 	/** Why the candidate is out before trust and keys are considered (disabled by settings). */
 	disabled?: string;
+	/** An agent's command hook entry: `path` is `<settings file>#<key>`, approved as that entry plus its script. */
+	entry?: AgentHookEntry;
 }
 
 type Verdict =
@@ -100,6 +105,7 @@ function fromDiscovery(hook: Hook, configured: ReadonlySet<string>): Candidate {
 	// A discovered file the user also named with --hook is their own choice: no approval needed.
 	const level = configured.has(hook.path) ? "user" : hook.level;
 	const source: HookSource = { origin: "discovered", level, provider: hook._source.provider };
+	if (hook.entry) return { path: hook.path, source, hook, entry: hook.entry };
 	const shell = isModulePath(hook.path) ? undefined : { type: hook.type, tool: hook.tool };
 	return { path: hook.path, source, shell, hook };
 }
@@ -116,9 +122,10 @@ async function verdicts(candidates: Candidate[], store: TrustStore, warnings: st
 		candidates
 			.filter((c) => c.source.level === "project" && !c.disabled)
 			.map(async (candidate) => {
-				const approve = `xcsh-hooks trust approve ${candidate.path}`;
+				// An agent entry is approved with its settings file (every entry of that file at once).
+				const approve = `xcsh-hooks trust approve ${candidate.entry?.file ?? candidate.path}`;
 				try {
-					const check = await store.check(candidate.path);
+					const check = await store.check(candidate.path, candidate.entry && approvalContent(candidate.entry));
 					if (check.trusted) return result.set(candidate, { run: true, source: { bytes: check.bytes, sha256: check.sha256 } });
 					const skip: SkippedHook = { path: candidate.path, reason: check.reason ?? "unknown", sha256: check.sha256, approve };
 					if (skip.reason === "unknown") return result.set(candidate, { run: false, skip });
@@ -167,6 +174,7 @@ export async function planHooks(configuredPaths: string[], cwd: string, options:
 					decisionLog: userSettings.decisionLog,
 				}
 			: loaded.settings;
+		mark("settings");
 		for (const { path, level } of loaded.hookPaths) fromSettings.push({ path, source: { origin: "settings", level } });
 	}
 	const configuredSet = new Set(configuredPaths.map((path) => resolvePath(path, cwd)));
@@ -198,10 +206,12 @@ export async function planHooks(configuredPaths: string[], cwd: string, options:
 					candidate.disabled = "by the project's settings";
 				return candidate;
 			});
+		mark("discovery");
 	}
 
 	const candidates = [...discovered, ...fromSettings, ...configured];
 	const trusted = guarded ? await verdicts(candidates, trust, warnings) : undefined;
+	mark("trust");
 	const plan: HookPlan = { entries: [], load: [], sources: new Map(), failClosed: [], skipped: [], warnings, settings };
 	const keys = new Map<string, string>();
 	const chosen = new Set<string>();
@@ -233,7 +243,7 @@ export async function planHooks(configuredPaths: string[], cwd: string, options:
 		if (chosen.has(path)) continue;
 		chosen.add(path);
 		entry("run");
-		plan.load.push({ path, source, shell: candidate.shell });
+		plan.load.push({ path, source, shell: candidate.shell, entry: candidate.entry });
 		if (verdict?.run) plan.sources.set(path, verdict.source);
 	}
 	return plan;
@@ -252,8 +262,9 @@ export async function discoverAndLoadHooks(
 	const plan = await planHooks(configuredPaths, cwd, options);
 	const { settings } = plan;
 	const shellHooks = new Map(plan.load.flatMap((c) => (c.shell ? [[c.path, c.shell] as const] : [])));
+	const files = plan.load.filter((c) => !c.entry);
 	const result = await loadHooks(
-		plan.load.map((c) => c.path),
+		files.map((c) => c.path),
 		cwd,
 		{
 			shellHooks,
@@ -264,7 +275,23 @@ export async function discoverAndLoadHooks(
 			loadTimeoutMs: options.loadTimeoutMs ?? settings.loadTimeoutMs,
 		},
 	);
+	if (files.length < plan.load.length) await addAgentHooks(plan, cwd, result, options.shellTimeoutMs);
 	const sourceOf = new Map(plan.load.map((c) => [c.path, c.source]));
 	for (const hook of result.hooks) hook.source = sourceOf.get(hook.resolvedPath);
 	return { hooks: result.hooks, errors: [...plan.failClosed, ...result.errors], skipped: plan.skipped, warnings: plan.warnings, settings };
+}
+
+/**
+ * Loads the plan's agent hook entries (src/agent-hooks, imported only when there are some) into
+ * `result`, keeping the plan's order. A trusted entry runs only while its content is the approved one.
+ */
+async function addAgentHooks(plan: HookPlan, cwd: string, result: LoadHooksResult, shellTimeoutMs?: number): Promise<void> {
+	const { loadAgentHooks } = await import("../agent-hooks/load.ts");
+	const entries = plan.load.flatMap((c) => (c.entry ? [{ path: c.path, entry: c.entry, approved: plan.sources.get(c.path)?.sha256 }] : []));
+	const maxTimeoutMs = Math.min(shellTimeoutMs ?? Number.POSITIVE_INFINITY, plan.settings.hookTimeoutMs || Number.POSITIVE_INFINITY);
+	const loaded = await loadAgentHooks(entries, cwd, { maxTimeoutMs });
+	const order = new Map(plan.load.map((c, i) => [c.path, i]));
+	const at = (path: string) => order.get(path) ?? Number.POSITIVE_INFINITY;
+	result.hooks = [...result.hooks, ...loaded.hooks].sort((a, b) => at(a.resolvedPath) - at(b.resolvedPath));
+	result.errors = [...result.errors, ...loaded.errors].sort((a, b) => at(a.path) - at(b.path));
 }

@@ -1,6 +1,7 @@
 import { statSync } from "node:fs";
 import { isAbsolute } from "pathe";
 import { execCommand } from "../exec/exec-command.ts";
+import { mark, span } from "../host/profile.ts";
 import { createLogger } from "../logger.ts";
 import { resolvePath } from "../paths.ts";
 import { timerDelay } from "../timeouts.ts";
@@ -180,7 +181,9 @@ function assertRegularFile(resolvedPath: string): void {
 
 async function importFactory(specifier: string, resolvedPath: string, fresh: boolean, approved: boolean): Promise<HookFactory> {
 	if (!approved) assertRegularFile(resolvedPath);
+	const started = performance.now();
 	const module = await import(approved || !fresh ? specifier : `${specifier}?t=${Date.now()}`);
+	span(`import ${resolvedPath}`, started);
 	if (typeof module.default !== "function") throw new HookLoadFailure("Hook must export a default function");
 	return module.default as HookFactory;
 }
@@ -214,6 +217,7 @@ export async function loadHooks(paths: string[], cwd: string, options: LoadHooks
 		}),
 	);
 
+	mark("imports");
 	const result: LoadHooksResult = { hooks: [], errors: [] };
 	for (const [i, settled] of factories.entries()) {
 		const path = paths[i] as string;
@@ -226,5 +230,6 @@ export async function loadHooks(paths: string[], cwd: string, options: LoadHooks
 			result.errors.push({ path, error: text });
 		}
 	}
+	mark("factories");
 	return result;
 }

@@ -117,10 +117,13 @@ export class TrustStore {
 		return hashFile(path);
 	}
 
-	/** Whether the file's current content is the approved one. */
-	async check(path: string): Promise<TrustCheck> {
+	/**
+	 * Whether the file's current content is the approved one. `content` is given for what is not a file of
+	 * its own (an agent's hook entry, keyed `<settings file>#<key>`): those bytes are checked instead.
+	 */
+	async check(path: string, content?: Uint8Array): Promise<TrustCheck> {
 		const key = resolve(path);
-		const bytes = readHookFile(key);
+		const bytes = content ?? readHookFile(key);
 		const sha256 = sha256Hex(bytes);
 		// One read of the trust file serves every check of a load (a CLI start checks each project hook).
 		this.#snapshot ??= this.#read();
@@ -130,10 +133,10 @@ export class TrustStore {
 		return { trusted: true, sha256, bytes };
 	}
 
-	/** Approves the file's current content; returns the stored entry. */
-	async approve(path: string): Promise<TrustEntry> {
+	/** Approves the file's current content (or `content`, as in {@link check}); returns the stored entry. */
+	async approve(path: string, content?: Uint8Array): Promise<TrustEntry> {
 		const key = resolve(path);
-		const sha256 = await hashFile(key);
+		const sha256 = content ? sha256Hex(content) : await hashFile(key);
 		const entry: TrustEntry = { sha256, approvedAt: new Date().toISOString() };
 		await this.#update((approved) => {
 			approved[key] = entry;

@@ -156,6 +156,11 @@ describe("hook providers", () => {
 			["native", 100],
 			["claude", 80],
 			["codex", 70],
+			// The agents' own configs (src/agent-hooks): command hook entries of Claude Code, Codex, Gemini CLI, Cursor.
+			["claude-settings", 60],
+			["codex-hooks", 55],
+			["gemini-settings", 50],
+			["cursor-hooks", 45],
 		]);
 		expect(result.items.map(brief)).toEqual(["codex/project/pre:bash:pre-bash"]);
 	});

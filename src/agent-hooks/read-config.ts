@@ -1,0 +1,142 @@
+import { readFileSync } from "node:fs";
+import { AGENTS } from "../install/agents.ts";
+import { isBridgeCommand } from "../install/bridge-command.ts";
+import { AGENT_EVENTS, MATCH_MODE, TIMEOUT_UNIT_MS } from "./events.ts";
+import { matcherProblem } from "./matcher.ts";
+import type { AgentHookEntry, AgentId } from "./types.ts";
+
+/** What {@link readAgentConfig} found in one file. */
+export interface AgentConfigRead {
+	entries: AgentHookEntry[];
+	/** One per problem, naming the file and the key; the offending part is ignored, never the whole run. */
+	warnings: string[];
+}
+
+/** Where and how one file is read. */
+export interface AgentConfigFile {
+	agent: AgentId;
+	file: string;
+	/** `grouped`: `hooks.<Event>: [{matcher?, hooks: [handler]}]` (Claude, Codex, Gemini); `flat`: `hooks.<event>: [handler]` (Cursor). */
+	layout: "grouped" | "flat";
+	/** Set for project-level files: the project they belong to. */
+	projectDir?: string;
+	/** Cursor user hooks run from `~/.cursor`. */
+	runDir?: string;
+}
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json => value !== null && typeof value === "object" && !Array.isArray(value);
+
+/** Gemini keeps control fields beside its events. */
+const CONTROL_KEYS = new Set(["enabled", "disabled", "notifications"]);
+
+/** Our own `xcsh-hooks bridge <agent>` entries point back at us: running them would loop. */
+function isOurs(command: string, args: string[] | undefined): boolean {
+	const line = args ? [command, ...args].join(" ") : command;
+	return AGENTS.some((agent) => isBridgeCommand(line, agent));
+}
+
+/**
+ * Reads the command hooks of one agent config file. A missing file is empty; a file that is not JSON,
+ * a `hooks` that is not an object, a list, group or handler of the wrong shape is a warning naming the
+ * file and the key, and only that part is skipped. Handlers of other types (`http`, `prompt`, `agent`,
+ * `mcp_tool`), events without a counterpart and our own bridge entries are left out silently.
+ */
+export function readAgentConfig(spec: AgentConfigFile): AgentConfigRead {
+	const { file, agent } = spec;
+	let text: string;
+	try {
+		text = readFileSync(file, "utf8"); // sync: small files, most of them missing
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === "ENOENT" || code === "ENOTDIR") return { entries: [], warnings: [] };
+		return { entries: [], warnings: [`${file}: cannot read (${code ?? (error as Error).message}), ignored`] };
+	}
+	let root: unknown;
+	try {
+		root = JSON.parse(text);
+	} catch (error) {
+		return { entries: [], warnings: [`${file}: invalid JSON (${(error as Error).message}), its hooks are ignored`] };
+	}
+	if (!isObject(root)) return { entries: [], warnings: [`${file}: must be a JSON object, its hooks are ignored`] };
+	if (root.hooks === undefined || root.disableAllHooks === true) return { entries: [], warnings: [] };
+	if (!isObject(root.hooks)) return { entries: [], warnings: [`${file}: hooks must be an object of event lists, ignored`] };
+	const hooks = root.hooks;
+	if (agent === "gemini" && hooks.enabled === false) return { entries: [], warnings: [] };
+	const disabledNames = agent === "gemini" && Array.isArray(hooks.disabled) ? new Set(hooks.disabled.filter((n) => typeof n === "string")) : new Set();
+
+	const entries: AgentHookEntry[] = [];
+	const warnings: string[] = [];
+	const warn = (key: string, problem: string) => warnings.push(`${file}: ${key} ${problem}, ignored`);
+	for (const [event, list] of Object.entries(hooks)) {
+		if (agent === "gemini" && CONTROL_KEYS.has(event)) continue;
+		if (!Array.isArray(list)) {
+			warn(`hooks.${event}`, "must be an array");
+			continue;
+		}
+		const target = AGENT_EVENTS[agent][event];
+		if (!target) continue; // an event with no counterpart among ours: not run (README, "Hooks you already have")
+		const add = (handler: unknown, key: string, matcher: unknown, group?: Json) => {
+			if (!isObject(handler)) return warn(key, "must be an object");
+			const type = handler.type ?? "command";
+			if (type !== "command") return; // http, prompt, agent, mcp_tool: not command hooks
+			const entry = toEntry(spec, event, key, handler, matcher, warn);
+			if (!entry || isOurs(entry.command, entry.args)) return;
+			if (typeof handler.name === "string" && disabledNames.has(handler.name)) return;
+			entry.target = target;
+			const problem = matcherProblem(entry.matcher, MATCH_MODE[agent]);
+			if (problem) warnings.push(`${file}: ${key.replace(/\.hooks\[\d+\]$/, "")}.matcher ${problem}; the entry matches ${MATCH_MODE[agent] === "regex-or-exact" ? "only that exact name" : "nothing"}`);
+			entry.raw = group && matcher !== undefined ? { matcher, ...handler } : { ...handler };
+			entries.push(entry);
+		};
+		list.forEach((item, i) => {
+			const key = `hooks.${event}[${i}]`;
+			if (spec.layout === "flat") return add(item, key, isObject(item) ? item.matcher : undefined);
+			if (!isObject(item)) return warn(key, "must be an object with a hooks array");
+			if (item.matcher !== undefined && typeof item.matcher !== "string") return warn(`${key}.matcher`, "must be a string");
+			if (!Array.isArray(item.hooks)) return warn(`${key}.hooks`, "must be an array");
+			item.hooks.forEach((handler, j) => add(handler, `${key}.hooks[${j}]`, item.matcher, item));
+		});
+	}
+	return { entries, warnings };
+}
+
+function toEntry(
+	spec: AgentConfigFile,
+	event: string,
+	key: string,
+	handler: Json,
+	matcher: unknown,
+	warn: (key: string, problem: string) => void,
+): AgentHookEntry | undefined {
+	if (typeof handler.command !== "string" || !handler.command.trim()) return void warn(`${key}.command`, "must be a non-empty string");
+	if (matcher !== undefined && typeof matcher !== "string") return void warn(`${key}.matcher`, "must be a string");
+	let args: string[] | undefined;
+	if (handler.args !== undefined) {
+		if (spec.agent !== "claude" || !Array.isArray(handler.args) || !handler.args.every((a) => typeof a === "string"))
+			return void warn(`${key}.args`, spec.agent === "claude" ? "must be an array of strings" : `is not a ${spec.agent} field`);
+		args = handler.args as string[];
+	}
+	let timeoutMs: number | undefined;
+	if (handler.timeout !== undefined) {
+		if (typeof handler.timeout !== "number" || !(handler.timeout > 0) || !Number.isFinite(handler.timeout))
+			warn(`${key}.timeout`, "must be a positive number (the agent's default applies)");
+		else timeoutMs = handler.timeout * TIMEOUT_UNIT_MS[spec.agent];
+	}
+	const entry: AgentHookEntry = {
+		agent: spec.agent,
+		file: spec.file,
+		key,
+		event,
+		target: "tool_call",
+		command: handler.command,
+		raw: {},
+	};
+	if (typeof matcher === "string") entry.matcher = matcher;
+	if (args) entry.args = args;
+	if (typeof handler.shell === "string" && spec.agent === "claude") entry.shell = handler.shell;
+	if (timeoutMs !== undefined) entry.timeoutMs = timeoutMs;
+	if (spec.projectDir) entry.projectDir = spec.projectDir;
+	if (spec.runDir) entry.runDir = spec.runDir;
+	return entry;
+}
