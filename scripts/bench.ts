@@ -1,47 +1,90 @@
 #!/usr/bin/env bun
 /**
  * `bun run bench`: measures the performance targets of SPEC §11 side by side in one run and prints
- * each as a ratio, with `met` / `MISSED` against its budget. It is a report: the exit code is 0
- * even when a budget is missed (1 only when the bench itself fails).
+ * each as a ratio (or, for `serve --http`, a latency), with `met` / `MISSED` against its budget.
  *
- *   bun run bench [--markdown]     --markdown also prints the results as tables for the README
+ *   bun run bench [--check] [--markdown] [--only SECTION[,SECTION…]]
+ *
+ *   --check      exit 1 when a budget is missed or could not be measured (for CI and pre-release)
+ *   --markdown   also print the README's Performance section, regenerated from this run
+ *   --only       run only these sections: dispatch, exec, discovery, executable, agents, http
+ *
+ * Ratios of processes are medians of per-round ratios: every round starts each command once, in a
+ * rotating order, so a noisy moment on a shared machine hits both sides of a ratio. Without
+ * `--check` the exit code is 0 even when a budget is missed (1 only when the bench itself fails).
  *
  * Sections: in-process dispatch (`emit`, chained, short-circuit) against a hand-written `Map` +
  * `await` loop and hookable; `HookToolWrapper` against a direct call; `execCommand` against a raw
  * `Bun.spawn`; discovery of 1,000 files; `dist/xcsh-hooks` cold starts against a trivial compiled
- * executable (built first when missing or stale), its peak RSS, and `serve` round trips.
+ * executable (built first when missing or stale), its peak RSS, and `serve` round trips; agent calls
+ * (`bridge claude` against the same guard in Node, Python and Bun, and where its start-up goes);
+ * `serve --http` request latency.
  */
-import { cpus } from "node:os";
+import { cpus, totalmem } from "node:os";
+import { benchAgentCalls } from "./_bench/agents.ts";
 import { benchDiscovery } from "./_bench/discovery.ts";
 import { benchDispatch } from "./_bench/dispatch.ts";
 import { benchExec } from "./_bench/exec.ts";
 import { benchExecutable } from "./_bench/executable.ts";
 import { cleanup } from "./_bench/fixtures.ts";
+import { benchHttp } from "./_bench/http.ts";
+import { performanceSection } from "./_bench/markdown.ts";
 import { Report } from "./_bench/report.ts";
 
-/** CPU model, core count, OS and Bun version: what the numbers below depend on. */
-function machine(): string {
+/** CPU model, core count, memory, OS and Bun version: what the numbers below depend on. */
+export function machine(): string {
 	const list = cpus();
 	const model = list[0]?.model.trim() || "unknown CPU";
-	return `${model}, ${list.length} cores, ${process.platform} ${process.arch}, Bun ${Bun.version} (${Bun.revision.slice(0, 9)})`;
+	const memory = `${Math.round(totalmem() / 1024 ** 3)} GB`;
+	return `${model}, ${list.length} cores, ${memory}, ${process.platform} ${process.arch}, Bun ${Bun.version} (${Bun.revision.slice(0, 9)})`;
 }
 
-async function main(): Promise<void> {
-	const markdown = Bun.argv.includes("--markdown");
+const SECTIONS = {
+	dispatch: benchDispatch,
+	exec: benchExec,
+	discovery: benchDiscovery,
+	executable: benchExecutable,
+	agents: benchAgentCalls,
+	http: benchHttp,
+} satisfies Record<string, (report: Report) => Promise<void>>;
+type Section = keyof typeof SECTIONS;
+
+/** `--only a,b` (or `--only=a,b`), checked against the section names. */
+function selectedSections(argv: readonly string[]): Section[] {
+	const at = argv.findIndex((arg) => arg === "--only" || arg.startsWith("--only="));
+	if (at < 0) return Object.keys(SECTIONS) as Section[];
+	const value = argv[at]?.includes("=") ? argv[at]?.slice("--only=".length) : argv[at + 1];
+	const names = (value ?? "").split(",").filter(Boolean);
+	const unknown = names.filter((name) => !Object.hasOwn(SECTIONS, name));
+	if (names.length === 0 || unknown.length > 0)
+		throw new Error(`--only ${value ?? ""}: expected section names among ${Object.keys(SECTIONS).join(", ")}`);
+	return names as Section[];
+}
+
+async function main(): Promise<number> {
+	const argv = Bun.argv.slice(2);
+	const markdown = argv.includes("--markdown");
+	const check = argv.includes("--check");
+	const sections = selectedSections(argv);
 	const started = performance.now();
 	const report = new Report();
-	await Bun.write(Bun.stdout, `xcsh-hooks bench — ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC\nmachine: ${machine()}\n`);
+	const when = new Date().toISOString().slice(0, 16).replace("T", " ");
+	await Bun.write(Bun.stdout, `xcsh-hooks bench — ${when} UTC\nmachine: ${machine()}\n`);
 	try {
-		await benchDispatch(report);
-		await benchExec(report);
-		await benchDiscovery(report);
-		await benchExecutable(report);
+		for (const name of sections) await SECTIONS[name](report);
 	} finally {
 		cleanup();
 	}
 	await report.finish();
-	await Bun.write(Bun.stdout, `(bench took ${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
-	if (markdown) await Bun.write(Bun.stdout, `\n${report.markdown()}\n`);
+	const seconds = ((performance.now() - started) / 1000).toFixed(0);
+	await Bun.write(Bun.stdout, `(bench took ${seconds} s)\n`);
+	if (markdown) await Bun.write(Bun.stdout, `\n${performanceSection(report, { machine: machine(), when, sections })}\n`);
+	const failed = report.failed();
+	if (check && failed.length > 0) {
+		await Bun.write(Bun.stderr, `bench --check: ${failed.length} budget(s) missed or not measured: ${failed.map((b) => b.name).join("; ")}\n`);
+		return 1;
+	}
+	return 0;
 }
 
-await main();
+process.exitCode = await main();

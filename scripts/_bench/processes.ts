@@ -16,9 +16,23 @@ export interface Runs {
 	ms: number[];
 	/** The first failing run, if any: exit code and stderr. */
 	failure?: { code: number; stderr: string };
+	/** What the first run wrote, to check the answer was the expected one. */
+	sample?: { stdout: string; stderr: string };
 }
 
-async function runOnce(command: Command): Promise<{ ms: number; code: number; stderr: string }> {
+/**
+ * The median over rounds of `a.ms[r] / b.ms[r]`: both ran in the same round of
+ * {@link timeProcesses}, so a noisy moment on the machine hits both sides of each ratio.
+ */
+export function pairedRatio(a: Runs, b: Runs): number {
+	const ratios = a.ms.map((ms, round) => ms / (b.ms[round] as number)).filter(Number.isFinite);
+	const sorted = ratios.sort((x, y) => x - y);
+	const mid = sorted.length >> 1;
+	return sorted.length === 0 ? Number.NaN : sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/** One run of `command`: wall time, exit code, and its stderr. */
+export async function runOnce(command: Command): Promise<{ ms: number; code: number; stderr: string; stdout: string }> {
 	const start = performance.now();
 	const proc = Bun.spawn(command.argv, {
 		cwd: command.cwd,
@@ -27,9 +41,9 @@ async function runOnce(command: Command): Promise<{ ms: number; code: number; st
 		stdout: "pipe",
 		stderr: "pipe",
 	});
-	const [, stderr, code] = await Promise.all([new Response(proc.stdout).arrayBuffer(), new Response(proc.stderr).text(), proc.exited]);
+	const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
 	const ms = performance.now() - start;
-	return { ms, code, stderr };
+	return { ms, code, stderr, stdout };
 }
 
 /**
@@ -45,6 +59,7 @@ export async function timeProcesses(commands: readonly Command[], rounds: number
 			const run = await runOnce(command);
 			const into = runs[i] as Runs;
 			if (run.code !== 0) into.failure ??= { code: run.code, stderr: run.stderr.trim() };
+			into.sample ??= { stdout: run.stdout, stderr: run.stderr };
 			if (round < warmup) continue;
 			into.ms.push(run.ms);
 		}

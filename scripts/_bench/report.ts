@@ -7,6 +7,13 @@ export interface Budget {
 	target: number;
 	/** Why the number is what it is, when that needs saying (e.g. "serve not available"). */
 	note?: string;
+	/** `ratio` (the default: a ratio to a baseline, printed `1.23×`) or `ms` (an absolute time). */
+	unit?: "ratio" | "ms";
+}
+
+/** A budget's value as printed: `1.23×` or `0.412 ms`. */
+function formatBudget(value: number, unit: Budget["unit"]): string {
+	return unit === "ms" ? `${value < 1 ? value.toFixed(3) : value.toFixed(2)} ms` : formatRatio(value);
 }
 
 /** A line of the results table: what was measured and its numbers, as text. */
@@ -56,8 +63,13 @@ export class Report {
 		await write(`  · ${text}`);
 	}
 
-	budget(name: string, ratio: number, target: number, note?: string): void {
-		this.budgets.push({ name, ratio, target, note });
+	budget(name: string, ratio: number, target: number, note?: string, unit?: Budget["unit"]): void {
+		this.budgets.push({ name, ratio, target, note, unit });
+	}
+
+	/** Budgets missed, and budgets that could not be measured (both fail `--check`). */
+	failed(): Budget[] {
+		return this.budgets.filter((b) => Number.isNaN(b.ratio) || b.ratio > b.target);
 	}
 
 	/** Prints every budget as `met` / `MISSED` with its ratio and target, then one summary line. */
@@ -65,8 +77,8 @@ export class Report {
 		await write("\nbudgets (SPEC §11)");
 		for (const b of this.budgets) {
 			const status = Number.isNaN(b.ratio) ? "n/a   " : b.ratio <= b.target ? "met   " : "MISSED";
-			const measured = Number.isNaN(b.ratio) ? "—" : formatRatio(b.ratio);
-			await write(`  ${status}  ${b.name.padEnd(52)} ${measured.padStart(7)}  (target ≤ ${formatRatio(b.target)})${b.note ? `  ${b.note}` : ""}`);
+			const measured = Number.isNaN(b.ratio) ? "—" : formatBudget(b.ratio, b.unit);
+			await write(`  ${status}  ${b.name.padEnd(56)} ${measured.padStart(9)}  (target ≤ ${formatBudget(b.target, b.unit)})${b.note ? `  ${b.note}` : ""}`);
 		}
 		const measured = this.budgets.filter((b) => !Number.isNaN(b.ratio));
 		const met = measured.filter((b) => b.ratio <= b.target).length;
@@ -83,10 +95,10 @@ export class Report {
 	markdown(): string {
 		const lines = ["| section | measurement | result |", "|---|---|---|"];
 		for (const row of this.rows) lines.push(`| ${row.section} | ${row.label} | ${row.value.trim().replace(/\s{2,}/g, " ")} |`);
-		lines.push("", "| budget | measured | target | status |", "|---|---|---|---|");
+		lines.push("", "| budget (SPEC §11) | measured | target | status |", "|---|---|---|---|");
 		for (const b of this.budgets) {
 			const status = Number.isNaN(b.ratio) ? "n/a" : b.ratio <= b.target ? "met" : "**MISSED**";
-			lines.push(`| ${b.name} | ${Number.isNaN(b.ratio) ? "—" : formatRatio(b.ratio)} | ≤ ${formatRatio(b.target)} | ${status} |`);
+			lines.push(`| ${b.name} | ${Number.isNaN(b.ratio) ? "—" : formatBudget(b.ratio, b.unit)} | ≤ ${formatBudget(b.target, b.unit)} | ${status} |`);
 		}
 		return lines.join("\n");
 	}

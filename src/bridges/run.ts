@@ -2,6 +2,7 @@ import { statSync } from "node:fs";
 import { basename, resolve } from "pathe";
 import { dispatch } from "../host/dispatch.ts";
 import { createHost, describeSkips, type Host } from "../host/host.ts";
+import { mark } from "../host/profile.ts";
 import { isRecord } from "./_answer.ts";
 import { decodeUtf8 } from "./_stdin.ts";
 import { isGuard, type Mapped, mapPayload, rewriteToAgent, toOutcome } from "./map.ts";
@@ -27,7 +28,37 @@ export interface BridgeOptions {
 	timeoutSeconds?: number;
 	/** Where the agent's variables (`CLAUDE_PROJECT_DIR`…) are read; default `process.env`. */
 	env?: Record<string, string | undefined>;
+	/** Where the call's hooks come from; default: loaded for this call and closed after it (`serve --http` lends pooled ones). */
+	host?: BridgeHostSource;
 }
+
+/** What a bridge call asks of its {@link BridgeHostSource}. */
+export interface BridgeHostRequest {
+	agent: AgentBridge;
+	payload: Payload;
+	/** The project directory the call runs in. */
+	cwd: string;
+	sessionId?: string;
+	/** The session file of the agent session. */
+	sessionFile: string;
+	/** A diagnostic of this call (prefixed with the bridge's name). */
+	say(line: string): void;
+	/** A line for this call's stderr as it is. */
+	stderr(line: string): void;
+	/** A hook's `ctx.ui.notify` during this call. */
+	notify(line: string): void;
+}
+
+/** The hooks of one call: `release` when the call is done with them. */
+export interface BridgeHost {
+	host: Host;
+	release(): void;
+	/** The host's skips and load errors were already reported (a pooled host): not repeated per call. */
+	reported?: boolean;
+}
+
+/** Gives a bridge call its hooks. */
+export type BridgeHostSource = (request: BridgeHostRequest) => Promise<BridgeHost>;
 
 /** What a guard event decided, for the decision log (never the tool's input or output). */
 export interface BridgeDecision {
@@ -180,28 +211,50 @@ interface Sinks {
 	settings(value: Record<string, unknown>): void;
 }
 
+/** The default {@link BridgeHostSource}: the hooks loaded as `emit` does, for this call only. */
+function hostForOneCall(options: BridgeOptions): BridgeHostSource {
+	return async (request) => {
+		const host = await createHost({
+			cwd: request.cwd,
+			hookPaths: options.hookPaths,
+			discovery: options.discovery,
+			sessionFile: request.sessionFile,
+			sessionView: (open) => agentSessionView(open, request.agent, request.payload, request.say),
+			interactive: false,
+			notify: request.notify,
+		});
+		return { host, release: () => host.close() };
+	};
+}
+
 /** Loads the hooks as `emit` does, in the agent's project and session, and dispatches the event. */
 async function decide(agent: AgentBridge, payload: Payload, mapped: Extract<Mapped, { kind: "event" }>, options: BridgeOptions, sinks: Sinks): Promise<Outcome> {
 	const { guard, notes, stderr, say } = sinks;
 	const cwd = options.cwd ?? projectDir(agent, payload, options.env ?? process.env, say);
 	const sessionId = agent.sessionId(payload);
-	const host = await createHost({
+	const source = options.host ?? hostForOneCall(options);
+	const { host, release, reported } = await source({
+		agent,
+		payload,
 		cwd,
-		hookPaths: options.hookPaths,
-		discovery: options.discovery,
+		sessionId,
 		sessionFile: agentSessionFile(agent.name, sessionId),
-		sessionView: (open) => agentSessionView(open, agent, payload, say),
-		interactive: false,
+		say,
+		stderr: (line) => stderr.push(line),
 		notify: (line) => {
 			notes.messages.push(line.trimEnd());
 			stderr.push(line.trimEnd());
 		},
 	});
+	mark("host");
 	try {
 		sinks.settings(host.settings as unknown as Record<string, unknown>);
 		if (host.hooks.length > 0) ensureSessionFile(host.sessionFile, sessionId, cwd);
-		stderr.push(...describeSkips(host));
-		for (const e of host.loadErrors) stderr.push(`hook failed to load: ${e.path}: ${e.error}`);
+		if (!reported) {
+			stderr.push(...describeSkips(host));
+			for (const e of host.loadErrors) stderr.push(`hook failed to load: ${e.path}: ${e.error}`);
+		}
+		mark("session+skips");
 		const seconds = options.timeoutSeconds ?? agent.timeoutSeconds;
 		const dispatched = await withDeadline(dispatch(host, mapped.event, options.allowLoadErrors === true), seconds * 1000);
 		let outcome: Outcome;
@@ -215,6 +268,6 @@ async function decide(agent: AgentBridge, payload: Payload, mapped: Extract<Mapp
 		for (const e of host.errors) stderr.push(`hook error (${e.event}) ${e.hookPath}: ${e.error}`);
 		return outcome.kind === "deny" ? { kind: "deny", reason: namingHooks(outcome.reason, host) } : outcome;
 	} finally {
-		host.close();
+		release();
 	}
 }

@@ -2,6 +2,7 @@ import { bridgeNames, loadBridge } from "../bridges/index.ts";
 import { readStdinBytes } from "../bridges/_stdin.ts";
 import { runBridge } from "../bridges/run.ts";
 import { logDecision } from "../host/decisions.ts";
+import { mark } from "../host/profile.ts";
 import { claimStdout } from "../host/stdout.ts";
 import { CliError, EXIT_OK, globalArgs, hookPaths, projectDir, writeErr, writeOut, defineCommand } from "./_shared.ts";
 
@@ -24,9 +25,11 @@ export const bridgeCommand = defineCommand({
 		...globalArgs,
 	},
 	async run({ args }) {
+		mark("command");
 		claimStdout(); // the one answer is all stdout holds; hooks' output goes to stderr (SPEC §12)
 		const name = args.agent as string;
 		const agent = await loadBridge(name);
+		mark("stdout+agent");
 		if (!agent) throw new CliError(`unknown agent "${name}"; expected one of: ${bridgeNames().join(", ")}`);
 		let stdin: Uint8Array | undefined | Error;
 		try {
@@ -34,6 +37,7 @@ export const bridgeCommand = defineCommand({
 		} catch (error) {
 			stdin = error instanceof Error ? error : new Error(String(error));
 		}
+		mark("stdin");
 		const answer = await runBridge(agent, {
 			stdin,
 			event: args.event,
@@ -44,9 +48,12 @@ export const bridgeCommand = defineCommand({
 			timeoutSeconds: timeoutSeconds(args.timeout),
 		});
 		// Every guard decision is on record (SPEC §12, the decision log); the answer still goes out if the log cannot be written.
+		mark("dispatched");
 		if (answer.decision) logDecision({ settings: answer.settings ?? {} }, { ...answer.decision, durationMs: Math.round(answer.decision.durationMs) });
+		mark("decision-log");
 		for (const line of answer.stderr) await writeErr(line);
 		if (answer.stdout) await writeOut(answer.stdout);
+		mark("answer");
 		return EXIT_OK;
 	},
 });

@@ -51,7 +51,7 @@ export async function report(result: InstallResult, options: { json?: boolean; d
 		return;
 	}
 	const command = (result.changes.find((c) => c.action !== "remove") ?? result.changes[0])?.command;
-	const lines = [`  command: ${command}`];
+	const lines = [`  ${/^https?:/.test(command ?? "") ? "url" : "command"}: ${command}`];
 	for (const c of result.changes) {
 		const sign = c.action === "add" ? "+" : c.action === "remove" ? "-" : "~";
 		const other = c.command === command ? "" : `: ${c.command}`;
@@ -78,13 +78,19 @@ export const installCommand = defineCommand({
 	args: {
 		...installArgs,
 		command: { type: "string", description: "Program to run instead of this executable (the entry runs `<CMD> bridge <agent>`)", valueHint: "CMD" },
+		http: {
+			type: "string",
+			description: "Claude only: write type \"http\" entries posting to this URL (xcsh-hooks serve --http) instead of commands",
+			valueHint: "URL",
+		},
 	},
 	async run({ args }) {
 		const agent = agentArg(args.agent);
 		const scope = scopeArg(args);
 		const dryRun = Boolean(args["dry-run"]);
 		const cwd = projectDir(args.cwd);
-		const result = await runInstall(() => installBridge(agent, { scope, cwd, command: args.command, dryRun }));
+		if (args.http !== undefined && args.command !== undefined) throw new CliError("--http and --command are mutually exclusive: an http entry runs no command");
+		const result = await runInstall(() => installBridge(agent, { scope, cwd, command: args.command, dryRun, http: args.http }));
 		await report(result, { json: args.json, dryRun, verb: "install" });
 		return EXIT_OK;
 	},

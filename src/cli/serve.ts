@@ -1,4 +1,5 @@
 import { exitProcess } from "../host/exit-guard.ts";
+import type { ParsedArgs } from "./_args.ts";
 import { createServer, type Server } from "../serve/server.ts";
 import { claimStdout } from "../host/stdout.ts";
 import { decodeUtf8 } from "../json.ts";
@@ -24,7 +25,14 @@ Requests run concurrently; match responses by id. Hook files, discovery folders 
 watched and reloaded (debounced); running requests finish on the hooks they started with. On stdin
 EOF, SIGTERM or SIGINT: in-flight requests are answered, session_shutdown is emitted once, exit 0;
 requests still running after --shutdown-grace (a hook that never settles) make it exit 1.
-Whatever hooks write to stdout goes to stderr: stdout holds only response lines.`;
+Whatever hooks write to stdout goes to stderr: stdout holds only response lines.
+
+With --http HOST:PORT it answers Claude Code's type "http" hooks instead: POST / (or /claude, or
+/<agent>) with the hook's JSON payload is answered 200 with the body \`bridge claude\` would print.
+Every request needs "Authorization: Bearer <token>", the token in ~/.xcsh/agent/http-token (created,
+mode 0600, when missing); without it: 401 and nothing runs. Loopback addresses only, unless
+--allow-remote. Prints {"method":"ready","params":{"url":…}} on stdout once listening; SIGTERM or
+SIGINT stop it. Write the entries with: xcsh-hooks install claude --http http://HOST:PORT/`;
 
 /**
  * Feeds stdin to the server line by line until EOF or `stopped()`. Lines are split on the byte and
@@ -73,6 +81,8 @@ export const serveCommand = defineCommand({
 			negativeDescription: "Load hooks once; reload only on a reload request",
 		},
 		"allow-load-errors": { type: "boolean", description: "Let toolCall run even when a hook failed to load" },
+		http: { type: "string", description: "Answer Claude Code's type \"http\" hooks on this address instead of stdin/stdout", valueHint: "host:port" },
+		"allow-remote": { type: "boolean", description: "With --http: allow a non-loopback address (every request still needs the token)" },
 		"shutdown-grace": {
 			type: "string",
 			description: "At shutdown, wait this long for running requests, in ms (default 5000); then exit 1",
@@ -84,6 +94,8 @@ export const serveCommand = defineCommand({
 		(Bun as unknown as { unsafe?: { setJITPolicy?(policy: number): void } }).unsafe?.setJITPolicy?.(1);
 		// Only response lines reach stdout; whatever hooks write there goes to stderr.
 		const out = claimStdout();
+		if (args.http !== undefined) return serveHttp(args as unknown as ParsedArgs, out);
+		if (args["allow-remote"]) throw new CliError("--allow-remote needs --http HOST:PORT");
 		const grace = args["shutdown-grace"] === undefined ? undefined : Number(args["shutdown-grace"]);
 		if (grace !== undefined && !(Number.isFinite(grace) && grace >= 0))
 			throw new CliError(`--shutdown-grace ${args["shutdown-grace"]}: expected a number of milliseconds ≥ 0`);
@@ -117,3 +129,62 @@ export const serveCommand = defineCommand({
 		return clean ? EXIT_OK : EXIT_USAGE;
 	},
 });
+
+/** The signal that ends a long-lived command: resolves on the first SIGTERM/SIGINT; a second exits at once. */
+function untilSignal(): Promise<void> {
+	let signalled = false;
+	return new Promise<void>((resolve) => {
+		const onSignal = () => {
+			if (signalled) {
+				void writeErr("xcsh-hooks serve: second signal, exiting without waiting").then(() => exitProcess(EXIT_USAGE));
+				return;
+			}
+			signalled = true;
+			resolve();
+		};
+		process.on("SIGTERM", onSignal);
+		process.on("SIGINT", onSignal);
+	});
+}
+
+/** `serve --http HOST:PORT`: loopback unless `--allow-remote`, the token file, then requests until a signal. */
+async function serveHttp(args: ParsedArgs, out: number): Promise<number> {
+	const { ensureHttpToken, httpTokenFile } = await import("../serve/http-token.ts");
+	const { isLoopback, parseListenAddress, startHttpServer } = await import("../serve/http.ts");
+	let address: { hostname: string; port: number };
+	try {
+		address = parseListenAddress(String(args.http));
+	} catch (error) {
+		throw new CliError((error as Error).message);
+	}
+	if (!isLoopback(address.hostname) && !args["allow-remote"])
+		throw new CliError(`--http ${String(args.http)}: refusing to listen on ${address.hostname}, which is not a loopback address (127.0.0.1, ::1, localhost); pass --allow-remote to listen there anyway`);
+	let token: string;
+	let created: boolean;
+	try {
+		({ token, created } = ensureHttpToken());
+	} catch (error) {
+		throw new CliError((error as Error).message);
+	}
+	if (created) await writeErr(`xcsh-hooks serve: created the token file ${httpTokenFile()} (mode 0600)`);
+	const log = (line: string) => void writeErr(`xcsh-hooks serve --http: ${line}`);
+	let server: Awaited<ReturnType<typeof startHttpServer>>;
+	try {
+		server = startHttpServer({
+			...address,
+			token,
+			hookPaths: hookPaths(args as { hook?: unknown }),
+			discovery: args.discovery !== false,
+			cwd: args.cwd === undefined ? undefined : projectDir(args.cwd as string),
+			allowLoadErrors: args["allow-load-errors"] === true,
+			watch: args.watch !== false,
+			log,
+		});
+	} catch (error) {
+		throw new CliError(`--http ${String(args.http)}: cannot listen (${(error as Error).message})`);
+	}
+	writeAll(out, `${JSON.stringify({ method: "ready", params: { url: server.url, tokenFile: httpTokenFile() } })}\n`);
+	await untilSignal();
+	await server.stop();
+	return EXIT_OK;
+}

@@ -39,6 +39,8 @@ export interface AgentSpec {
 	events: AgentEvent[];
 	/** The handler object for one event. */
 	handler(event: AgentEvent, command: string): Record<string, unknown>;
+	/** The handler object for one event answered by `serve --http` at `url` (agents with http hooks only). */
+	httpHandler?(event: AgentEvent, url: string): Record<string, unknown>;
 	/** What the agent still needs before the entries run, printed after an install. */
 	notes(scope: Scope, dir: string): string[];
 }
@@ -46,6 +48,13 @@ export interface AgentSpec {
 // One timeout for every event: long enough for a hook that asks the network, short of the agents'
 // 600 s defaults, in each agent's own unit (Gemini: ms; the others: seconds).
 const TIMEOUT_S = 60;
+
+/**
+ * The environment variable an http entry's `Authorization` header names (`Bearer $XCSH_HOOKS_TOKEN`):
+ * Claude Code expands it from its own environment, and only when `allowedEnvVars` lists it (an
+ * unlisted one becomes an empty string). It also marks an http entry as ours.
+ */
+export const HTTP_TOKEN_VARIABLE = "XCSH_HOOKS_TOKEN";
 
 const claude: AgentSpec = {
 	id: "claude",
@@ -65,6 +74,15 @@ const claude: AgentSpec = {
 	],
 	// `onFailure: "block"` (A.1): a bridge that cannot start, times out or answers garbage blocks the guarded action.
 	handler: (event, command) => ({ type: "command", command, timeout: TIMEOUT_S, ...(event.guard ? { onFailure: "block" } : {}) }),
+	// The same with `serve --http` answering: a server that is down, slow or answers non-2xx blocks guard events too.
+	httpHandler: (event, url) => ({
+		type: "http",
+		url,
+		headers: { Authorization: `Bearer $${HTTP_TOKEN_VARIABLE}` },
+		allowedEnvVars: [HTTP_TOKEN_VARIABLE],
+		timeout: TIMEOUT_S,
+		...(event.guard ? { onFailure: "block" } : {}),
+	}),
 	notes: () => [],
 };
 

@@ -1,5 +1,5 @@
 import { kindOf } from "./_json-file.ts";
-import type { AgentEvent, AgentSpec } from "./agents.ts";
+import { type AgentEvent, type AgentSpec, HTTP_TOKEN_VARIABLE } from "./agents.ts";
 import { isBridgeCommand } from "./bridge-command.ts";
 import { InstallError } from "./errors.ts";
 
@@ -42,17 +42,34 @@ function listOf(hooks: Json, event: string, file: string): unknown[] | undefined
 	return list;
 }
 
+/** An http entry of ours: its `Authorization` header names {@link HTTP_TOKEN_VARIABLE} (whatever the URL). */
+function isOurHttpHandler(handler: Json, spec: AgentSpec): boolean {
+	if (!spec.httpHandler || handler.type !== "http" || !isObject(handler.headers)) return false;
+	const auth = handler.headers.Authorization;
+	return typeof auth === "string" && new RegExp(`\\$\\{?${HTTP_TOKEN_VARIABLE}\\}?`).test(auth);
+}
+
+/** Ours: a `bridge <agent>` command, or (agents with http hooks) an http entry carrying our token variable. */
+function isOurs(handler: Json, spec: AgentSpec): boolean {
+	return isBridgeCommand(handler[spec.commandKey], spec.id) || isOurHttpHandler(handler, spec);
+}
+
+/** What a change names: the command, or the URL of an http entry. */
+function describeHandler(handler: Json, spec: AgentSpec): string {
+	return String(handler[spec.commandKey] ?? handler.url);
+}
+
 function findOurs(list: unknown[], spec: AgentSpec): Found[] {
 	const found: Found[] = [];
 	list.forEach((item, index) => {
 		if (!isObject(item)) return;
 		if (spec.layout === "flat") {
-			if (isBridgeCommand(item[spec.commandKey], spec.id)) found.push({ index, handler: item });
+			if (isOurs(item, spec)) found.push({ index, handler: item });
 			return;
 		}
 		if (!Array.isArray(item.hooks)) return;
 		item.hooks.forEach((handler, handlerIndex) => {
-			if (isObject(handler) && isBridgeCommand(handler[spec.commandKey], spec.id)) found.push({ index, handlerIndex, handler });
+			if (isObject(handler) && isOurs(handler, spec)) found.push({ index, handlerIndex, handler });
 		});
 	});
 	return found;
@@ -83,25 +100,27 @@ function newEntry(spec: AgentSpec, event: AgentEvent, handler: Json): Json {
 }
 
 /**
- * Adds one entry per event of `spec` running `command`, in place. An event that already has our entry
- * keeps its place: it is updated when it differs (a moved executable, a new timeout), and further
- * copies of ours in that event are removed. Everything else is left as it is.
+ * Adds one entry per event of `spec` running `command`, in place — or, with `http`, one http entry per
+ * event posting to that URL (`serve --http`). An event that already has our entry (command or http)
+ * keeps its place: it is updated when it differs (a moved executable, a new timeout, command ↔ http),
+ * and further copies of ours in that event are removed. Everything else is left as it is.
  */
-export function addEntries(root: Json, spec: AgentSpec, command: string, file: string): EntryChange[] {
+export function addEntries(root: Json, spec: AgentSpec, command: string, file: string, http?: string): EntryChange[] {
+	if (http !== undefined && !spec.httpHandler) throw new InstallError("usage", file, `--http: ${spec.label} has no http hooks; install it without --http`);
 	const changes: EntryChange[] = [];
 	const hooks = hooksOf(root, file, true) as Json;
 	for (const event of spec.events) listOf(hooks, event.name, file); // check every list before changing any
 	for (const event of spec.events) {
-		const desired = spec.handler(event, command);
+		const desired = http !== undefined && spec.httpHandler ? spec.httpHandler(event, http) : spec.handler(event, command);
 		const list = listOf(hooks, event.name, file) ?? (hooks[event.name] = []);
 		const [first, ...extra] = findOurs(list, spec);
-		const change = { event: event.name, ...(event.matcher === undefined ? {} : { matcher: event.matcher }), command };
+		const change = { event: event.name, ...(event.matcher === undefined ? {} : { matcher: event.matcher }), command: http ?? command };
 		if (!first) {
 			list.push(newEntry(spec, event, desired));
 			changes.push({ action: "add", ...change });
 			continue;
 		}
-		for (const copy of extra) changes.push({ action: "remove", event: event.name, command: String(copy.handler[spec.commandKey]) });
+		for (const copy of extra) changes.push({ action: "remove", event: event.name, command: describeHandler(copy.handler, spec) });
 		removeFound(list, extra);
 		if (spec.layout === "flat") {
 			const entry = newEntry(spec, event, desired);
@@ -148,7 +167,7 @@ export function removeEntries(root: Json, spec: AgentSpec, file: string): EntryC
 		if (found.length === 0) continue;
 		for (const f of found) {
 			const matcher = matcherOf(spec, list, f);
-			changes.push({ action: "remove", event, ...(matcher === undefined ? {} : { matcher }), command: String(f.handler[spec.commandKey]) });
+			changes.push({ action: "remove", event, ...(matcher === undefined ? {} : { matcher }), command: describeHandler(f.handler, spec) });
 		}
 		removeFound(list, found);
 		if (list.length === 0) delete hooks[event];

@@ -1,0 +1,124 @@
+/**
+ * Agent calls (SPEC §11, §12): `xcsh-hooks bridge claude` answering a real Claude Code PreToolUse
+ * payload, as Claude starts it (one process per call), against the trivial compiled executable and
+ * the same one-line guard written as a Node, Python and one-file Bun script; peak RSS of each; and,
+ * from `XCSH_HOOKS_PROFILE=1`, where the bridge's cold start goes.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "pathe";
+import { BIN, ensureExecutable, ROOT, run, trivialExecutable } from "./binary.ts";
+import { tempDir, writeFiles, writeGuardHooks } from "./fixtures.ts";
+import { median, percentile } from "./micro.ts";
+import { type Command, pairedRatio, peakRss, type Runs, timeProcesses } from "./processes.ts";
+import { formatBytes, formatNs, formatRatio, type Report } from "./report.ts";
+import { profileRows } from "./profile.ts";
+
+const ROUNDS = 40;
+const PAYLOAD = join(ROOT, "test", "bridges", "fixtures", "claude", "PreToolUse.Bash.json");
+
+/** The guard every script baseline implements: deny `rm -rf /`, else say nothing (allow). */
+const DENY = `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"blocked"}}`;
+const SCRIPTS = {
+	"guard.cjs": `const p = JSON.parse(require("fs").readFileSync(0, "utf8")); if (String(p.tool_input?.command ?? "").includes("rm -rf /")) console.log(${JSON.stringify(DENY)});\n`,
+	"guard.py": `import json, sys; p = json.load(sys.stdin); print(${JSON.stringify(DENY)}) if "rm -rf /" in str(p.get("tool_input", {}).get("command", "")) else None\n`,
+	"guard.ts": `const p = await Bun.stdin.json(); if (String(p.tool_input?.command ?? "").includes("rm -rf /")) console.log(${JSON.stringify(DENY)});\n`,
+};
+
+/** The claude payload with `cwd` pointing at `project` (and a transcript that is never read). */
+function payloadFor(project: string): string {
+	const payload = JSON.parse(readFileSync(PAYLOAD, "utf8")) as Record<string, unknown>;
+	return JSON.stringify({ ...payload, cwd: project, transcript_path: join(project, "transcript.jsonl") });
+}
+
+/** The real Python interpreter behind `python3` (a pyenv/asdf shim is a shell script that would be timed too). */
+async function python(): Promise<string | undefined> {
+	const found = Bun.which("python3");
+	if (!found) return undefined;
+	try {
+		return (await run([found, "-c", "import sys; print(sys.executable)"])).trim() || found;
+	} catch {
+		return undefined;
+	}
+}
+
+/** A home whose trust store approves the project's ten hooks (`trust approve --all`, as a user would). */
+async function trustedProject(env: Record<string, string>): Promise<{ project: string; home: string }> {
+	const project = tempDir("trusted-project");
+	const home = tempDir("trusted-home");
+	writeGuardHooks(join(project, ".xcsh", "hooks"), 10);
+	await run([BIN, "trust", "approve", "--all", "--cwd", project], project, { ...env, HOME: home });
+	return { project, home };
+}
+
+/** A bridge answer that is not the expected allow (empty stdout, no load errors or skips). */
+function unexpected(runs: Runs): string | undefined {
+	const sample = runs.sample;
+	if (!sample) return undefined;
+	if (sample.stdout.trim()) return `answered ${sample.stdout.trim().slice(0, 120)}`;
+	const problem = sample.stderr.split("\n").find((line) => /failed|skipped|error/i.test(line));
+	return problem ? `stderr: ${problem.slice(0, 160)}` : undefined;
+}
+
+/** Every measurement of the agent-call section. */
+export async function benchAgentCalls(report: Report): Promise<void> {
+	await report.section("agent calls", `bridge claude, PreToolUse payload on stdin, ${ROUNDS} interleaved rounds; ratios are medians of per-round ratios to trivial`);
+	await ensureExecutable(report);
+	const trivial = await trivialExecutable();
+	const env = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
+
+	const project = tempDir("agent-project");
+	const scripts = tempDir("agent-scripts");
+	writeFiles(scripts, SCRIPTS);
+	const homes = { 0: tempDir("agent-home0"), 1: tempDir("agent-home1"), 10: tempDir("agent-home10") };
+	writeGuardHooks(join(homes[1], ".xcsh", "agent", "hooks"), 1);
+	writeGuardHooks(join(homes[10], ".xcsh", "agent", "hooks"), 10);
+	const trusted = await trustedProject(env);
+	const payload = payloadFor(project);
+
+	const bridge = (name: string, home: string, stdin = payload, cwd = project): Command => ({
+		name,
+		argv: [BIN, "bridge", "claude"],
+		stdin,
+		cwd,
+		env: { ...env, HOME: home },
+	});
+	const script = (name: string, argv: string[]): Command => ({ name, argv, stdin: payload, cwd: project, env: { ...env, HOME: homes[0] } });
+	const py = await python();
+	const commands: Command[] = [
+		script("trivial compiled executable", [trivial]),
+		bridge("bridge claude, 0 hooks", homes[0]),
+		bridge("bridge claude, 1 hook", homes[1]),
+		bridge("bridge claude, 10 hooks", homes[10]),
+		bridge("bridge claude, 10 project hooks (trusted)", trusted.home, payloadFor(trusted.project), trusted.project),
+		script("bun guard.ts (one file, no library)", [process.execPath, join(scripts, "guard.ts")]),
+	];
+	const node = Bun.which("node");
+	if (node) commands.push(script("node guard.cjs", [node, join(scripts, "guard.cjs")]));
+	else await report.note("node not found: its row is skipped");
+	if (py) commands.push(script("python3 guard.py", [py, join(scripts, "guard.py")]));
+	else await report.note("python3 not found: its row is skipped");
+
+	const runs = await timeProcesses(commands, ROUNDS);
+	const base = runs[0] as Runs;
+	const ratios = new Map<string, number>();
+	for (const [i, command] of commands.entries()) {
+		const r = runs[i] as Runs;
+		const ratio = pairedRatio(r, base);
+		ratios.set(command.name, ratio);
+		const times = `${formatNs(median(r.ms) * 1e6).padStart(8)} median  ${formatNs(percentile(r.ms, 90) * 1e6).padStart(8)} p90`;
+		await report.line(command.name, i === 0 ? times : `${times}  → ${formatRatio(ratio)} trivial`);
+		if (r.failure) await report.note(`${command.name} exited ${r.failure.code}: ${r.failure.stderr.split("\n")[0]}`);
+		else if (command.argv[0] === BIN && unexpected(r)) await report.note(`${command.name}: not a clean allow — ${unexpected(r)}`);
+	}
+	report.budget("bridge claude, 10 hooks vs trivial exe (per agent call)", ratios.get("bridge claude, 10 hooks") ?? Number.NaN, 1.5);
+
+	await report.section("agent calls: memory", "peak RSS, median of 3 runs");
+	for (const command of commands) {
+		const samples: number[] = [];
+		for (let i = 0; i < 3; i++) samples.push(await peakRss(command));
+		await report.line(command.name, formatBytes(median(samples)));
+	}
+
+	await report.section("agent calls: where the cold start goes", "bridge claude, 10 hooks; XCSH_HOOKS_PROFILE=1, medians of 20 interleaved runs");
+	for (const [label, value] of await profileRows(bridge("bridge", homes[10]), 20)) await report.line(label, value);
+}

@@ -1,0 +1,185 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { BridgeHost, BridgeHostRequest, BridgeHostSource } from "../bridges/run.ts";
+import { agentSessionView } from "../bridges/transcript.ts";
+import { createHost, describeSkips, type Host } from "../host/host.ts";
+import { resolvePath } from "../paths.ts";
+import type { SessionManager } from "../session/session-manager.ts";
+import type { ReadonlySessionManager } from "../session/types.ts";
+import { discoveryTargets, type HookWatcher, watchHookFiles } from "./watch.ts";
+
+/*
+ * `serve --http` answers every request with hooks that are already loaded: one host per project
+ * directory and agent session (the session file and `ctx.sessionManager` belong to the session),
+ * created on its first request and reused after. What a request must see of its own — its
+ * notifications, its hook errors, the agent transcript it names — is routed through an
+ * AsyncLocalStorage, so concurrent requests on one host never mix. A change to a host's hook
+ * files, discovery folders or settings retires it; the next request loads the hooks afresh.
+ */
+
+/** Options of {@link createHostPool}. */
+export interface HostPoolOptions {
+	/** `--hook` paths (the user's own choice, never subject to trust). */
+	hookPaths: string[];
+	discovery: boolean;
+	/** Reload on file changes (default true). */
+	watch?: boolean;
+	/** Quiet time after the last file event before a host is retired, in ms (default 100). */
+	debounceMs?: number;
+	/** Most hosts kept (least recently used idle ones go first; default 64). */
+	max?: number;
+	/** Diagnostics that belong to no request (skips and load errors at load, reloads). */
+	log(line: string): void;
+}
+
+/** A pool of loaded hosts. */
+export interface HostPool {
+	/** The {@link BridgeHostSource} for `runBridge`; call it inside {@link HostPool.run}. */
+	source: BridgeHostSource;
+	/** Runs one request: what its host reports while `work` runs reaches that request. */
+	run<T>(work: () => Promise<T>): Promise<T>;
+	/** How many hosts are loaded. */
+	size(): number;
+	/** Stops watching and closes every host. */
+	close(): void;
+}
+
+interface Entry {
+	key: string;
+	host: Promise<Host>;
+	active: number;
+	retired: boolean;
+	watcher?: HookWatcher;
+	used: number;
+}
+
+/** What one request carries through the AsyncLocalStorage. */
+interface Call {
+	request?: BridgeHostRequest;
+	view?: ReadonlySessionManager;
+}
+
+/** `ctx.sessionManager` of a pooled host: the session view of whichever request is running. */
+class RoutedSessionView implements ReadonlySessionManager {
+	constructor(private readonly target: () => ReadonlySessionManager) {}
+	getCwd = () => this.target().getCwd();
+	getSessionDir = () => this.target().getSessionDir();
+	getSessionId = () => this.target().getSessionId();
+	getSessionFile = () => this.target().getSessionFile();
+	getHeader = () => this.target().getHeader();
+	getEntries = () => this.target().getEntries();
+	getEntry = (id: string) => this.target().getEntry(id);
+	getLeafId = () => this.target().getLeafId();
+	getLeafEntry = () => this.target().getLeafEntry();
+	getBranch = (fromId?: string) => this.target().getBranch(fromId);
+	getLabel = (id: string) => this.target().getLabel(id);
+	getTree = () => this.target().getTree();
+}
+
+/** Creates an empty pool; hosts are loaded on demand. */
+export function createHostPool(options: HostPoolOptions): HostPool {
+	const calls = new AsyncLocalStorage<Call>();
+	const entries = new Map<string, Entry>();
+	const max = options.max ?? 64;
+	let reloads = 0;
+	let clock = 0;
+	const current = () => calls.getStore()?.request;
+
+	const retire = (entry: Entry) => {
+		if (entry.retired) return;
+		entry.retired = true;
+		entry.watcher?.close();
+		if (entries.get(entry.key) === entry) entries.delete(entry.key);
+		if (entry.active === 0) void entry.host.then((host) => host.close(), () => {});
+	};
+
+	const evict = () => {
+		if (entries.size <= max) return;
+		const idle = [...entries.values()].filter((e) => e.active === 0).sort((a, b) => a.used - b.used);
+		for (const entry of idle.slice(0, entries.size - max)) retire(entry);
+	};
+
+	const load = async (entry: Entry, request: BridgeHostRequest): Promise<Host> => {
+		const viewOf = (open: () => SessionManager) => {
+			const fallback = agentSessionView(open, request.agent, request.payload, options.log);
+			return new RoutedSessionView(() => {
+				const call = calls.getStore();
+				if (!call?.request) return fallback;
+				const r = call.request;
+				call.view ??= agentSessionView(open, r.agent, r.payload, r.say);
+				return call.view;
+			});
+		};
+		const host = await createHost({
+			cwd: request.cwd,
+			hookPaths: options.hookPaths,
+			discovery: options.discovery,
+			sessionFile: request.sessionFile,
+			sessionView: viewOf,
+			interactive: false,
+			fresh: reloads > 0,
+			collectErrors: false,
+			notify: (line) => (current() ? current()?.notify(line) : options.log(line.trimEnd())),
+		});
+		host.runner.onError((e) => {
+			const line = `hook error (${e.event}) ${e.hookPath}: ${e.error}`;
+			const r = current();
+			if (r) r.stderr(line);
+			else options.log(line);
+		});
+		for (const line of describeSkips(host)) options.log(line);
+		for (const e of host.loadErrors) options.log(`hook failed to load: ${e.path}: ${e.error}`);
+		if (options.watch !== false && !entry.retired) {
+			const targets = discoveryTargets(host.cwd);
+			const files = [...host.hooks.map((h) => h.resolvedPath), ...host.loadErrors.map((e) => resolvePath(e.path, host.cwd)), ...targets.files];
+			entry.watcher = watchHookFiles({ files, dirs: options.discovery ? targets.dirs : [] }, options.debounceMs ?? 100, () => {
+				reloads++;
+				options.log(`hook files changed under ${host.cwd}: the hooks reload on the next request`);
+				retire(entry);
+			});
+		}
+		return host;
+	};
+
+	const source: BridgeHostSource = async (request) => {
+		const call = calls.getStore();
+		if (call) call.request = request;
+		const key = `${request.cwd}\0${request.sessionFile}`;
+		let entry = entries.get(key);
+		if (!entry) {
+			const created: Entry = { key, host: Promise.resolve(undefined as unknown as Host), active: 0, retired: false, used: 0 };
+			created.host = load(created, request);
+			// A host that failed to load is not kept: the next request tries again.
+			created.host.catch(() => retire(created));
+			entries.set(key, created);
+			entry = created;
+			evict();
+		}
+		const pinned = entry;
+		pinned.used = ++clock;
+		pinned.active++;
+		let host: Host;
+		try {
+			host = await pinned.host;
+		} catch (error) {
+			pinned.active--;
+			throw error;
+		}
+		const result: BridgeHost = {
+			host,
+			reported: true, // by the pool, once, when the host was loaded
+			release: () => {
+				if (--pinned.active === 0 && pinned.retired) host.close();
+			},
+		};
+		return result;
+	};
+
+	return {
+		source,
+		run: (work) => calls.run({}, work),
+		size: () => entries.size,
+		close() {
+			for (const entry of [...entries.values()]) retire(entry);
+		},
+	};
+}
