@@ -2,6 +2,7 @@ import { join } from "pathe";
 import { markKnownFile } from "../capability/_known-files.ts";
 import type { Hook, HookLevel } from "../capability/hooks.ts";
 import type { LoadContext, LoadResult, ProviderDefinition } from "../capability/registry.ts";
+import { AGENT_CONFIG_PROVIDER } from "./provider-ids.ts";
 import { type AgentConfigFile, readAgentConfig } from "./read-config.ts";
 import type { AgentHookEntry, AgentId } from "./types.ts";
 
@@ -51,7 +52,7 @@ function agentProvider(agent: AgentId, layout: AgentConfigFile["layout"], meta: 
 export const claudeSettingsProvider = agentProvider(
 	"claude",
 	"grouped",
-	{ id: "claude-settings", displayName: "Claude Code settings", description: "Command hooks in .claude/settings(.local).json and ~/.claude/settings.json", priority: 60 },
+	{ id: AGENT_CONFIG_PROVIDER.claude, displayName: "Claude Code settings", description: "Command hooks in .claude/settings(.local).json and ~/.claude/settings.json", priority: 60 },
 	({ cwd, home }) => [
 		{ level: "project", file: join(cwd, ".claude", "settings.local.json"), projectDir: cwd },
 		{ level: "project", file: join(cwd, ".claude", "settings.json"), projectDir: cwd },
@@ -63,7 +64,7 @@ export const claudeSettingsProvider = agentProvider(
 export const codexHooksProvider = agentProvider(
 	"codex",
 	"grouped",
-	{ id: "codex-hooks", displayName: "Codex hooks.json", description: "Command hooks in .codex/hooks.json and ~/.codex/hooks.json", priority: 55 },
+	{ id: AGENT_CONFIG_PROVIDER.codex, displayName: "Codex hooks.json", description: "Command hooks in .codex/hooks.json and ~/.codex/hooks.json", priority: 55 },
 	({ cwd, home }) => [
 		{ level: "project", file: join(cwd, ".codex", "hooks.json"), projectDir: cwd },
 		{ level: "user", file: join(home, ".codex", "hooks.json") },
@@ -74,7 +75,7 @@ export const codexHooksProvider = agentProvider(
 export const geminiSettingsProvider = agentProvider(
 	"gemini",
 	"grouped",
-	{ id: "gemini-settings", displayName: "Gemini CLI settings", description: "Command hooks in .gemini/settings.json and ~/.gemini/settings.json", priority: 50 },
+	{ id: AGENT_CONFIG_PROVIDER.gemini, displayName: "Gemini CLI settings", description: "Command hooks in .gemini/settings.json and ~/.gemini/settings.json", priority: 50 },
 	({ cwd, home }) => [
 		{ level: "project", file: join(cwd, ".gemini", "settings.json"), projectDir: cwd },
 		{ level: "user", file: join(home, ".gemini", "settings.json") },
@@ -85,7 +86,7 @@ export const geminiSettingsProvider = agentProvider(
 export const cursorHooksProvider = agentProvider(
 	"cursor",
 	"flat",
-	{ id: "cursor-hooks", displayName: "Cursor hooks.json", description: "Command hooks in .cursor/hooks.json and ~/.cursor/hooks.json", priority: 45 },
+	{ id: AGENT_CONFIG_PROVIDER.cursor, displayName: "Cursor hooks.json", description: "Command hooks in .cursor/hooks.json and ~/.cursor/hooks.json", priority: 45 },
 	({ cwd, home }) => [
 		{ level: "project", file: join(cwd, ".cursor", "hooks.json"), projectDir: cwd },
 		{ level: "user", file: join(home, ".cursor", "hooks.json"), runDir: join(home, ".cursor") },

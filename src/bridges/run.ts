@@ -1,4 +1,5 @@
 import { statSync } from "node:fs";
+import { ownConfigProvider } from "./own-config.ts";
 import { basename, resolve } from "pathe";
 import { dispatch } from "../host/dispatch.ts";
 import { createHost, describeSkips, type Host } from "../host/host.ts";
@@ -219,6 +220,8 @@ function hostForOneCall(options: BridgeOptions): BridgeHostSource {
 			hookPaths: options.hookPaths,
 			discovery: options.discovery,
 			sessionFile: request.sessionFile,
+			// The agent runs the hooks of its own config itself; running them here too would run each twice.
+			excludeProviders: ownConfigProvider(request.agent.name),
 			sessionView: (open) => agentSessionView(open, request.agent, request.payload, request.say),
 			interactive: false,
 			notify: request.notify,

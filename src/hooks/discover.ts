@@ -29,6 +29,8 @@ export interface DiscoverAndLoadOptions extends Pick<LoadHooksOptions, "shellTim
 	home?: string;
 	/** The capability registry to discover with (default: the shared one). */
 	registry?: CapabilityRegistry;
+	/** Provider ids not to scan, besides those the settings disable (a bridge skips its own agent's config). */
+	excludeProviders?: string[];
 }
 
 /** A project hook that does not run as it is: never approved, changed since, or unverifiable. */
@@ -189,7 +191,7 @@ export async function planHooks(configuredPaths: string[], cwd: string, options:
 		const found = await registry.loadCapability<Hook>("hooks", {
 			cwd,
 			home: options.home,
-			excludeProviders: everyone.disabledProviders,
+			excludeProviders: [...(everyone.disabledProviders ?? []), ...(options.excludeProviders ?? [])],
 			includeDisabled: true,
 		});
 		warnings.push(...found.warnings);

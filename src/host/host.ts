@@ -23,6 +23,8 @@ export interface HostOptions {
 	hookPaths: string[];
 	/** Scan the discovery providers (`--no-discovery` turns it off). */
 	discovery: boolean;
+	/** Discovery provider ids to skip (a bridge skips its own agent's config: the agent runs those hooks itself). */
+	excludeProviders?: string[];
 	/** JSONL file for `sendMessage`/`appendEntry`; default `~/.xcsh/agent/sessions/default.jsonl`. */
 	sessionFile?: string;
 	/** Interactive terminal UI; default: stdin and stdout are both a TTY. */
@@ -112,6 +114,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
 	const loaded = await discoverAndLoadHooks(options.hookPaths, cwd, {
 		discovery: options.discovery,
 		trust: new TrustStore(),
+		excludeProviders: options.excludeProviders,
 		fresh: options.fresh,
 	});
 

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { ownConfigProvider } from "../bridges/own-config.ts";
 import type { BridgeHost, BridgeHostRequest, BridgeHostSource } from "../bridges/run.ts";
 import { agentSessionView } from "../bridges/transcript.ts";
 import { createHost, describeSkips, type Host } from "../host/host.ts";
@@ -114,6 +115,8 @@ export function createHostPool(options: HostPoolOptions): HostPool {
 			hookPaths: options.hookPaths,
 			discovery: options.discovery,
 			sessionFile: request.sessionFile,
+			// The agent runs the hooks of its own config itself; running them here too would run each twice.
+			excludeProviders: ownConfigProvider(request.agent.name),
 			sessionView: viewOf,
 			interactive: false,
 			fresh: reloads > 0,
