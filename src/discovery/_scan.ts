@@ -36,6 +36,10 @@ export const MODULE_PATTERN = "*.{ts,js,mjs,mts,cjs}";
  */
 export async function scanDir(directory: string, pattern = "*"): Promise<ScanResult> {
 	const dir = normalize(directory);
+	// Most scanned folders do not exist: one stat answers that for a fraction of a glob pass (measured
+	// ≈0.15 ms per Bun.Glob scan of a missing folder, on every CLI start and agent call).
+	// A link (dangling, looping) or a non-directory takes the full path below, which names what is wrong.
+	if (lstatSync(dir, { throwIfNoEntry: false }) === undefined) return { items: [], warnings: [] };
 	const glob = new Bun.Glob(pattern);
 	let files: string[];
 	let entries: string[];
