@@ -19,9 +19,9 @@ const JIT_POLICY = 16;
 /** Options of {@link buildExecutable}. */
 export interface BuildExecutableOptions {
 	/** Where to write the executable (default `dist/xcsh-hooks`, `.exe` added for Windows targets by Bun). */
-	outfile?: string;
+	outfile?: string | undefined;
 	/** A `bun build --compile` target such as `bun-linux-x64` or `bun-darwin-arm64`; default: this machine. */
-	target?: Bun.Build.CompileTarget;
+	target?: Bun.Build.CompileTarget | undefined;
 	/** Precompile to bytecode (default true): the executable skips parsing at start-up. */
 	bytecode?: boolean;
 	/** Minify (default true): less code to read and decode at start-up. */

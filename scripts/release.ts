@@ -29,7 +29,7 @@ export type ReleasePlatform = keyof typeof RELEASE_TARGETS;
 /** Options of {@link buildRelease}. */
 export interface ReleaseOptions {
 	/** Where the assets and `SHA256SUMS` go (default `dist/release`); emptied first. */
-	outdir?: string;
+	outdir?: string | undefined;
 	/** Platforms to build (default: all of {@link RELEASE_TARGETS}). */
 	platforms?: readonly ReleasePlatform[];
 	/** Version in the names (default: package.json's). */

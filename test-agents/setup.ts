@@ -13,7 +13,7 @@ export interface SetupState {
 }
 
 /** Installs the wanted agents (needs the npm registry) and, when `bridge` exists, builds the executable into `work` (or probes `bridge.exe`). */
-export async function setup(wanted: AgentId[], work: string, bridge: { enabled: boolean; exe?: string }, log: (line: string) => void): Promise<SetupState> {
+export async function setup(wanted: AgentId[], work: string, bridge: { enabled: boolean; exe?: string | undefined }, log: (line: string) => void): Promise<SetupState> {
 	const state: SetupState = { installs: {}, bridge: {} };
 	// In parallel: each is its own folder, and npm's cache is safe to share.
 	await Promise.all(

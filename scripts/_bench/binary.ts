@@ -23,7 +23,7 @@ function newestSource(): number {
 
 /** Runs a command to completion; throws with its output when it fails. */
 export async function run(argv: string[], cwd = ROOT, env?: Record<string, string>): Promise<string> {
-	const proc = Bun.spawn(argv, { cwd, env, stdout: "pipe", stderr: "pipe" });
+	const proc = Bun.spawn(argv, { cwd, ...(env === undefined ? {} : { env }), stdout: "pipe", stderr: "pipe" });
 	const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
 	if (code !== 0) throw new Error(`${argv.join(" ")} failed (exit ${code}):\n${out}${err}`);
 	return out;

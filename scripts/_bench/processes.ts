@@ -35,8 +35,8 @@ export function pairedRatio(a: Runs, b: Runs): number {
 export async function runOnce(command: Command): Promise<{ ms: number; code: number; stderr: string; stdout: string }> {
 	const start = performance.now();
 	const proc = Bun.spawn(command.argv, {
-		cwd: command.cwd,
-		env: command.env,
+		...(command.cwd === undefined ? {} : { cwd: command.cwd }),
+		...(command.env === undefined ? {} : { env: command.env }),
 		stdin: command.stdin === undefined ? "ignore" : new TextEncoder().encode(command.stdin),
 		stdout: "pipe",
 		stderr: "pipe",

@@ -6,9 +6,9 @@ export interface Budget {
 	ratio: number;
 	target: number;
 	/** Why the number is what it is, when that needs saying (e.g. "serve not available"). */
-	note?: string;
+	note?: string | undefined;
 	/** `ratio` (the default: a ratio to a baseline, printed `1.23×`) or `ms` (an absolute time). */
-	unit?: "ratio" | "ms";
+	unit?: "ratio" | "ms" | undefined;
 }
 
 /** A budget's value as printed: `1.23×` or `0.412 ms`. */

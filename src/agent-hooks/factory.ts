@@ -24,9 +24,9 @@ export interface AgentHookFactoryOptions {
 	/** The hook's path, `<settings file>#<key>`, for messages. */
 	path: string;
 	/** SHA-256 of the approved content (project entries): the entry runs only while it still has it. */
-	approved?: string;
+	approved?: string | undefined;
 	/** Upper bound of the entry's timeout (the settings' `hookTimeoutMs`). */
-	maxTimeoutMs?: number;
+	maxTimeoutMs?: number | undefined;
 }
 
 /** A session id for agents' payloads when the host's session cannot say: one per process. */

@@ -7,7 +7,7 @@ import type { AgentHookEntry } from "./types.ts";
 export interface AgentHookToLoad {
 	path: string;
 	entry: AgentHookEntry;
-	approved?: string;
+	approved?: string | undefined;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { AgentMessage } from "../messages.ts";
 /** One message of an agent transcript, with the time the agent recorded (ISO), if any. */
 export interface TranscriptMessage {
 	message: AgentMessage;
-	timestamp?: string;
+	timestamp?: string | undefined;
 }
 
 /** The JSON objects of a JSONL text; lines that are not objects (torn, blank, garbage) are skipped. */

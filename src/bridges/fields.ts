@@ -12,7 +12,7 @@ export interface Field {
 	types: FieldType[];
 	optional: boolean;
 	/** For an object field: the fields it must hold (others tolerated). */
-	fields?: Shape;
+	fields?: Shape | undefined;
 }
 
 /** The fields of a payload (or of an object inside one). */

@@ -75,7 +75,7 @@ export function contentText(content: unknown): string {
  * What the hooks decided, from `dispatch`'s answer. A rewritten tool input is returned in our terms
  * (`ours`): {@link rewriteToAgent} checks it and turns it into the agent's.
  */
-export function toOutcome(event: HookEvent, dispatched: { result: unknown; stopped?: string }): Outcome {
+export function toOutcome(event: HookEvent, dispatched: { result: unknown; stopped?: string | undefined }): Outcome {
 	const result = isRecord(dispatched.result) ? dispatched.result : undefined;
 	switch (event.type) {
 		case "tool_call":

@@ -16,17 +16,17 @@ export interface BridgeOptions {
 	/** The hook payload exactly as the agent wrote it; `undefined` when nothing was piped, an Error when reading failed. */
 	stdin: Uint8Array | undefined | Error;
 	/** `--event`: the agent's event name, for payloads that do not carry it (Copilot camelCase). */
-	event?: string;
+	event?: string | undefined;
 	/** `--cwd`, already checked: overrides the project directory the agent names. */
-	cwd?: string;
+	cwd?: string | undefined;
 	/** `--hook` paths. */
 	hookPaths: string[];
 	/** Scan the discovery providers (`--no-discovery` turns it off). */
 	discovery: boolean;
 	/** `--allow-load-errors`: a hook that failed to load does not deny tool calls. */
-	allowLoadErrors?: boolean;
+	allowLoadErrors?: boolean | undefined;
 	/** Seconds before the bridge answers by itself (guards: deny); default the agent's. */
-	timeoutSeconds?: number;
+	timeoutSeconds?: number | undefined;
 	/** Where the agent's variables (`CLAUDE_PROJECT_DIR`…) are read; default `process.env`. */
 	env?: Record<string, string | undefined>;
 	/** Where the call's hooks come from; default: loaded for this call and closed after it (`serve --http` lends pooled ones). */
@@ -39,7 +39,7 @@ export interface BridgeHostRequest {
 	payload: Payload;
 	/** The project directory the call runs in. */
 	cwd: string;
-	sessionId?: string;
+	sessionId?: string | undefined;
 	/** The session file of the agent session. */
 	sessionFile: string;
 	/** A diagnostic of this call (prefixed with the bridge's name). */
@@ -64,13 +64,13 @@ export type BridgeHostSource = (request: BridgeHostRequest) => Promise<BridgeHos
 /** What a guard event decided, for the decision log (never the tool's input or output). */
 export interface BridgeDecision {
 	agent: string;
-	session?: string;
+	session?: string | undefined;
 	/** The agent's event name. */
 	event: string;
 	/** The tool as hooks saw it (`bash`), when the payload named one. */
-	tool?: string;
+	tool?: string | undefined;
 	decision: "allow" | "deny" | "rewrite";
-	reason?: string;
+	reason?: string | undefined;
 	durationMs: number;
 }
 
@@ -79,9 +79,9 @@ export interface BridgeAnswer {
 	stdout: string;
 	stderr: string[];
 	/** Guard events only: what was decided. */
-	decision?: BridgeDecision;
+	decision?: BridgeDecision | undefined;
 	/** The settings in effect (`host.settings`: `decisionLog` from the user's file); absent when the call failed before the host was created. */
-	settings?: Record<string, unknown>;
+	settings?: Record<string, unknown> | undefined;
 }
 
 const TIMEOUT = Symbol("timeout");

@@ -21,7 +21,7 @@ export interface AgentToolCall {
 	/** The agent's whole input object. */
 	input: Record<string, unknown>;
 	/** The agent's call id, when it sends one. */
-	id?: string;
+	id?: string | undefined;
 	/** Post-tool events: the tool's output in the agent's own shape. */
 	output?: unknown;
 	/** Post-tool events: the call failed. */
@@ -39,7 +39,7 @@ export interface AgentEventSpec {
 	/** `before_agent_start`: the user's prompt. */
 	prompt?(payload: Payload): string;
 	/** `session_before_compact`: what is known about the compaction (becomes `preparation`). */
-	compaction?(payload: Payload): { preparation: Record<string, unknown>; customInstructions?: string };
+	compaction?(payload: Payload): { preparation: Record<string, unknown>; customInstructions?: string | undefined };
 }
 
 /** What the hooks decided, in agent-neutral terms; each agent writes it in its own protocol. */

@@ -46,7 +46,7 @@ export interface LoadCapabilityOptions {
 	/** Project directory handed to every provider. */
 	cwd: string;
 	/** User home handed to every provider; default `HOME` at load time. A sandbox (the demo) points it elsewhere. */
-	home?: string;
+	home?: string | undefined;
 	/** Only run these provider ids (unknown ids are ignored). */
 	providers?: string[];
 	/** Never run these provider ids. */

@@ -6,7 +6,7 @@ export interface ParseOptions {
 	/** String options that may repeat; their values are collected in an array (default `hook`). */
 	repeatable?: readonly string[];
 	/** After this many positionals everything is positional, dashes included (`command <name> [args…]`). */
-	restAfter?: number;
+	restAfter?: number | undefined;
 }
 
 /** Parsed arguments: `_` holds every positional in order, plus one entry per defined argument. */

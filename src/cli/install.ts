@@ -36,7 +36,7 @@ export async function runInstall(task: () => Promise<InstallResult>): Promise<In
 }
 
 /** Prints an install/uninstall result: JSON, a dry run's file text, or what changed. */
-export async function report(result: InstallResult, options: { json?: boolean; dryRun?: boolean; verb: string }): Promise<void> {
+export async function report(result: InstallResult, options: { json?: boolean | undefined; dryRun?: boolean; verb: string }): Promise<void> {
 	if (options.json) {
 		await printJson(result);
 		return;

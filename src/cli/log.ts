@@ -9,7 +9,7 @@ const NEWLINE = 0x0a;
 interface View {
 	file: string;
 	json: boolean;
-	session?: string;
+	session?: string | undefined;
 }
 
 /** The file's size, or `undefined` when it is missing; anything but a regular file is refused. */

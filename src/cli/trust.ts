@@ -23,8 +23,8 @@ async function projectHooks(cwd: string): Promise<ProjectHook[]> {
 /** A project hook; agent entries carry their settings file and the content an approval hashes. */
 interface ProjectHook {
 	path: string;
-	file?: string;
-	content?: () => Uint8Array;
+	file?: string | undefined;
+	content?: (() => Uint8Array) | undefined;
 }
 
 /** The hooks a `trust approve|revoke` path names: a settings file names all of its agent entries. */

@@ -12,16 +12,16 @@ export interface DecisionEntry {
 	/** The agent bridged (`claude`, `codex`, …), or `cli` for the CLI's own `emit`/`run`. */
 	agent: string;
 	/** The agent's session id (or the CLI's session), when known. */
-	session?: string;
+	session?: string | undefined;
 	/** The agent's event name (`PreToolUse`, `BeforeTool`, …) or the xcsh event (`tool_call`). */
 	event: string;
 	/** The tool's name; its input is never logged. */
-	tool?: string;
+	tool?: string | undefined;
 	decision: Decision;
 	/** The deciding hook's reason. */
-	reason?: string;
+	reason?: string | undefined;
 	/** Path of the deciding hook, when known. */
-	hook?: string;
+	hook?: string | undefined;
 	/** How long the decision took. */
 	durationMs?: number;
 }

@@ -29,7 +29,7 @@ export interface DemoOptions {
 	/** Receives the trace, one line per call. */
 	write: (line: string) => void;
 	/** An empty (or missing) directory to use instead of a new temp dir; anything else is refused. */
-	workspace?: string;
+	workspace?: string | undefined;
 }
 
 /** What the demo did, for tests and the CLI's `--json`. */

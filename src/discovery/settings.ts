@@ -27,7 +27,7 @@ export interface LoadSettingsResult {
 	/** `settings.hooks` with where each path came from. */
 	hookPaths: SettingsHookPath[];
 	/** Each file's own valid settings, for callers that must not let the project override the user. */
-	layers: { project?: Settings; user?: Settings };
+	layers: { project?: Settings | undefined; user?: Settings | undefined };
 }
 
 /** Where the settings files live; injectable for tests and embedders. */

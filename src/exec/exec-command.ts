@@ -28,9 +28,9 @@ export interface ExecOptions {
 	 * Kill the child and its process group after this many milliseconds. Absent, or longer than a timer
 	 * can hold (`Infinity`), means no timeout; zero, negative or NaN is an error naming the option.
 	 */
-	timeout?: number;
+	timeout?: number | undefined;
 	/** Aborting kills the child and its process group; an already aborted signal means the command is never started. */
-	signal?: AbortSignal;
+	signal?: AbortSignal | undefined;
 	/** Working directory; overrides the `cwd` argument. */
 	cwd?: string;
 	/** Environment of the child; replaces the inherited one (spread `process.env` to extend it). */
@@ -110,7 +110,7 @@ export async function execCommand(
 	try {
 		proc = Bun.spawn([command, ...args], {
 			cwd: dir,
-			env: options.env,
+			...(options.env === undefined ? {} : { env: options.env }),
 			stdin: options.input === undefined ? "ignore" : new TextEncoder().encode(options.input),
 			stdout: "pipe",
 			stderr: "pipe",

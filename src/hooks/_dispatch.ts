@@ -128,7 +128,7 @@ export async function dispatchEmit(
 
 /** What {@link dispatchToolCall} decided, and which hook decided it. */
 export type ToolCallOutcome =
-	| { result: ToolCallEventResult | undefined; hookPath?: string }
+	| { result: ToolCallEventResult | undefined; hookPath?: string | undefined }
 	| { error: unknown; hookPath: string };
 
 /**

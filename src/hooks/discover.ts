@@ -26,11 +26,11 @@ export interface DiscoverAndLoadOptions extends Pick<LoadHooksOptions, "shellTim
 	/** Read `.xcsh/settings.json` and `~/.xcsh/agent/settings.json` (default true). */
 	settings?: boolean;
 	/** Home directory whose user-level hooks are discovered (default `HOME`). */
-	home?: string;
+	home?: string | undefined;
 	/** The capability registry to discover with (default: the shared one). */
 	registry?: CapabilityRegistry;
 	/** Provider ids not to scan, besides those the settings disable (a bridge skips its own agent's config). */
-	excludeProviders?: string[];
+	excludeProviders?: string[] | undefined;
 }
 
 /** A project hook that does not run as it is: never approved, changed since, or unverifiable. */
@@ -52,7 +52,7 @@ export interface PlannedHook {
 	path: string;
 	source: HookSource;
 	/** The discovered hook, for discovered candidates. */
-	hook?: Hook;
+	hook?: Hook | undefined;
 	/**
 	 * `run`: will be loaded; `not-approved`: a project hook awaiting approval (skipped); `fails-closed`:
 	 * a project hook that changed or cannot be verified or read (a load error: blocks `tool_call`);
@@ -60,7 +60,7 @@ export interface PlannedHook {
 	 */
 	status: "run" | "not-approved" | "fails-closed" | "shadowed" | "disabled";
 	/** Why, in words (e.g. `changed since it was approved`, `by ~/.xcsh/agent/settings.json`). */
-	detail?: string;
+	detail?: string | undefined;
 }
 
 /** What {@link discoverAndLoadHooks} returns: loaded hooks (each with its `source`), errors, skips, warnings. */
@@ -76,7 +76,7 @@ export interface HookPlan {
 	/** Every candidate with its status, in load order (discovered, settings, configured). */
 	entries: PlannedHook[];
 	/** The hooks to load, in order, with their shell wiring (or, for an agent's hook entry, the entry). */
-	load: Array<{ path: string; source: HookSource; shell?: ShellHookSpec; entry?: AgentHookEntry }>;
+	load: Array<{ path: string; source: HookSource; shell?: ShellHookSpec | undefined; entry?: AgentHookEntry | undefined }>;
 	/** Approved bytes of trusted project hooks: exactly what will run. */
 	sources: Map<string, ApprovedSource>;
 	/** Project hooks that fail closed: reported as load errors. */
@@ -89,7 +89,7 @@ export interface HookPlan {
 interface Candidate {
 	path: string;
 	source: HookSource;
-	shell?: ShellHookSpec;
+	shell?: ShellHookSpec | undefined;
 	/** Discovered hooks: the capability key (first wins) and extension id (can be disabled). */
 	hook?: Hook;
 	/** Why the candidate is out before trust and keys are considered (disabled by settings). */
@@ -168,12 +168,15 @@ export async function planHooks(configuredPaths: string[], cwd: string, options:
 		const loaded = await loadSettings(cwd);
 		warnings.push(...loaded.warnings);
 		userSettings = loaded.layers.user ?? {};
+		// With trust, timeouts and `decisionLog` come from the user's file alone: the project's are dropped.
+		const { hookTimeoutMs: _hook, loadTimeoutMs: _load, decisionLog: _log, ...shared } = loaded.settings;
+		const { hookTimeoutMs, loadTimeoutMs, decisionLog } = userSettings;
 		settings = guarded
 			? {
-					...loaded.settings,
-					hookTimeoutMs: userSettings.hookTimeoutMs,
-					loadTimeoutMs: userSettings.loadTimeoutMs,
-					decisionLog: userSettings.decisionLog,
+					...shared,
+					...(hookTimeoutMs === undefined ? {} : { hookTimeoutMs }),
+					...(loadTimeoutMs === undefined ? {} : { loadTimeoutMs }),
+					...(decisionLog === undefined ? {} : { decisionLog }),
 				}
 			: loaded.settings;
 		mark("settings");

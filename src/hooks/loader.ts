@@ -39,16 +39,16 @@ export interface LoadHooksOptions {
 	/** How to run non-module files (shell hooks), by absolute path; others are inferred from `pre/`/`post/` folders. */
 	shellHooks?: ReadonlyMap<string, ShellHookSpec>;
 	/** Timeout of one shell hook run in ms (default 60 s). */
-	shellTimeoutMs?: number;
+	shellTimeoutMs?: number | undefined;
 	/** Import modules afresh instead of from the module cache (for reloading edited hooks). */
-	fresh?: boolean;
+	fresh?: boolean | undefined;
 	/**
 	 * Approved content by resolved path (trust): such a hook runs exactly these bytes — the module is
 	 * imported from them, a shell hook runs a private copy of them — never the file as it is now.
 	 */
 	sources?: ReadonlyMap<string, ApprovedSource>;
 	/** Time one hook may take to import and to run its factory, in ms (default 10 s); past it, a load error. */
-	loadTimeoutMs?: number;
+	loadTimeoutMs?: number | undefined;
 }
 
 /** Default time a hook may take to import, and then to run its factory. */

@@ -27,7 +27,7 @@ import type {
 /** Options of {@link HookRunner} beyond the seed's constructor arguments. */
 export interface HookRunnerOptions {
 	/** Time one async handler may take, in ms, for every event (off by default). */
-	handlerTimeoutMs?: number;
+	handlerTimeoutMs?: number | undefined;
 	/** Per-event timeouts in ms, overriding `handlerTimeoutMs`. */
 	eventTimeouts?: Partial<Record<HookEventType, number>>;
 }

@@ -137,18 +137,18 @@ export type ToolCallGate =
 			/** The error a handler threw (a non-Error value wrapped); absent for a plain `{block: true}`. */
 			error?: Error;
 			/** What the blocking handler returned. */
-			result?: ToolCallEventResult;
+			result?: ToolCallEventResult | undefined;
 			/** The hook that blocked or failed, when known. */
-			hookPath?: string;
+			hookPath?: string | undefined;
 	  }
 	| {
 			block: false;
 			/** What `tool_call` handlers returned (the last truthy result). */
-			result?: ToolCallEventResult;
+			result?: ToolCallEventResult | undefined;
 			/** The final input when a handler replaced it; absent when the original input stands. */
 			input?: Record<string, unknown>;
 			/** The hook whose result was kept, when any. */
-			hookPath?: string;
+			hookPath?: string | undefined;
 	  };
 
 /**

@@ -165,7 +165,7 @@ export type HookMessageRenderer<T = unknown> = (
 /** A slash command registered by a hook. */
 export interface RegisteredCommand {
 	name: string;
-	description?: string;
+	description?: string | undefined;
 	handler: (args: string, ctx: HookCommandContext) => Promise<void>;
 }
 
@@ -214,7 +214,7 @@ export interface HookError {
 	hookPath: string;
 	event: string;
 	error: string;
-	stack?: string;
+	stack?: string | undefined;
 }
 
 /** Any handler as stored by the loader. */
@@ -242,7 +242,7 @@ export interface LoadedHook {
 	setSendMessageHandler(handler: SendMessageHandler): void;
 	setAppendEntryHandler(handler: AppendEntryHandler): void;
 	/** Set by `discoverAndLoadHooks`. */
-	source?: HookSource;
+	source?: HookSource | undefined;
 }
 
 /** A hook that could not be loaded. */

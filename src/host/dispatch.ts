@@ -22,9 +22,9 @@ export interface Dispatched {
 	/** The runner's result (for `tool_call`: `{block, reason}` when blocked, else the result with the final `input`). */
 	result: unknown;
 	/** Why a tool call was blocked or a `session_before_*` cancelled (the CLI then exits 2). */
-	stopped?: string;
+	stopped?: string | undefined;
 	/** The hook whose result or failure decided a `tool_call`, when known. */
-	hookPath?: string;
+	hookPath?: string | undefined;
 }
 
 /**

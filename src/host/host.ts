@@ -24,13 +24,13 @@ export interface HostOptions {
 	/** Scan the discovery providers (`--no-discovery` turns it off). */
 	discovery: boolean;
 	/** Discovery provider ids to skip (a bridge skips its own agent's config: the agent runs those hooks itself). */
-	excludeProviders?: string[];
+	excludeProviders?: string[] | undefined;
 	/** JSONL file for `sendMessage`/`appendEntry`; default `~/.xcsh/agent/sessions/default.jsonl`. */
-	sessionFile?: string;
+	sessionFile?: string | undefined;
 	/** Interactive terminal UI; default: stdin and stdout are both a TTY. */
 	interactive?: boolean;
 	/** Import hook modules afresh (used when reloading). */
-	fresh?: boolean;
+	fresh?: boolean | undefined;
 	/** Receives notifications in headless mode; default stderr. */
 	notify?: (line: string) => void;
 	/** Collect handler errors in {@link Host.errors} (default true; a long-lived server reports them itself). */

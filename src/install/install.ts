@@ -16,11 +16,11 @@ export interface InstallOptions {
 	/** The home directory (default: `$HOME`). */
 	home?: string;
 	/** Replaces the program part of the command (`<command> bridge <agent>`); install only. */
-	command?: string;
+	command?: string | undefined;
 	/** Compute and report, write nothing. */
 	dryRun?: boolean;
 	/** Write http entries posting to this URL (`serve --http`) instead of commands; Claude Code only. */
-	http?: string;
+	http?: string | undefined;
 }
 
 /** What an install or uninstall did (or, with `dryRun`, would do). */

@@ -23,9 +23,9 @@ export interface HostPoolOptions {
 	hookPaths: string[];
 	discovery: boolean;
 	/** Reload on file changes (default true). */
-	watch?: boolean;
+	watch?: boolean | undefined;
 	/** Quiet time after the last file event before a host is retired, in ms (default 100). */
-	debounceMs?: number;
+	debounceMs?: number | undefined;
 	/** Most hosts kept (least recently used idle ones go first; default 64). */
 	max?: number;
 	/** Diagnostics that belong to no request (skips and load errors at load, reloads). */

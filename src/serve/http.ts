@@ -25,7 +25,7 @@ export interface HttpServerOptions {
 	hookPaths: string[];
 	discovery: boolean;
 	/** `--cwd`: one project for every request instead of the directory the payload names. */
-	cwd?: string;
+	cwd?: string | undefined;
 	allowLoadErrors?: boolean;
 	/** Reload hooks when their files change (default true). */
 	watch?: boolean;

@@ -33,7 +33,7 @@ export interface ServerOptions {
 	/** Quiet time after the last file event before an automatic reload, in ms (default 100). */
 	debounceMs?: number;
 	/** How long shutdown waits for in-flight requests (and `session_shutdown`), in ms (default 5000). */
-	shutdownGraceMs?: number;
+	shutdownGraceMs?: number | undefined;
 }
 
 /** Default time shutdown waits for in-flight requests. */

@@ -137,7 +137,7 @@ export class SessionManager implements ReadonlySessionManager {
 	/** Sets (or, with `label` undefined, clears) the label of an existing entry; returns the label entry's id. */
 	appendLabel(targetId: string, label: string | undefined): string {
 		this.#require(targetId, "label target");
-		return this.#append({ type: "label", targetId, label });
+		return this.#append({ type: "label", targetId, ...(label === undefined ? {} : { label }) });
 	}
 
 	/** Records a compaction summary replacing everything before `firstKeptEntryId`; returns its id. */

@@ -28,9 +28,9 @@ export interface RecordedPrompt {
 	/** `select`'s options. */
 	options?: string[];
 	/** `input`'s placeholder. */
-	placeholder?: string;
+	placeholder?: string | undefined;
 	/** `editor`'s prefill. */
-	prefill?: string;
+	prefill?: string | undefined;
 	answer: string | boolean | undefined;
 }
 

@@ -6,8 +6,8 @@ import { assertToolInput } from "./validate-input.ts";
 /** What a tool's body gets besides its checked input. */
 export interface ToolRunContext<TDetails> {
 	toolCallId: string;
-	signal?: AbortSignal;
-	onUpdate?: (partial: AgentToolResult<TDetails>) => void;
+	signal?: AbortSignal | undefined;
+	onUpdate?: ((partial: AgentToolResult<TDetails>) => void) | undefined;
 	/** A path from the input, resolved like every tool does: `~` home, relative against the tool's cwd. */
 	resolve(path: string): string;
 }

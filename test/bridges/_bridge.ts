@@ -67,7 +67,7 @@ export interface Run {
 /** Runs `argv` with `stdin` (a string, raw bytes, or nothing), only PATH and the given HOME/env, in `cwd`. */
 export async function spawnRun(
 	argv: string[],
-	options: { stdin?: string | Uint8Array; home: string; cwd: string; env?: Record<string, string> },
+	options: { stdin?: string | Uint8Array; home: string; cwd: string; env?: Record<string, string> | undefined },
 ): Promise<Run> {
 	const stdin = options.stdin === undefined ? "ignore" : typeof options.stdin === "string" ? new TextEncoder().encode(options.stdin) : options.stdin;
 	const proc = Bun.spawn(argv, {

@@ -8,7 +8,7 @@ import { tempDir, writeFiles } from "../_helpers.ts";
 
 /** A real tool with an observable side effect: it counts its runs and records what it got. */
 function counterTool(behaviour: "ok" | "fail" = "ok") {
-	const runs: Array<{ params: Record<string, unknown>; signal?: AbortSignal }> = [];
+	const runs: Array<{ params: Record<string, unknown>; signal?: AbortSignal | undefined }> = [];
 	const tool: AgentTool = {
 		name: "bash",
 		label: "Bash",

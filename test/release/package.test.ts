@@ -97,10 +97,8 @@ describe("the packed tarball", () => {
 		expect(code).toBe(0);
 	}, 60_000);
 
-	// Known gap: the package ships its .ts sources, so a consumer's exactOptionalPropertyTypes applies to
-	// them, and they are not written for it (≈20 errors in files the library entry reaches, none in the consumer's own code). `failing`
-	// turns into a failure once the package passes: then drop `.failing`.
-	test.failing("…and with exactOptionalPropertyTypes too (fails today: the package's own sources)", () => {
+	// The package ships its .ts sources, so a consumer's exactOptionalPropertyTypes applies to them too.
+	test("…and with exactOptionalPropertyTypes too (the package's own sources included)", () => {
 		const { errors } = typecheck({ exactOptionalPropertyTypes: true });
 		expect(errors.filter((l) => !l.startsWith("node_modules/xcsh-hooks/"))).toEqual([]); // the consumer's code is fine
 		expect(errors).toEqual([]);

@@ -26,7 +26,7 @@ export interface RunInfo {
 	text?: string;
 	cwd: string;
 	sessionId: string;
-	model?: string;
+	model?: string | undefined;
 }
 
 /**
@@ -45,7 +45,7 @@ export interface AgentAnswer {
 	/** Text appended to the tool's output (Gemini's AfterTool `additionalContext`). */
 	appendText?: string;
 	/** Context the model should see. */
-	context?: string;
+	context?: string | undefined;
 	/** Keep the agent working with this as the next prompt (Stop `decision: "block"`). */
 	continueWith?: string;
 	/** Cancel the compaction. */
