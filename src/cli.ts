@@ -4,7 +4,7 @@ import "./start-guard.ts";
 import { main } from "./cli/main.ts";
 import { registerEmbeddedModules } from "./embedded/index.ts";
 import { exitProcess } from "./host/exit-guard.ts";
-import { flushProfile, mark } from "./host/profile.ts";
+import { flushProfile, mark } from "./profile.ts";
 
 // Before any hook is imported: `import "xcsh-hooks"` in a hook resolves to this program's own copy.
 registerEmbeddedModules();

@@ -1,4 +1,4 @@
-import { mark } from "./host/profile.ts";
+import { mark } from "./profile.ts";
 import { readdirSync, readFileSync, realpathSync } from "node:fs";
 import { join, resolve } from "pathe";
 

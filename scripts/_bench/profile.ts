@@ -1,5 +1,5 @@
 /**
- * Where a cold start goes: runs the command with `XCSH_HOOKS_PROFILE=1` (src/host/profile.ts prints
+ * Where a cold start goes: runs the command with `XCSH_HOOKS_PROFILE=1` (src/profile.ts prints
  * `xcsh-hooks-profile {"marks": [[phase, ms since start], …]}` on stderr at exit), interleaved with a
  * trivial executable that reports when its first statement ran, and gives the median of each phase.
  */

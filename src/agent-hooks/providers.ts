@@ -1,6 +1,6 @@
 import { join } from "pathe";
-import { markKnownFile } from "../capability/_known-files.ts";
-import type { Hook, HookLevel } from "../capability/hooks.ts";
+import { markKnownFile } from "../discovery/_known-files.ts";
+import type { Hook, HookLevel } from "../discovery/hooks-capability.ts";
 import type { LoadContext, LoadResult, ProviderDefinition } from "../capability/registry.ts";
 import { AGENT_CONFIG_PROVIDER } from "./provider-ids.ts";
 import { type AgentConfigFile, readAgentConfig } from "./read-config.ts";

@@ -3,7 +3,7 @@ import { ownConfigProvider } from "./own-config.ts";
 import { basename, resolve } from "pathe";
 import { dispatch } from "../host/dispatch.ts";
 import { createHost, describeSkips, type Host } from "../host/host.ts";
-import { mark } from "../host/profile.ts";
+import { mark } from "../profile.ts";
 import { isRecord } from "./_answer.ts";
 import { decodeUtf8 } from "./_stdin.ts";
 import { isGuard, type Mapped, mapPayload, rewriteToAgent, toOutcome } from "./map.ts";

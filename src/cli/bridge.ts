@@ -2,7 +2,7 @@ import { bridgeNames, loadBridge } from "../bridges/index.ts";
 import { readStdinBytes } from "../bridges/_stdin.ts";
 import { runBridge } from "../bridges/run.ts";
 import { logDecision } from "../host/decisions.ts";
-import { mark } from "../host/profile.ts";
+import { mark } from "../profile.ts";
 import { claimStdout } from "../host/stdout.ts";
 import { CliError, EXIT_OK, globalArgs, hookPaths, projectDir, writeErr, writeOut, defineCommand } from "./_shared.ts";
 

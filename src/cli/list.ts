@@ -1,5 +1,5 @@
 import { relative } from "pathe";
-import { type PlannedHook, planHooks } from "../hooks/discover.ts";
+import { type PlannedHook, planHooks } from "../discovery/discover.ts";
 import { AGENTS, bridgeStatus } from "../install/index.ts";
 import { TrustStore } from "../trust/trust-store.ts";
 import { EXIT_OK, globalArgs, hookPaths, printJson, projectDir, writeErr, writeOut, defineCommand } from "./_shared.ts";

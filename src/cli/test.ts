@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { constants, tmpdir } from "node:os";
 import { dirname, join, relative } from "pathe";
-import { planHooks } from "../hooks/discover.ts";
+import { planHooks } from "../discovery/discover.ts";
 import { resolvePath } from "../paths.ts";
 import { TrustStore } from "../trust/trust-store.ts";
 import { writeTestPreload } from "./_served-library.ts";

@@ -1,5 +1,5 @@
 import { approvalContent } from "../agent-hooks/approval.ts";
-import type { Hook } from "../capability/hooks.ts";
+import type { Hook } from "../discovery/hooks-capability.ts";
 import { registerHookDiscovery } from "../discovery/register.ts";
 import { loadSettings } from "../discovery/settings.ts";
 import { resolvePath } from "../paths.ts";

@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "pathe";
-import { discoverAndLoadHooks } from "../hooks/discover.ts";
+import { discoverAndLoadHooks } from "../discovery/discover.ts";
 import { HookRunner } from "../hooks/runner.ts";
 import { HookToolWrapper } from "../hooks/tool-wrapper.ts";
 import type { AgentTool, AgentToolResult } from "../hooks/types.ts";

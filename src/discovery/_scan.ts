@@ -1,8 +1,8 @@
 // Sync stats: most scanned folders do not exist, and a thread-pool round trip per folder costs more.
 import { lstatSync, statSync } from "node:fs";
 import { join, normalize } from "pathe";
-import { markKnownFile } from "../capability/_known-files.ts";
-import type { Hook, HookLevel, HookType } from "../capability/hooks.ts";
+import { markKnownFile } from "./_known-files.ts";
+import type { Hook, HookLevel, HookType } from "./hooks-capability.ts";
 import type { LoadResult } from "../capability/registry.ts";
 
 /** A file found by {@link scanDir}. */

@@ -1,5 +1,5 @@
 import { join } from "pathe";
-import type { Hook } from "../capability/hooks.ts";
+import type { Hook } from "./hooks-capability.ts";
 import type { ProviderDefinition } from "../capability/registry.ts";
 import { prePostDirs, scanHookDirs } from "./_scan.ts";
 

@@ -1,5 +1,5 @@
 import { join } from "pathe";
-import type { Hook, HookType } from "../capability/hooks.ts";
+import type { Hook, HookType } from "./hooks-capability.ts";
 import type { ProviderDefinition } from "../capability/registry.ts";
 import { type HookDir, scanHookDirs } from "./_scan.ts";
 

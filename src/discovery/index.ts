@@ -1,6 +1,25 @@
-export * from "./claude.ts";
-export * from "./codex.ts";
-export * from "./native.ts";
-export * from "./register.ts";
-export * from "./settings.ts";
-export * from "./settings-schema.ts";
+/** Discovery (SPEC §8.2–8.3): the hooks capability, its providers, layered settings, and discover-and-load. */
+export { type Hook, hookCapability, hookExtensionId, hookKey, type HookLevel, type HookType, validateHook } from "./hooks-capability.ts";
+export { claudeProvider } from "./claude.ts";
+export { classifyCodexHook, codexProvider } from "./codex.ts";
+export { nativeProvider } from "./native.ts";
+export { hookProviders, registerHookDiscovery } from "./register.ts";
+export {
+	type LoadSettingsOptions,
+	type LoadSettingsResult,
+	loadSettings,
+	projectSettingsPath,
+	readSettingsFile,
+	type SettingsHookPath,
+	userSettingsPath,
+} from "./settings.ts";
+export { type Settings, SettingsSchema } from "./settings-schema.ts";
+export {
+	type DiscoverAndLoadOptions,
+	type DiscoverAndLoadResult,
+	discoverAndLoadHooks,
+	type HookPlan,
+	type PlannedHook,
+	planHooks,
+	type SkippedHook,
+} from "./discover.ts";

@@ -1,5 +1,5 @@
 import { agentHookProviders } from "../agent-hooks/providers.ts";
-import { hookCapability } from "../capability/hooks.ts";
+import { hookCapability } from "./hooks-capability.ts";
 import { type CapabilityRegistry, defaultRegistry } from "../capability/registry.ts";
 import { claudeProvider } from "./claude.ts";
 import { codexProvider } from "./codex.ts";
@@ -13,8 +13,8 @@ export const hookProviders = [nativeProvider, claudeProvider, codexProvider, ...
 
 /**
  * Defines the `"hooks"` capability and registers its providers on `registry`; does nothing for
- * whatever is already there, so calling it again is harmless. Runs on the default registry when
- * this module is imported.
+ * whatever is already there, so calling it again is harmless. Nothing registers on import: discovery
+ * calls this on first use, and embedders call it to extend the default registry.
  */
 export function registerHookDiscovery(registry: CapabilityRegistry = defaultRegistry): CapabilityRegistry {
 	if (!registry.hasCapability(hookCapability.id)) registry.defineCapability(hookCapability);
@@ -22,5 +22,3 @@ export function registerHookDiscovery(registry: CapabilityRegistry = defaultRegi
 		if (!registry.hasProvider(hookCapability.id, provider.id)) registry.registerProvider(hookCapability.id, provider);
 	return registry;
 }
-
-registerHookDiscovery();

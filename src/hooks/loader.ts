@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import { isAbsolute } from "pathe";
 import { execCommand } from "../exec/exec-command.ts";
-import { mark, span } from "../host/profile.ts";
+import { mark, span } from "../profile.ts";
 import { createLogger } from "../logger.ts";
 import { resolvePath } from "../paths.ts";
 import { timerDelay } from "../timeouts.ts";

@@ -1,7 +1,7 @@
 import { statSync, writeSync } from "node:fs";
 import { dirname, join } from "pathe";
 import type { Settings } from "../discovery/settings.ts";
-import { discoverAndLoadHooks, type SkippedHook } from "../hooks/discover.ts";
+import { discoverAndLoadHooks, type SkippedHook } from "../discovery/discover.ts";
 import { HookRunner } from "../hooks/runner.ts";
 import type { HookError, HookLoadError, LoadedHook, NewSessionOptions } from "../hooks/types.ts";
 import { userAgentDir } from "../paths.ts";

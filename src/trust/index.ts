@@ -1,1 +1,14 @@
-export * from "./trust-store.ts";
+/** The trust store: approvals of project hooks by content hash (SPEC §10). */
+export {
+	createTrustStore,
+	defaultTrustFile,
+	hashFile,
+	readHookFile,
+	sha256Hex,
+	type TrustCheck,
+	type TrustEntry,
+	TrustError,
+	type TrustErrorCode,
+	type TrustFile,
+	TrustStore,
+} from "./trust-store.ts";

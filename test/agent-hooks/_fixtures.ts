@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { discoverAndLoadHooks, type DiscoverAndLoadOptions } from "../../src/hooks/discover.ts";
+import { discoverAndLoadHooks, type DiscoverAndLoadOptions } from "../../src/discovery/discover.ts";
 import { HookRunner } from "../../src/hooks/runner.ts";
 import { HookToolWrapper } from "../../src/hooks/tool-wrapper.ts";
 import type { HookError, HookMessage } from "../../src/hooks/types.ts";

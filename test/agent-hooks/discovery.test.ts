@@ -1,7 +1,7 @@
 /** The four agent-config providers: what becomes a hook, how it is keyed, what is skipped, and malformed files. */
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { type Hook, hookKey } from "../../src/capability/hooks.ts";
+import { type Hook, hookKey } from "../../src/discovery/hooks-capability.ts";
 import { loadCapability } from "../../src/capability/registry.ts";
 import "../../src/discovery/register.ts";
 import { matches } from "../../src/agent-hooks/matcher.ts";

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "pathe";
-import { CapabilityRegistry, type Hook, defaultRegistry, loadCapability } from "../../src/capability/index.ts";
+import { CapabilityRegistry, defaultRegistry, loadCapability } from "../../src/capability/index.ts";
+import type { Hook } from "../../src/discovery/index.ts";
 import { classifyCodexHook, registerHookDiscovery } from "../../src/discovery/index.ts";
 import { useTempHomeAndProject, writeTree } from "./_tree.ts";
 

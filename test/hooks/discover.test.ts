@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, test } from "bun:test";
 import { Type } from "@sinclair/typebox";
 import { appendFileSync } from "node:fs";
 import { join } from "node:path";
-import { discoverAndLoadHooks } from "../../src/hooks/discover.ts";
+import { discoverAndLoadHooks } from "../../src/discovery/discover.ts";
 import { HookRunner } from "../../src/hooks/runner.ts";
 import { HookToolWrapper } from "../../src/hooks/tool-wrapper.ts";
 import type { AgentTool, HookError } from "../../src/hooks/types.ts";

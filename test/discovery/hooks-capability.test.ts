@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "pathe";
-import { type Hook, hookCapability, hookExtensionId, hookKey, validateHook } from "../../src/capability/index.ts";
-import { tempDir } from "../discovery/_tree.ts";
+import { type Hook, hookCapability, hookExtensionId, hookKey, validateHook } from "../../src/discovery/index.ts";
+import { tempDir } from "./_tree.ts";
 
 const hook = (path: string, name = "bash"): Hook => ({
 	name,

@@ -1,17 +1,17 @@
 import { approvalContent } from "../agent-hooks/approval.ts";
 import type { AgentHookEntry } from "../agent-hooks/types.ts";
-import { type Hook, hookExtensionId, hookKey } from "../capability/hooks.ts";
+import { type Hook, hookExtensionId, hookKey } from "./hooks-capability.ts";
 import { type CapabilityRegistry, defaultRegistry } from "../capability/registry.ts";
-import { registerHookDiscovery } from "../discovery/register.ts";
-import { loadSettings, type Settings } from "../discovery/settings.ts";
-import { mark } from "../host/profile.ts";
+import { registerHookDiscovery } from "./register.ts";
+import { loadSettings, type Settings } from "./settings.ts";
+import { mark } from "../profile.ts";
 import { resolvePath } from "../paths.ts";
 import { TrustError, type TrustStore } from "../trust/trust-store.ts";
-import type { ApprovedSource } from "./_approved.ts";
-import { errorMessage } from "./_describe.ts";
-import { type LoadHooksOptions, loadHooks } from "./loader.ts";
-import { DEFAULT_SHELL_HOOK_TIMEOUT_MS, isModulePath, type ShellHookSpec } from "./shell-hook.ts";
-import type { HookLoadError, HookSource, LoadHooksResult } from "./types.ts";
+import type { ApprovedSource } from "../hooks/_approved.ts";
+import { errorMessage } from "../hooks/_describe.ts";
+import { type LoadHooksOptions, loadHooks } from "../hooks/loader.ts";
+import { DEFAULT_SHELL_HOOK_TIMEOUT_MS, isModulePath, type ShellHookSpec } from "../hooks/shell-hook.ts";
+import type { HookLoadError, HookSource, LoadHooksResult } from "../hooks/types.ts";
 
 /** Options of {@link discoverAndLoadHooks}. */
 export interface DiscoverAndLoadOptions extends Pick<LoadHooksOptions, "shellTimeoutMs" | "fresh" | "loadTimeoutMs"> {
