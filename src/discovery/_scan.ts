@@ -22,8 +22,6 @@ export interface ScanResult {
 /** Test files and type declarations are never hooks. */
 const SKIPPED = /\.test\.|\.d\.[cm]?ts$/;
 
-/** Module extensions a hook module may have. */
-export const MODULE_PATTERN = "*.{ts,js,mjs,mts,cjs}";
 
 /**
  * The files of one directory matching `pattern` (one level, no recursion), sorted by name in

@@ -1,13 +1,14 @@
 import { join } from "pathe";
 import type { Hook } from "./hooks-capability.ts";
 import type { ProviderDefinition } from "../capability/registry.ts";
-import { MODULE_PATTERN, prePostDirs, scanHookDirs } from "./_scan.ts";
+import { MODULE_GLOB } from "../hooks/module-files.ts";
+import { prePostDirs, scanHookDirs } from "./_scan.ts";
 
 const allTools = () => ({ type: "pre" as const, tool: "*" });
 
 /**
  * xcsh's own hook folders (priority 100): project `<cwd>/.xcsh/hooks`, user `~/.xcsh/agent/hooks`.
- * Each holds `pre/` and `post/` scripts plus hook modules (`.ts .js .mjs .mts .cjs`) directly inside.
+ * Each holds `pre/` and `post/` scripts plus hook modules (any module extension, `MODULE_GLOB`) directly inside.
  * Order: project before user; per level `pre/`, `post/`, then the direct modules.
  */
 export const nativeProvider: ProviderDefinition<Hook> = {
@@ -21,9 +22,9 @@ export const nativeProvider: ProviderDefinition<Hook> = {
 		return scanHookDirs(
 			[
 				...prePostDirs(project, "project"),
-				{ dir: project, pattern: MODULE_PATTERN, classify: allTools, level: "project" },
+				{ dir: project, pattern: MODULE_GLOB, classify: allTools, level: "project" },
 				...prePostDirs(user, "user"),
-				{ dir: user, pattern: MODULE_PATTERN, classify: allTools, level: "user" },
+				{ dir: user, pattern: MODULE_GLOB, classify: allTools, level: "user" },
 			],
 			nativeProvider,
 		);

@@ -1,4 +1,4 @@
-import { extname } from "pathe";
+import { moduleLoader } from "./module-files.ts";
 
 /*
  * Trust approves bytes, so the module that runs must be exactly those bytes (SPEC §10): reading
@@ -15,16 +15,6 @@ export interface ApprovedSource {
 	sha256: string;
 }
 
-const LOADERS: Record<string, "ts" | "tsx" | "js" | "jsx"> = {
-	".ts": "ts",
-	".mts": "ts",
-	".cts": "ts",
-	".tsx": "tsx",
-	".js": "js",
-	".mjs": "js",
-	".cjs": "js",
-	".jsx": "jsx",
-};
 
 let loads = 0;
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
@@ -49,7 +39,7 @@ export function serveApprovedModules(sources: ReadonlyMap<string, ApprovedSource
 			build.onLoad({ filter }, (args) => {
 				const path = args.path.endsWith(query) ? args.path.slice(0, -query.length) : args.path;
 				const source = byPath.get(path) as ApprovedSource;
-				return { contents: source.bytes, loader: LOADERS[extname(path)] ?? "ts" };
+				return { contents: source.bytes, loader: moduleLoader(path) };
 			});
 		},
 	});

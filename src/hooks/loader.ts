@@ -7,6 +7,7 @@ import { resolvePath } from "../paths.ts";
 import { timerDelay } from "../timeouts.ts";
 import { type ApprovedSource, serveApprovedModules } from "./_approved.ts";
 import { errorMessage } from "./_describe.ts";
+import type { PackageRoot } from "./package-root.ts";
 import { hookEventTypes, isHookEventType } from "./checks.ts";
 import { createShellHookFactory, isModulePath, type ShellHookSpec } from "./shell-hook.ts";
 import type {
@@ -21,7 +22,6 @@ import type {
 	SendMessageHandler,
 } from "./types.ts";
 
-type PackageRoot = HookAPI["pi"];
 let packageRoot: PackageRoot | undefined;
 
 /**

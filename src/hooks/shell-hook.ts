@@ -1,5 +1,5 @@
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
-import { basename, dirname, extname, join } from "pathe";
+import { basename, dirname, join } from "pathe";
 import { execCommand } from "../exec/exec-command.ts";
 import { parseJsonText } from "../json.ts";
 import { userAgentDir } from "../paths.ts";
@@ -16,12 +16,7 @@ export interface ShellHookSpec {
 /** Default time a shell hook may run before it counts as failed. */
 export const DEFAULT_SHELL_HOOK_TIMEOUT_MS = 60_000;
 
-const MODULE_EXTENSIONS = new Set([".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"]);
-
-/** Whether a path is a JS/TS module the loader imports (by extension). */
-export function isModulePath(path: string): boolean {
-	return MODULE_EXTENSIONS.has(extname(path)) && !path.endsWith(".d.ts");
-}
+export { isModulePath } from "./module-files.ts";
 
 /** `pre/bash.sh` → `{type: "pre", tool: "bash"}`; `post/*.py` → all tools; undefined outside pre/ and post/. */
 export function inferShellHookSpec(path: string): ShellHookSpec | undefined {

@@ -6,6 +6,7 @@ import type { SessionManager } from "../session/session-manager.ts";
 import type { Theme } from "../ui/theme.ts";
 import type { HookUIContext } from "../ui/types.ts";
 import type { Logger } from "../logger.ts";
+import type { PackageRoot } from "./package-root.ts";
 import type { HookEventMap, HookEventType, HookResultMap } from "./schemas.ts";
 
 export type { ExecOptions, ExecResult } from "../exec/exec-command.ts";
@@ -203,7 +204,7 @@ export interface HookAPI {
 	/** The `@sinclair/typebox` module. */
 	typebox: typeof import("@sinclair/typebox");
 	/** The `xcsh-hooks` package root module. */
-	pi: typeof import("../index.ts");
+	pi: PackageRoot;
 }
 
 /** What a hook module default-exports. */
