@@ -44,6 +44,7 @@ function agentProvider(agent: AgentId, layout: AgentConfigFile["layout"], meta: 
 			}
 			return { items, warnings };
 		},
+		watch: (ctx) => ({ files: files(ctx).map((f) => f.file) }),
 	};
 	return provider;
 }

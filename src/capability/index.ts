@@ -13,4 +13,5 @@ export {
 	type ProviderDefinition,
 	type ProviderSummary,
 	registerProvider,
+	type WatchedPlaces,
 } from "./registry.ts";

@@ -39,6 +39,14 @@ export interface ProviderDefinition<T> {
 	/** Higher runs first and wins key collisions; equal priorities keep registration order. */
 	priority: number;
 	load: (ctx: LoadContext) => Promise<LoadResult<T>> | LoadResult<T>;
+	/** Where `load` looks (folders it scans, files it reads), for watchers that reload on change. */
+	watch?: (ctx: LoadContext) => WatchedPlaces;
+}
+
+/** The folders and files a provider reads. */
+export interface WatchedPlaces {
+	dirs?: string[];
+	files?: string[];
 }
 
 /** Options of {@link CapabilityRegistry.loadCapability}. */

@@ -1,7 +1,7 @@
 import { join } from "pathe";
 import type { Hook } from "./hooks-capability.ts";
-import type { ProviderDefinition } from "../capability/registry.ts";
-import { prePostDirs, scanHookDirs } from "./_scan.ts";
+import type { LoadContext, ProviderDefinition } from "../capability/registry.ts";
+import { type HookDir, prePostDirs, scanHookDirs } from "./_scan.ts";
 
 /** Claude Code style `pre/` and `post/` folders (priority 80): `<cwd>/.claude/hooks`, then `~/.claude/hooks`. */
 export const claudeProvider: ProviderDefinition<Hook> = {
@@ -9,9 +9,10 @@ export const claudeProvider: ProviderDefinition<Hook> = {
 	displayName: "Claude Code",
 	description: "Hooks in .claude/hooks/{pre,post} (project and user)",
 	priority: 80,
-	load: ({ cwd, home }) =>
-		scanHookDirs(
-			[...prePostDirs(join(cwd, ".claude", "hooks"), "project"), ...prePostDirs(join(home, ".claude", "hooks"), "user")],
-			claudeProvider,
-		),
+	load: (ctx) => scanHookDirs(claudeDirs(ctx), claudeProvider),
+	watch: (ctx) => ({ dirs: claudeDirs(ctx).map((d) => d.dir) }),
 };
+
+function claudeDirs({ cwd, home }: LoadContext): HookDir[] {
+	return [...prePostDirs(join(cwd, ".claude", "hooks"), "project"), ...prePostDirs(join(home, ".claude", "hooks"), "user")];
+}

@@ -25,4 +25,5 @@ export const codexProvider: ProviderDefinition<Hook> = {
 	description: "Hook modules in .codex/hooks (project and user), named pre-<tool> / post-<tool>",
 	priority: 70,
 	load: ({ cwd, home }) => scanHookDirs([codexDir(cwd, "project"), codexDir(home, "user")], codexProvider),
+	watch: ({ cwd, home }) => ({ dirs: [codexDir(cwd, "project").dir, codexDir(home, "user").dir] }),
 };

@@ -1,8 +1,8 @@
 import { join } from "pathe";
 import type { Hook } from "./hooks-capability.ts";
-import type { ProviderDefinition } from "../capability/registry.ts";
+import type { LoadContext, ProviderDefinition } from "../capability/registry.ts";
 import { MODULE_GLOB } from "../hooks/module-files.ts";
-import { prePostDirs, scanHookDirs } from "./_scan.ts";
+import { type HookDir, prePostDirs, scanHookDirs } from "./_scan.ts";
 
 const allTools = () => ({ type: "pre" as const, tool: "*" });
 
@@ -16,17 +16,17 @@ export const nativeProvider: ProviderDefinition<Hook> = {
 	displayName: "xcsh",
 	description: "Hooks in .xcsh/hooks (project) and ~/.xcsh/agent/hooks (user)",
 	priority: 100,
-	load: ({ cwd, home }) => {
-		const project = join(cwd, ".xcsh", "hooks");
-		const user = join(home, ".xcsh", "agent", "hooks");
-		return scanHookDirs(
-			[
-				...prePostDirs(project, "project"),
-				{ dir: project, pattern: MODULE_GLOB, classify: allTools, level: "project" },
-				...prePostDirs(user, "user"),
-				{ dir: user, pattern: MODULE_GLOB, classify: allTools, level: "user" },
-			],
-			nativeProvider,
-		);
-	},
+	load: (ctx) => scanHookDirs(nativeDirs(ctx), nativeProvider),
+	watch: (ctx) => ({ dirs: nativeDirs(ctx).map((d) => d.dir) }),
 };
+
+function nativeDirs({ cwd, home }: LoadContext): HookDir[] {
+	const project = join(cwd, ".xcsh", "hooks");
+	const user = join(home, ".xcsh", "agent", "hooks");
+	return [
+		...prePostDirs(project, "project"),
+		{ dir: project, pattern: MODULE_GLOB, classify: allTools, level: "project" },
+		...prePostDirs(user, "user"),
+		{ dir: user, pattern: MODULE_GLOB, classify: allTools, level: "user" },
+	];
+}

@@ -1,6 +1,6 @@
 import { type FSWatcher, statSync, watch } from "node:fs";
-import { basename, dirname, join } from "pathe";
-import { projectSettingsPath, userSettingsPath } from "../discovery/settings.ts";
+import { basename, dirname } from "pathe";
+import { hookWatchTargets } from "../discovery/register.ts";
 import { homeDir } from "../paths.ts";
 
 /** What {@link watchHookFiles} watches. */
@@ -16,21 +16,9 @@ export interface HookWatcher {
 	close(): void;
 }
 
-/** The discovery folders of SPEC §8.2 (project and user level) and both settings files. */
+/** What discovery reads for `cwd` (asked of the providers) and both settings files. */
 export function discoveryTargets(cwd: string): WatchTargets {
-	const home = homeDir();
-	const prePost = (root: string) => [root, join(root, "pre"), join(root, "post")];
-	return {
-		files: [projectSettingsPath(cwd), userSettingsPath()],
-		dirs: [
-			...prePost(join(cwd, ".xcsh", "hooks")),
-			...prePost(join(home, ".xcsh", "agent", "hooks")),
-			...prePost(join(cwd, ".claude", "hooks")).slice(1),
-			...prePost(join(home, ".claude", "hooks")).slice(1),
-			join(cwd, ".codex", "hooks"),
-			join(home, ".codex", "hooks"),
-		],
-	};
+	return hookWatchTargets(cwd, homeDir());
 }
 
 const isDir = (path: string) => statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
