@@ -81,7 +81,10 @@ async function main(): Promise<number> {
 	if (markdown) await Bun.write(Bun.stdout, `\n${performanceSection(report, { machine: machine(), when, sections })}\n`);
 	const failed = report.failed();
 	if (check && failed.length > 0) {
-		await Bun.write(Bun.stderr, `bench --check: ${failed.length} budget(s) missed or not measured: ${failed.map((b) => b.name).join("; ")}\n`);
+		await Bun.write(
+			Bun.stderr,
+			`bench --check: ${failed.length} budget(s) missed or not measured: ${failed.map((b) => b.name).join("; ")}\n`,
+		);
 		return 1;
 	}
 	return 0;

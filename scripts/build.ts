@@ -81,7 +81,9 @@ if (import.meta.main) {
 		process.exit(0);
 	}
 	if (values.target !== undefined && !values.target.startsWith("bun-")) {
-		console.error(`--target ${values.target}: expected a Bun compile target such as bun-linux-x64, bun-linux-arm64, bun-darwin-arm64 or bun-windows-x64`);
+		console.error(
+			`--target ${values.target}: expected a Bun compile target such as bun-linux-x64, bun-linux-arm64, bun-darwin-arm64 or bun-windows-x64`,
+		);
 		process.exit(1);
 	}
 	try {

@@ -98,7 +98,8 @@ export async function buildRelease(options: ReleaseOptions = {}): Promise<{ outd
 		.sort((a, b) => (a.slice(66) < b.slice(66) ? -1 : 1))
 		.join("");
 	await Bun.write(join(outdir, "SHA256SUMS"), sums);
-	if (failures.length > 0) throw new Error(`could not build ${failures.length} of ${platforms.length} targets:\n  ${failures.join("\n  ")}`);
+	if (failures.length > 0)
+		throw new Error(`could not build ${failures.length} of ${platforms.length} targets:\n  ${failures.join("\n  ")}`);
 	return { outdir, assets, sums };
 }
 
@@ -111,7 +112,10 @@ if (import.meta.main) {
 		console.log(`Usage: bun run release [--outdir DIR] [--target ${Object.keys(RELEASE_TARGETS).join(",")}]`);
 		process.exit(0);
 	}
-	const platforms = values.target?.flatMap((t) => t.split(",")).map((t) => t.trim()).filter(Boolean);
+	const platforms = values.target
+		?.flatMap((t) => t.split(","))
+		.map((t) => t.trim())
+		.filter(Boolean);
 	const unknown = platforms?.filter((p) => !Object.hasOwn(RELEASE_TARGETS, p)) ?? [];
 	if (unknown.length > 0) {
 		console.error(`--target ${unknown.join(",")}: expected one of ${Object.keys(RELEASE_TARGETS).join(", ")}`);
@@ -122,7 +126,8 @@ if (import.meta.main) {
 		const { outdir } = await buildRelease({
 			outdir: values.outdir,
 			...(platforms ? { platforms: platforms as ReleasePlatform[] } : {}),
-			onAsset: (a) => console.log(`${relative(process.cwd(), a.file)}  ${(a.bytes / 1024 / 1024).toFixed(1)} MB  ${a.sha256.slice(0, 12)}…`),
+			onAsset: (a) =>
+				console.log(`${relative(process.cwd(), a.file)}  ${(a.bytes / 1024 / 1024).toFixed(1)} MB  ${a.sha256.slice(0, 12)}…`),
 		});
 		console.log(`${relative(process.cwd(), join(outdir, "SHA256SUMS"))}  (${Math.round(performance.now() - started)} ms)`);
 	} catch (error) {

@@ -43,11 +43,16 @@ function nestingDepth(text: string, limit: number): number {
 	for (let i = 0; i < text.length; i++) {
 		const c = text.charCodeAt(i);
 		if (inString) {
-			if (c === 92) i++; // backslash: skip the escaped character
+			if (c === 92)
+				i++; // backslash: skip the escaped character
 			else if (c === 34) inString = false;
 		} else if (c === 34) inString = true;
 		else if (c === 91 || c === 123) {
-			if (++depth > max && (max = depth) > limit) return max;
+			depth++;
+			if (depth > max) {
+				max = depth;
+				if (max > limit) return max;
+			}
 		} else if (c === 93 || c === 125) depth--;
 	}
 	return max;

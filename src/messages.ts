@@ -68,12 +68,7 @@ export const CustomMessageSchema = Type.Object({
 export type CustomMessage<T = unknown> = Omit<Static<typeof CustomMessageSchema>, "details"> & { details?: T };
 
 /** Any message of an agent conversation. */
-export const AgentMessageSchema = Type.Union([
-	UserMessageSchema,
-	AssistantMessageSchema,
-	ToolResultMessageSchema,
-	CustomMessageSchema,
-]);
+export const AgentMessageSchema = Type.Union([UserMessageSchema, AssistantMessageSchema, ToolResultMessageSchema, CustomMessageSchema]);
 export type AgentMessage = UserMessage | AssistantMessage | ToolResultMessage | CustomMessage;
 
 /** The part of a custom message a hook supplies; the host adds `role` and `timestamp`. */

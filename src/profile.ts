@@ -4,7 +4,8 @@
  * to read (`xcsh-hooks-profile {"marks":[["entry",2.1],…]}`). Off, a mark is one `undefined` check.
  */
 
-const marks: Array<[string, number]> | undefined = process.env.XCSH_HOOKS_PROFILE === "1" ? [["first-module", performance.now()]] : undefined;
+const marks: Array<[string, number]> | undefined =
+	process.env.XCSH_HOOKS_PROFILE === "1" ? [["first-module", performance.now()]] : undefined;
 
 /** The prefix of the profile line on stderr. */
 export const PROFILE_PREFIX = "xcsh-hooks-profile ";

@@ -20,7 +20,10 @@ const PROTECTED_FLAGS = ["--no-env-file"];
 function startedClean(): boolean {
 	if (Bun.isStandaloneExecutable) return true;
 	const argv = process.execArgv;
-	return PROTECTED_FLAGS.every((flag) => argv.includes(flag)) && argv.some((arg) => arg.startsWith("--config=") || arg === "-c" || arg === "--config");
+	return (
+		PROTECTED_FLAGS.every((flag) => argv.includes(flag)) &&
+		argv.some((arg) => arg.startsWith("--config=") || arg === "-c" || arg === "--config")
+	);
 }
 
 /** The files of `dir` that Bun reads at start-up. */
@@ -66,16 +69,23 @@ async function restartClean(): Promise<void> {
 	const listed = found.map((name) => join(cwd, name)).join(", ");
 	const env = startEnvironment();
 	if (!env) {
-		await write(`xcsh-hooks: refusing to run: Bun loaded ${listed} before xcsh-hooks started, and the original environment cannot be recovered here. Start it as the executable, through its package bin, or as: bun --no-env-file --config=/dev/null ${resolve(import.meta.dir, "cli.ts")} …`);
+		await write(
+			`xcsh-hooks: refusing to run: Bun loaded ${listed} before xcsh-hooks started, and the original environment cannot be recovered here. Start it as the executable, through its package bin, or as: bun --no-env-file --config=/dev/null ${resolve(import.meta.dir, "cli.ts")} …`,
+		);
 		process.exit(1);
 	}
 	if (found.includes("bunfig.toml"))
-		await write(`xcsh-hooks: warning: Bun read ${join(cwd, "bunfig.toml")} before xcsh-hooks started (its preload may already have run); start xcsh-hooks as the executable or through its package bin to keep project code out before trust. Continuing in a clean process.`);
-	const child = Bun.spawn([process.execPath, ...PROTECTED_FLAGS, "--config=/dev/null", resolve(import.meta.dir, "cli.ts"), ...process.argv.slice(2)], {
-		cwd,
-		env,
-		stdio: ["inherit", "inherit", "inherit"],
-	});
+		await write(
+			`xcsh-hooks: warning: Bun read ${join(cwd, "bunfig.toml")} before xcsh-hooks started (its preload may already have run); start xcsh-hooks as the executable or through its package bin to keep project code out before trust. Continuing in a clean process.`,
+		);
+	const child = Bun.spawn(
+		[process.execPath, ...PROTECTED_FLAGS, "--config=/dev/null", resolve(import.meta.dir, "cli.ts"), ...process.argv.slice(2)],
+		{
+			cwd,
+			env,
+			stdio: ["inherit", "inherit", "inherit"],
+		},
+	);
 	for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => child.kill(signal));
 	process.exit(await child.exited);
 }

@@ -36,15 +36,17 @@ export async function ensureInstalled(pin: AgentPin, timeoutMs = 600_000): Promi
 	mkdirSync(NPM_CACHE, { recursive: true });
 	writeFileSync(join(scratch, "package.json"), `${JSON.stringify({ name: "agent-cache", private: true })}\n`);
 	const spec = `${pin.pkg}@${pin.version}`;
-	const res = await runProcess(
-		["npm", "install", "--no-save", "--no-audit", "--no-fund", "--no-package-lock", "--loglevel=error", spec],
-		{ cwd: scratch, env: { ...process.env, npm_config_cache: NPM_CACHE, npm_config_update_notifier: "false" }, timeoutMs },
-	);
+	const res = await runProcess(["npm", "install", "--no-save", "--no-audit", "--no-fund", "--no-package-lock", "--loglevel=error", spec], {
+		cwd: scratch,
+		env: { ...process.env, npm_config_cache: NPM_CACHE, npm_config_update_notifier: "false" },
+		timeoutMs,
+	});
 	if (res.timedOut || res.code !== 0) {
 		rmSync(scratch, { recursive: true, force: true });
 		throw new Error(`npm install ${spec} ${res.timedOut ? "timed out" : `exited ${res.code}`}: ${res.stderr.slice(-2000)}`);
 	}
-	if (!existsSync(join(scratch, "node_modules", ".bin", pin.bin))) throw new Error(`npm install ${spec}: no ${pin.bin} in node_modules/.bin`);
+	if (!existsSync(join(scratch, "node_modules", ".bin", pin.bin)))
+		throw new Error(`npm install ${spec}: no ${pin.bin} in node_modules/.bin`);
 	writeFileSync(join(scratch, ".installed"), `${spec}\n${new Date().toISOString()}\n`);
 	rmSync(dir, { recursive: true, force: true });
 	renameSync(scratch, dir);

@@ -9,7 +9,11 @@ export const NETNS_PREFIX = ["unshare", "--net", "--map-root-user", "sh", "-c", 
  */
 export async function netnsProblem(): Promise<string | undefined> {
 	try {
-		const probe = await runProcess([...NETNS_PREFIX, "true"], { cwd: "/", env: { PATH: process.env.PATH ?? "/usr/sbin:/usr/bin:/bin" }, timeoutMs: 10_000 });
+		const probe = await runProcess([...NETNS_PREFIX, "true"], {
+			cwd: "/",
+			env: { PATH: process.env.PATH ?? "/usr/sbin:/usr/bin:/bin" },
+			timeoutMs: 10_000,
+		});
 		return probe.code === 0 ? undefined : `unshare/ip failed (exit ${probe.code}): ${probe.stderr.trim()}`;
 	} catch (error) {
 		return String(error);

@@ -22,7 +22,8 @@ export async function runCases(options: RunCasesOptions): Promise<CaseReport[]> 
 		const installed = options.state.installs[c.agent];
 		const bridge = options.state.bridge[c.agent] ?? { missing: "the bridge was not prepared" };
 		console.error(`${c.agent}: ${c.name}`);
-		if (!installed || "error" in installed) checks.expect("agent CLI installed", false, installed && "error" in installed ? installed.error : "not installed");
+		if (!installed || "error" in installed)
+			checks.expect("agent CLI installed", false, installed && "error" in installed ? installed.error : "not installed");
 		else if (c.needsBridge && "missing" in bridge) checks.skip("bridge-based checks", bridge.missing);
 		else {
 			try {

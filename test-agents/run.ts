@@ -51,7 +51,13 @@ async function casesPhase(state: SetupState, network: string): Promise<never> {
 	const header = [
 		...wanted.map((a) => {
 			const got = state.installs[a];
-			const how = !got ? "not installed" : "error" in got ? "install failed" : got.downloaded ? `downloaded in ${(got.ms / 1000).toFixed(1)} s` : "cached";
+			const how = !got
+				? "not installed"
+				: "error" in got
+					? "install failed"
+					: got.downloaded
+						? `downloaded in ${(got.ms / 1000).toFixed(1)} s`
+						: "cached";
 			return `${PINS[a].pkg}@${PINS[a].version} (${how})`;
 		}),
 		`network: ${network}`,

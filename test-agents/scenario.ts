@@ -57,8 +57,11 @@ export function checkStandard(checks: Checks, o: Outcome): void {
 	const main = server.main();
 	const last = main.at(-1);
 	const results = last ? api.toolResults(last.body) : [];
-	checks.expect("model got a tool result for each of the 3 scripted calls", results.length === 3,
-		`main turns: ${main.length}, results: ${JSON.stringify(results).slice(0, 600)}; ${diag}`);
+	checks.expect(
+		"model got a tool result for each of the 3 scripted calls",
+		results.length === 3,
+		`main turns: ${main.length}, results: ${JSON.stringify(results).slice(0, 600)}; ${diag}`,
+	);
 	if (o.expect.deny) {
 		const r = results[0];
 		checks.expect("guard: model got the deny reason for `rm -rf build`", !!r?.text.includes(markers.deny), `result: ${JSON.stringify(r)}`);
@@ -73,13 +76,19 @@ export function checkStandard(checks: Checks, o: Outcome): void {
 		const r = results[2];
 		checks.expect("redaction: model got the redacted file content", !!r?.text.includes(REDACTED), `result: ${JSON.stringify(r)}`);
 		const leaked = server.requests.filter((q) => JSON.stringify(q.body).includes(SECRET));
-		checks.expect("redaction: the secret is in no request the model server received", leaked.length === 0,
-			`${leaked.length} request(s) carried it, first: ${leaked[0]?.path}`);
+		checks.expect(
+			"redaction: the secret is in no request the model server received",
+			leaked.length === 0,
+			`${leaked.length} request(s) carried it, first: ${leaked[0]?.path}`,
+		);
 	}
 	if (o.expect.context) {
 		const first = main[0];
-		checks.expect("context: the first model request carries the UserPromptSubmit context",
-			!!first && JSON.stringify(first.body).includes(markers.context), `first main request: ${first ? "no marker" : "none"}`);
+		checks.expect(
+			"context: the first model request carries the UserPromptSubmit context",
+			!!first && JSON.stringify(first.body).includes(markers.context),
+			`first main request: ${first ? "no marker" : "none"}`,
+		);
 	}
 	const other = server.requests.filter((q) => q.kind === "other").map((q) => `${q.method} ${q.path}`);
 	if (other.length > 0) checks.expect("model server: no unknown endpoint was called", false, [...new Set(other)].join(", "));

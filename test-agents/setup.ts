@@ -13,7 +13,12 @@ export interface SetupState {
 }
 
 /** Installs the wanted agents (needs the npm registry) and, when `bridge` exists, builds the executable into `work` (or probes `bridge.exe`). */
-export async function setup(wanted: AgentId[], work: string, bridge: { enabled: boolean; exe?: string | undefined }, log: (line: string) => void): Promise<SetupState> {
+export async function setup(
+	wanted: AgentId[],
+	work: string,
+	bridge: { enabled: boolean; exe?: string | undefined },
+	log: (line: string) => void,
+): Promise<SetupState> {
 	const state: SetupState = { installs: {}, bridge: {} };
 	// In parallel: each is its own folder, and npm's cache is safe to share.
 	await Promise.all(
@@ -39,10 +44,20 @@ export async function setup(wanted: AgentId[], work: string, bridge: { enabled: 
 				continue;
 			}
 			// `bridge <agent>` may exist for some agents only: ask the executable about each one.
-			const probe = await runProcess([built.exe, "bridge", agent], { cwd: sandbox.proj, env: sandbox.env(), timeoutMs: 30_000, stdin: "{}" });
+			const probe = await runProcess([built.exe, "bridge", agent], {
+				cwd: sandbox.proj,
+				env: sandbox.env(),
+				timeoutMs: 30_000,
+				stdin: "{}",
+			});
 			const said = `${probe.stdout}\n${probe.stderr}`;
-			const unknown = new RegExp(`(unknown|unsupported|not supported)[^\\n]*${agent}|${agent}[^\\n]*(unknown|unsupported|not supported)`, "i");
-			state.bridge[agent] = unknown.test(said) ? { missing: `\`xcsh-hooks bridge ${agent}\` is not supported yet: ${said.trim().split("\n")[0]}` } : built;
+			const unknown = new RegExp(
+				`(unknown|unsupported|not supported)[^\\n]*${agent}|${agent}[^\\n]*(unknown|unsupported|not supported)`,
+				"i",
+			);
+			state.bridge[agent] = unknown.test(said)
+				? { missing: `\`xcsh-hooks bridge ${agent}\` is not supported yet: ${said.trim().split("\n")[0]}` }
+				: built;
 		}
 		log("exe" in built ? `bridge executable: ${built.exe}` : `bridge cases will be skipped: ${built.missing}`);
 	} finally {

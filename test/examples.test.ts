@@ -8,7 +8,8 @@ const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
 
 test("the README shows the example files exactly as they are type-checked and run", () => {
 	const readme = read("README.md");
-	for (const file of ["examples/first-hook.ts", "examples/first-hook.test.ts", "examples/embed.ts"]) expect(readme).toContain(read(file).trim());
+	for (const file of ["examples/first-hook.ts", "examples/first-hook.test.ts", "examples/embed.ts"])
+		expect(readme).toContain(read(file).trim());
 	expect(readme).toContain("bun install && bun run demo");
 	expect(readme).toContain("bun install && bun test");
 });
@@ -54,11 +55,18 @@ test("the rewriter and the guard compose through `xcsh-hooks emit tool_call`: a 
 	const hooks = ["rewrite-dry-run.ts", "first-hook.ts"].flatMap((file) => ["--hook", join(ROOT, "examples", file)]);
 	const emit = async (command: string) => {
 		const data = JSON.stringify({ toolName: "bash", input: { command } });
-		const proc = Bun.spawn(["bun", join(ROOT, "src/cli.ts"), "emit", "tool_call", "--no-discovery", ...hooks, "--data", data], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+		const proc = Bun.spawn(["bun", join(ROOT, "src/cli.ts"), "emit", "tool_call", "--no-discovery", ...hooks, "--data", data], {
+			cwd: ROOT,
+			stdout: "pipe",
+			stderr: "pipe",
+		});
 		const [stdout, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
 		return { code, result: JSON.parse(stdout).result };
 	};
-	expect(await emit("kubectl apply -f app.yaml")).toEqual({ code: 0, result: { input: { command: "kubectl apply -f app.yaml --dry-run=server" } } });
+	expect(await emit("kubectl apply -f app.yaml")).toEqual({
+		code: 0,
+		result: { input: { command: "kubectl apply -f app.yaml --dry-run=server" } },
+	});
 	expect(await emit("kubectl apply -f app.yaml; rm -rf /")).toEqual({
 		code: 2,
 		result: { block: true, reason: "blocked by policy: kubectl apply -f app.yaml; rm -rf /" },

@@ -61,7 +61,10 @@ function unexpected(runs: Runs): string | undefined {
 
 /** Every measurement of the agent-call section. */
 export async function benchAgentCalls(report: Report): Promise<void> {
-	await report.section("agent calls", `bridge claude, PreToolUse payload on stdin, ${ROUNDS} interleaved rounds; ratios are medians of per-round ratios to trivial`);
+	await report.section(
+		"agent calls",
+		`bridge claude, PreToolUse payload on stdin, ${ROUNDS} interleaved rounds; ratios are medians of per-round ratios to trivial`,
+	);
 	await ensureExecutable(report);
 	const trivial = await trivialExecutable();
 	const env = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
@@ -119,6 +122,9 @@ export async function benchAgentCalls(report: Report): Promise<void> {
 		await report.line(command.name, formatBytes(median(samples)));
 	}
 
-	await report.section("agent calls: where the cold start goes", "bridge claude, 10 hooks; XCSH_HOOKS_PROFILE=1, medians of 20 interleaved runs");
+	await report.section(
+		"agent calls: where the cold start goes",
+		"bridge claude, 10 hooks; XCSH_HOOKS_PROFILE=1, medians of 20 interleaved runs",
+	);
 	for (const [label, value] of await profileRows(bridge("bridge", homes[10]), 20)) await report.line(label, value);
 }

@@ -41,7 +41,9 @@ export function ensureExecutable(report: Report): Promise<void> {
 		}
 		const start = performance.now();
 		await run([process.execPath, "run", "build"]);
-		await report.note(`${relative(ROOT, BIN)} was ${built ? "older than its sources" : "missing"}: built with \`bun run build\` in ${((performance.now() - start) / 1000).toFixed(1)} s`);
+		await report.note(
+			`${relative(ROOT, BIN)} was ${built ? "older than its sources" : "missing"}: built with \`bun run build\` in ${((performance.now() - start) / 1000).toFixed(1)} s`,
+		);
 	})();
 	return ensured;
 }

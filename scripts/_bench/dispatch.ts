@@ -13,6 +13,7 @@ import type { AgentMessage } from "../../src/messages.ts";
 import { compare } from "./micro.ts";
 import { formatNs, formatRatio, type Report } from "./report.ts";
 
+// biome-ignore lint/suspicious/noExplicitAny: one handler type for every event the bench dispatches.
 type Handler = (event: any, ctx: HookContext) => unknown;
 
 /** A runner over one hook that registered `handlers` for `type`, initialized like a host would. */
@@ -180,7 +181,10 @@ async function toolWrapper(report: Report): Promise<void> {
 	const bareRatio = c.ratio("bare", "direct");
 	await report.line("tool called directly", formatNs(ns.direct as number));
 	await report.line("wrapper, no handlers", `${formatNs(ns.bare as number)}  → ${formatRatio(bareRatio)} direct`);
-	await report.line("wrapper, 1 pre + 1 post handler", `${formatNs(ns.hooked as number)}  → ${formatRatio(c.ratio("hooked", "direct"))} direct`);
+	await report.line(
+		"wrapper, 1 pre + 1 post handler",
+		`${formatNs(ns.hooked as number)}  → ${formatRatio(c.ratio("hooked", "direct"))} direct`,
+	);
 	report.budget("HookToolWrapper, no handlers vs direct call", bareRatio, 2);
 }
 

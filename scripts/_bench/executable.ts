@@ -126,7 +126,13 @@ export async function benchExecutable(report: Report): Promise<void> {
 		return;
 	}
 	const ratio = median(roundTrips) / median(tenRuns.ms);
-	await report.line("serve round trip", `${formatNs(median(roundTrips) * 1e6).padStart(8)} median  ${formatNs(percentile(roundTrips, 90) * 1e6).padStart(8)} p90`);
-	await report.line("one process per event (emit, 10 hooks)", `${formatNs(median(tenRuns.ms) * 1e6).padStart(8)} median  → serve is ${formatRatio(ratio)}`);
+	await report.line(
+		"serve round trip",
+		`${formatNs(median(roundTrips) * 1e6).padStart(8)} median  ${formatNs(percentile(roundTrips, 90) * 1e6).padStart(8)} p90`,
+	);
+	await report.line(
+		"one process per event (emit, 10 hooks)",
+		`${formatNs(median(tenRuns.ms) * 1e6).padStart(8)} median  → serve is ${formatRatio(ratio)}`,
+	);
 	report.budget("serve round trip vs process per event", ratio, 0.05);
 }

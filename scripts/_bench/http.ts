@@ -33,7 +33,10 @@ async function timeRequests(url: string, token: string, allow: string, deny: str
 
 /** The `serve --http` section. */
 export async function benchHttp(report: Report): Promise<void> {
-	await report.section("serve --http", `${REQUESTS.toLocaleString("en")} sequential Claude PreToolUse requests (after ${WARMUP} warm-up), 10 discovered hooks, keep-alive`);
+	await report.section(
+		"serve --http",
+		`${REQUESTS.toLocaleString("en")} sequential Claude PreToolUse requests (after ${WARMUP} warm-up), 10 discovered hooks, keep-alive`,
+	);
 	await ensureExecutable(report);
 	const home = tempDir("http-home");
 	const project = tempDir("http-project");
@@ -61,7 +64,10 @@ export async function benchHttp(report: Report): Promise<void> {
 		const times = await timeRequests(ready.params.url, token, payload("ls -la"), payload("rm -rf /guard-7"));
 		const p50 = median(times);
 		const p99 = percentile(times, 99);
-		await report.line("request → answer (allow, 10 hooks)", `${formatNs(p50 * 1e6).padStart(8)} median  ${formatNs(percentile(times, 90) * 1e6).padStart(8)} p90  ${formatNs(p99 * 1e6).padStart(8)} p99`);
+		await report.line(
+			"request → answer (allow, 10 hooks)",
+			`${formatNs(p50 * 1e6).padStart(8)} median  ${formatNs(percentile(times, 90) * 1e6).padStart(8)} p90  ${formatNs(p99 * 1e6).padStart(8)} p99`,
+		);
 		report.budget("serve --http request, 10 hooks: median", p50, 0.5, undefined, "ms");
 		report.budget("serve --http request, 10 hooks: p99", p99, 2, undefined, "ms");
 	} catch (error) {

@@ -28,7 +28,11 @@ export function pairedRatio(a: Runs, b: Runs): number {
 	const ratios = a.ms.map((ms, round) => ms / (b.ms[round] as number)).filter(Number.isFinite);
 	const sorted = ratios.sort((x, y) => x - y);
 	const mid = sorted.length >> 1;
-	return sorted.length === 0 ? Number.NaN : sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+	return sorted.length === 0
+		? Number.NaN
+		: sorted.length % 2
+			? (sorted[mid] as number)
+			: ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 /** One run of `command`: wall time, exit code, and its stderr. */

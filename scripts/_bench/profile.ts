@@ -101,6 +101,9 @@ export async function profileRows(command: Command, runs: number): Promise<Array
 			]);
 	}
 	rows.push(["  exit mark → process gone", ms(median(afterExit))]);
-	rows.push(["bridge: whole process (spawn to exit)", `${ms(median(walls))}  (phases sum to ${formatNs((total + median(afterExit)) * 1e6)})`]);
+	rows.push([
+		"bridge: whole process (spawn to exit)",
+		`${ms(median(walls))}  (phases sum to ${formatNs((total + median(afterExit)) * 1e6)})`,
+	]);
 	return rows;
 }

@@ -78,7 +78,9 @@ export class Report {
 		for (const b of this.budgets) {
 			const status = Number.isNaN(b.ratio) ? "n/a   " : b.ratio <= b.target ? "met   " : "MISSED";
 			const measured = Number.isNaN(b.ratio) ? "—" : formatBudget(b.ratio, b.unit);
-			await write(`  ${status}  ${b.name.padEnd(56)} ${measured.padStart(9)}  (target ≤ ${formatBudget(b.target, b.unit)})${b.note ? `  ${b.note}` : ""}`);
+			await write(
+				`  ${status}  ${b.name.padEnd(56)} ${measured.padStart(9)}  (target ≤ ${formatBudget(b.target, b.unit)})${b.note ? `  ${b.note}` : ""}`,
+			);
 		}
 		const measured = this.budgets.filter((b) => !Number.isNaN(b.ratio));
 		const met = measured.filter((b) => b.ratio <= b.target).length;
@@ -98,7 +100,9 @@ export class Report {
 		lines.push("", "| budget (SPEC §11) | measured | target | status |", "|---|---|---|---|");
 		for (const b of this.budgets) {
 			const status = Number.isNaN(b.ratio) ? "n/a" : b.ratio <= b.target ? "met" : "**MISSED**";
-			lines.push(`| ${b.name} | ${Number.isNaN(b.ratio) ? "—" : formatBudget(b.ratio, b.unit)} | ≤ ${formatBudget(b.target, b.unit)} | ${status} |`);
+			lines.push(
+				`| ${b.name} | ${Number.isNaN(b.ratio) ? "—" : formatBudget(b.ratio, b.unit)} | ≤ ${formatBudget(b.target, b.unit)} | ${status} |`,
+			);
 		}
 		return lines.join("\n");
 	}

@@ -58,4 +58,9 @@ export const TIMEOUT_UNIT_MS: Record<AgentId, number> = { claude: 1000, codex: 1
 export const DEFAULT_TIMEOUT_MS: Record<AgentId, number> = { claude: 600_000, codex: 600_000, gemini: 60_000, cursor: 60_000 };
 
 /** How each agent reads a matcher (see matcher.ts). */
-export const MATCH_MODE: Record<AgentId, MatchMode> = { claude: "claude", codex: "codex", gemini: "regex-or-exact", cursor: "regex-or-exact" };
+export const MATCH_MODE: Record<AgentId, MatchMode> = {
+	claude: "claude",
+	codex: "codex",
+	gemini: "regex-or-exact",
+	cursor: "regex-or-exact",
+};

@@ -5,7 +5,16 @@ import type { ToolContent } from "../messages.ts";
 import { approvalHash } from "./approval.ts";
 import { claudeDialect } from "./dialects/claude.ts";
 import { codexDialect } from "./dialects/codex.ts";
-import { type AgentAnswer, type AgentCall, type Dialect, fromAgentInput, type Json, runFailure, type RunInfo, toAgentCall } from "./dialects/common.ts";
+import {
+	type AgentAnswer,
+	type AgentCall,
+	type Dialect,
+	fromAgentInput,
+	type Json,
+	runFailure,
+	type RunInfo,
+	toAgentCall,
+} from "./dialects/common.ts";
 import { cursorDialect } from "./dialects/cursor.ts";
 import { geminiDialect } from "./dialects/gemini.ts";
 import { DEFAULT_TIMEOUT_MS } from "./events.ts";
@@ -14,7 +23,12 @@ import { runAgentCommand } from "./run-command.ts";
 import type { AgentHookEntry, AgentId } from "./types.ts";
 
 /** Each agent's rules. */
-export const DIALECTS: Record<AgentId, Dialect> = { claude: claudeDialect, codex: codexDialect, gemini: geminiDialect, cursor: cursorDialect };
+export const DIALECTS: Record<AgentId, Dialect> = {
+	claude: claudeDialect,
+	codex: codexDialect,
+	gemini: geminiDialect,
+	cursor: cursorDialect,
+};
 
 /** The `customType` of the messages that carry an agent hook's additional context. */
 export const AGENT_CONTEXT_TYPE = "agent-hook-context";
@@ -51,24 +65,37 @@ function runInfo(dialect: Dialect, event: HookEvent, ctx: HookContext): RunInfo 
 /** The hook's input in our terms; a path that names the same file as before keeps its original spelling. */
 function ourInput(call: AgentCall, agentInput: Json, original: Json, cwd: string): Json {
 	const ours = fromAgentInput(call, agentInput, original);
-	if (typeof ours.path === "string" && typeof original.path === "string" && resolve(cwd, ours.path) === resolve(cwd, original.path)) ours.path = original.path;
+	if (typeof ours.path === "string" && typeof original.path === "string" && resolve(cwd, ours.path) === resolve(cwd, original.path))
+		ours.path = original.path;
 	return ours;
 }
 
 /** Sends a message the model sees; a host without a message handler gets a notification instead. */
 function send(pi: HookAPI, ctx: HookContext, text: string, details: Json, triggerTurn = false): void {
 	try {
-		pi.sendMessage({ customType: AGENT_CONTEXT_TYPE, content: text, display: true, details }, triggerTurn ? { triggerTurn: true } : undefined);
+		pi.sendMessage(
+			{ customType: AGENT_CONTEXT_TYPE, content: text, display: true, details },
+			triggerTurn ? { triggerTurn: true } : undefined,
+		);
 	} catch {
 		ctx.ui.notify(text, "info");
 	}
 }
 
 /** Turns an answer into our event's result (SPEC §4), with messages for context. */
-async function apply(pi: HookAPI, ctx: HookContext, info: RunInfo, answer: AgentAnswer, dialect: Dialect, label: string, details: Json): Promise<unknown> {
+async function apply(
+	pi: HookAPI,
+	ctx: HookContext,
+	info: RunInfo,
+	answer: AgentAnswer,
+	dialect: Dialect,
+	label: string,
+	details: Json,
+): Promise<unknown> {
 	const { event, call } = info;
 	if (answer.notice) ctx.ui.notify(`${label}: ${answer.notice}`, "info");
-	if (answer.failure) throw new Error(`${label} ${answer.failure}${event.type === "tool_call" ? "; the call is blocked (fail closed)" : ""}`);
+	if (answer.failure)
+		throw new Error(`${label} ${answer.failure}${event.type === "tool_call" ? "; the call is blocked (fail closed)" : ""}`);
 	if (answer.continueWith) send(pi, ctx, answer.continueWith, details, true);
 	if (answer.context && event.type !== "before_agent_start") send(pi, ctx, answer.context, details);
 	switch (event.type) {
@@ -76,7 +103,11 @@ async function apply(pi: HookAPI, ctx: HookContext, info: RunInfo, answer: Agent
 			if (answer.deny !== undefined) return { block: true, reason: answer.deny };
 			if (answer.ask !== undefined) {
 				const allowed = ctx.hasUI && (await ctx.ui.confirm(`${dialect.label} hook`, `${answer.ask}\n\nAllow ${event.toolName}?`));
-				if (!allowed) return { block: true, reason: ctx.hasUI ? answer.ask : `${answer.ask} (the hook asks for confirmation, and there is no UI to ask)` };
+				if (!allowed)
+					return {
+						block: true,
+						reason: ctx.hasUI ? answer.ask : `${answer.ask} (the hook asks for confirmation, and there is no UI to ask)`,
+					};
 			}
 			if (!answer.input || !call) return undefined;
 			const input = ourInput(call, answer.input, event.input as Json, ctx.cwd);
@@ -85,7 +116,9 @@ async function apply(pi: HookAPI, ctx: HookContext, info: RunInfo, answer: Agent
 		case "tool_result": {
 			let content: ToolContent = event.content;
 			if (answer.output !== undefined)
-				content = [{ type: "text", text: typeof answer.output === "string" ? answer.output : dialect.outputText(call as AgentCall, answer.output) }];
+				content = [
+					{ type: "text", text: typeof answer.output === "string" ? answer.output : dialect.outputText(call as AgentCall, answer.output) },
+				];
 			if (answer.appendText) content = [...content, { type: "text", text: answer.appendText }];
 			return content === event.content ? undefined : { content };
 		}
@@ -117,8 +150,15 @@ export function createAgentHookFactory(entry: AgentHookEntry, options: AgentHook
 			const shown = relative(ctx.cwd, entry.file).startsWith("..") ? options.path : `${relative(ctx.cwd, entry.file)}#${entry.key}`;
 			const label = `${dialect.label} hook ${shown} (${entry.command})`;
 			if (options.approved !== undefined && approvalHash(entry) !== options.approved)
-				throw new Error(`${label} changed since it was approved, so it fails closed; review it, then run: xcsh-hooks trust approve ${entry.file}`);
-			const result = await runAgentCommand(entry, { projectDir: ctx.cwd, payload: dialect.payload(entry, info), env: dialect.env(info), timeoutMs });
+				throw new Error(
+					`${label} changed since it was approved, so it fails closed; review it, then run: xcsh-hooks trust approve ${entry.file}`,
+				);
+			const result = await runAgentCommand(entry, {
+				projectDir: ctx.cwd,
+				payload: dialect.payload(entry, info),
+				env: dialect.env(info),
+				timeoutMs,
+			});
 			const failure = runFailure(result, timeoutMs);
 			return apply(pi, ctx, info, failure ? { failure } : dialect.read(entry, result, info), dialect, label, details);
 		};

@@ -14,7 +14,11 @@ export interface AgentHookToLoad {
  * Loads agent entries as hooks, in order; `resolvedPath` is the entry's path (`<settings file>#<key>`).
  * Loading only wires a handler, so the only failure is a factory error, reported like any load error.
  */
-export async function loadAgentHooks(entries: AgentHookToLoad[], cwd: string, options: { maxTimeoutMs?: number } = {}): Promise<LoadHooksResult> {
+export async function loadAgentHooks(
+	entries: AgentHookToLoad[],
+	cwd: string,
+	options: { maxTimeoutMs?: number } = {},
+): Promise<LoadHooksResult> {
 	const result: LoadHooksResult = { hooks: [], errors: [] };
 	for (const { path, entry, approved } of entries) {
 		try {

@@ -14,7 +14,12 @@ export function agentHookPath(entry: AgentHookEntry): string {
 /** A short name for the entry: the program's base name (`guard.sh` for `"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh`). */
 function entryName(entry: AgentHookEntry): string {
 	const first = entry.command.trim().split(/\s+/)[0] ?? entry.command;
-	return first.replace(/^["']|["']$/g, "").split("/").pop() || entry.command;
+	return (
+		first
+			.replace(/^["']|["']$/g, "")
+			.split("/")
+			.pop() || entry.command
+	);
 }
 
 function toHook(entry: AgentHookEntry, level: HookLevel, provider: ProviderDefinition<Hook>): Hook {
@@ -53,7 +58,12 @@ function agentProvider(agent: AgentId, layout: AgentConfigFile["layout"], meta: 
 export const claudeSettingsProvider = agentProvider(
 	"claude",
 	"grouped",
-	{ id: AGENT_CONFIG_PROVIDER.claude, displayName: "Claude Code settings", description: "Command hooks in .claude/settings(.local).json and ~/.claude/settings.json", priority: 60 },
+	{
+		id: AGENT_CONFIG_PROVIDER.claude,
+		displayName: "Claude Code settings",
+		description: "Command hooks in .claude/settings(.local).json and ~/.claude/settings.json",
+		priority: 60,
+	},
 	({ cwd, home }) => [
 		{ level: "project", file: join(cwd, ".claude", "settings.local.json"), projectDir: cwd },
 		{ level: "project", file: join(cwd, ".claude", "settings.json"), projectDir: cwd },
@@ -65,7 +75,12 @@ export const claudeSettingsProvider = agentProvider(
 export const codexHooksProvider = agentProvider(
 	"codex",
 	"grouped",
-	{ id: AGENT_CONFIG_PROVIDER.codex, displayName: "Codex hooks.json", description: "Command hooks in .codex/hooks.json and ~/.codex/hooks.json", priority: 55 },
+	{
+		id: AGENT_CONFIG_PROVIDER.codex,
+		displayName: "Codex hooks.json",
+		description: "Command hooks in .codex/hooks.json and ~/.codex/hooks.json",
+		priority: 55,
+	},
 	({ cwd, home }) => [
 		{ level: "project", file: join(cwd, ".codex", "hooks.json"), projectDir: cwd },
 		{ level: "user", file: join(home, ".codex", "hooks.json") },
@@ -76,7 +91,12 @@ export const codexHooksProvider = agentProvider(
 export const geminiSettingsProvider = agentProvider(
 	"gemini",
 	"grouped",
-	{ id: AGENT_CONFIG_PROVIDER.gemini, displayName: "Gemini CLI settings", description: "Command hooks in .gemini/settings.json and ~/.gemini/settings.json", priority: 50 },
+	{
+		id: AGENT_CONFIG_PROVIDER.gemini,
+		displayName: "Gemini CLI settings",
+		description: "Command hooks in .gemini/settings.json and ~/.gemini/settings.json",
+		priority: 50,
+	},
 	({ cwd, home }) => [
 		{ level: "project", file: join(cwd, ".gemini", "settings.json"), projectDir: cwd },
 		{ level: "user", file: join(home, ".gemini", "settings.json") },
@@ -87,7 +107,12 @@ export const geminiSettingsProvider = agentProvider(
 export const cursorHooksProvider = agentProvider(
 	"cursor",
 	"flat",
-	{ id: AGENT_CONFIG_PROVIDER.cursor, displayName: "Cursor hooks.json", description: "Command hooks in .cursor/hooks.json and ~/.cursor/hooks.json", priority: 45 },
+	{
+		id: AGENT_CONFIG_PROVIDER.cursor,
+		displayName: "Cursor hooks.json",
+		description: "Command hooks in .cursor/hooks.json and ~/.cursor/hooks.json",
+		priority: 45,
+	},
 	({ cwd, home }) => [
 		{ level: "project", file: join(cwd, ".cursor", "hooks.json"), projectDir: cwd },
 		{ level: "user", file: join(home, ".cursor", "hooks.json"), runDir: join(home, ".cursor") },

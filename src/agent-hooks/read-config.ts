@@ -63,7 +63,8 @@ export function readAgentConfig(spec: AgentConfigFile): AgentConfigRead {
 	if (!isObject(root.hooks)) return { entries: [], warnings: [`${file}: hooks must be an object of event lists, ignored`] };
 	const hooks = root.hooks;
 	if (agent === "gemini" && hooks.enabled === false) return { entries: [], warnings: [] };
-	const disabledNames = agent === "gemini" && Array.isArray(hooks.disabled) ? new Set(hooks.disabled.filter((n) => typeof n === "string")) : new Set();
+	const disabledNames =
+		agent === "gemini" && Array.isArray(hooks.disabled) ? new Set(hooks.disabled.filter((n) => typeof n === "string")) : new Set();
 
 	const entries: AgentHookEntry[] = [];
 	const warnings: string[] = [];
@@ -85,18 +86,21 @@ export function readAgentConfig(spec: AgentConfigFile): AgentConfigRead {
 			if (typeof handler.name === "string" && disabledNames.has(handler.name)) return;
 			entry.target = target;
 			const problem = matcherProblem(entry.matcher, MATCH_MODE[agent]);
-			if (problem) warnings.push(`${file}: ${key.replace(/\.hooks\[\d+\]$/, "")}.matcher ${problem}; the entry matches ${MATCH_MODE[agent] === "regex-or-exact" ? "only that exact name" : "nothing"}`);
+			if (problem)
+				warnings.push(
+					`${file}: ${key.replace(/\.hooks\[\d+\]$/, "")}.matcher ${problem}; the entry matches ${MATCH_MODE[agent] === "regex-or-exact" ? "only that exact name" : "nothing"}`,
+				);
 			entry.raw = group && matcher !== undefined ? { matcher, ...handler } : { ...handler };
 			entries.push(entry);
 		};
-		list.forEach((item, i) => {
+		for (const [i, item] of list.entries()) {
 			const key = `hooks.${event}[${i}]`;
-			if (spec.layout === "flat") return add(item, key, isObject(item) ? item.matcher : undefined);
-			if (!isObject(item)) return warn(key, "must be an object with a hooks array");
-			if (item.matcher !== undefined && typeof item.matcher !== "string") return warn(`${key}.matcher`, "must be a string");
-			if (!Array.isArray(item.hooks)) return warn(`${key}.hooks`, "must be an array");
-			item.hooks.forEach((handler, j) => add(handler, `${key}.hooks[${j}]`, item.matcher, item));
-		});
+			if (spec.layout === "flat") add(item, key, isObject(item) ? item.matcher : undefined);
+			else if (!isObject(item)) warn(key, "must be an object with a hooks array");
+			else if (item.matcher !== undefined && typeof item.matcher !== "string") warn(`${key}.matcher`, "must be a string");
+			else if (!Array.isArray(item.hooks)) warn(`${key}.hooks`, "must be an array");
+			else for (const [j, handler] of item.hooks.entries()) add(handler, `${key}.hooks[${j}]`, item.matcher, item);
+		}
 	}
 	return { entries, warnings };
 }

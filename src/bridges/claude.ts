@@ -38,7 +38,11 @@ const none: AgentEventSpec = { fields: common, to: null };
 /** Claude Code's hook events and what each becomes. */
 export const claudeEvents: Record<string, AgentEventSpec> = {
 	PreToolUse: { fields: { ...common, tool_name: str, tool_input: obj(), tool_use_id: opt(str) }, to: "tool_call", call: toolCall },
-	PostToolUse: { fields: { ...common, tool_name: str, tool_input: obj(), tool_response: any, tool_use_id: opt(str) }, to: "tool_result", call: toolCall },
+	PostToolUse: {
+		fields: { ...common, tool_name: str, tool_input: obj(), tool_response: any, tool_use_id: opt(str) },
+		to: "tool_result",
+		call: toolCall,
+	},
 	PostToolUseFailure: {
 		fields: { ...common, tool_name: str, tool_input: obj(), error: opt(str) },
 		to: "tool_result",

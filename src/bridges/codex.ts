@@ -44,7 +44,11 @@ const none: AgentEventSpec = { fields: common, to: null };
 /** Codex's hook events and what each becomes. */
 export const codexEvents: Record<string, AgentEventSpec> = {
 	PreToolUse: { fields: { ...common, tool_name: str, tool_input: obj(), tool_use_id: opt(str) }, to: "tool_call", call: toolCall },
-	PostToolUse: { fields: { ...common, tool_name: str, tool_input: obj(), tool_response: any, tool_use_id: opt(str) }, to: "tool_result", call: toolCall },
+	PostToolUse: {
+		fields: { ...common, tool_name: str, tool_input: obj(), tool_response: any, tool_use_id: opt(str) },
+		to: "tool_result",
+		call: toolCall,
+	},
 	UserPromptSubmit: { fields: { ...common, prompt: str }, to: "before_agent_start", prompt: (p) => p.prompt as string },
 	SessionStart: { fields: common, to: "session_start" },
 	SessionEnd: { fields: common, to: "session_shutdown" },

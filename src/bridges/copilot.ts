@@ -76,7 +76,21 @@ export const copilotEvents: Record<string, AgentEventSpec> = {
 	PreCompact: { fields: pascal, to: "session_before_compact", compaction },
 };
 // Fired too, but after the guard already decided (permissionRequest) or without a counterpart.
-for (const name of ["userPromptTransformed", "permissionRequest", "PermissionRequest", "subagentStart", "SubagentStart", "subagentStop", "SubagentStop", "notification", "Notification", "errorOccurred", "ErrorOccurred", "preMcpToolCall", "PreMcpToolCall"])
+for (const name of [
+	"userPromptTransformed",
+	"permissionRequest",
+	"PermissionRequest",
+	"subagentStart",
+	"SubagentStart",
+	"subagentStop",
+	"SubagentStop",
+	"notification",
+	"Notification",
+	"errorOccurred",
+	"ErrorOccurred",
+	"preMcpToolCall",
+	"PreMcpToolCall",
+])
 	copilotEvents[name] = { fields: {}, to: null };
 
 /** The camelCase event a payload without an event name is, by the fields only that event carries. */

@@ -70,7 +70,11 @@ export const cursorEvents: Record<string, AgentEventSpec> = {
 	preToolUse: { fields: { ...common, tool_name: str, tool_input: obj(), tool_use_id: opt(str) }, to: "tool_call", call: toolCall },
 	beforeShellExecution: { fields: { ...common, command: str }, to: "tool_call", call: shellCall },
 	beforeMCPExecution: { fields: { ...common, ...tool }, to: "tool_call", call: toolCall },
-	beforeReadFile: { fields: { ...common, file_path: str }, to: "tool_call", call: (p) => ({ name: "Read", input: { file_path: p.file_path } }) },
+	beforeReadFile: {
+		fields: { ...common, file_path: str },
+		to: "tool_call",
+		call: (p) => ({ name: "Read", input: { file_path: p.file_path } }),
+	},
 	postToolUse: { fields: { ...common, ...tool, tool_output: opt(any) }, to: "tool_result", call: toolCall },
 	postToolUseFailure: { fields: { ...common, ...tool, error_message: opt(str) }, to: "tool_result", call: toolCall },
 	afterShellExecution: { fields: { ...common, command: str, output: opt(str) }, to: "tool_result", call: shellCall },
@@ -119,7 +123,9 @@ function body(event: string, payload: Payload, outcome: Outcome, warn: (line: st
 				}
 				return { updated_mcp_tool_output: isRecord(parsed) ? parsed : { content: [{ type: "text", text: outcome.text }] } };
 			}
-			warn(`cursor ${event}: Cursor replaces only MCP tool outputs; the hook's replacement was added as context beside the original output`);
+			warn(
+				`cursor ${event}: Cursor replaces only MCP tool outputs; the hook's replacement was added as context beside the original output`,
+			);
 			return { additional_context: `A hook replaced the output of ${call.name} with:\n${outcome.text}` };
 		}
 		case "context":
@@ -142,7 +148,11 @@ export const cursorBridge: AgentBridge = {
 	eventName: (payload, hint) => hint ?? stringField(payload, "hook_event_name"),
 	projectDirs(payload, env) {
 		const roots = (payload as { workspace_roots?: unknown }).workspace_roots;
-		return [env.CURSOR_PROJECT_DIR, Array.isArray(roots) && typeof roots[0] === "string" ? roots[0] : undefined, stringField(payload, "cwd")];
+		return [
+			env.CURSOR_PROJECT_DIR,
+			Array.isArray(roots) && typeof roots[0] === "string" ? roots[0] : undefined,
+			stringField(payload, "cwd"),
+		];
 	},
 	sessionId: (payload) => stringField(payload, "conversation_id") ?? stringField(payload, "session_id"),
 	outputText: (call) => outputAsText(call.output),

@@ -37,7 +37,7 @@ export function mapPayload(agent: AgentBridge, name: string, payload: unknown): 
 		case "tool_call":
 		case "tool_result": {
 			const call = spec.call?.(p);
-			if (!call || !call.name) return { kind: "invalid", errors: [`the ${name} payload names no tool`] };
+			if (!call?.name) return { kind: "invalid", errors: [`the ${name} payload names no tool`] };
 			const tool = toBuiltin(agent.tools, call.name, call.input);
 			const base = { toolName: tool.toolName, toolCallId: call.id ?? newCallId(agent.name), input: tool.input };
 			if (spec.to === "tool_call") return { kind: "event", event: { type: "tool_call", ...base }, call, tool };
@@ -94,7 +94,9 @@ export function toOutcome(event: HookEvent, dispatched: { result: unknown; stopp
 			return message ? { kind: "context", text: contentText(message.content) } : { kind: "none" };
 		}
 		case "session_before_compact":
-			return result?.cancel === true ? { kind: "cancel", reason: dispatched.stopped || "compaction cancelled by a hook" } : { kind: "none" };
+			return result?.cancel === true
+				? { kind: "cancel", reason: dispatched.stopped || "compaction cancelled by a hook" }
+				: { kind: "none" };
 		default:
 			return { kind: "none" };
 	}

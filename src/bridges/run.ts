@@ -159,7 +159,15 @@ export async function runBridge(agent: AgentBridge, options: BridgeOptions): Pro
 function decisionOf(agent: AgentBridge, event: string, payload: unknown, outcome: Outcome, tool?: string): BridgeDecision {
 	const p = isRecord(payload) ? payload : {};
 	const decision = outcome.kind === "deny" ? "deny" : outcome.kind === "rewrite" ? "rewrite" : "allow";
-	return { agent: agent.name, session: agent.sessionId(p), event, tool, decision, reason: outcome.kind === "deny" ? outcome.reason : undefined, durationMs: 0 };
+	return {
+		agent: agent.name,
+		session: agent.sessionId(p),
+		event,
+		tool,
+		decision,
+		reason: outcome.kind === "deny" ? outcome.reason : undefined,
+		durationMs: 0,
+	};
 }
 
 async function answerBridge(agent: AgentBridge, options: BridgeOptions): Promise<BridgeAnswer> {
@@ -231,7 +239,13 @@ function hostForOneCall(options: BridgeOptions): BridgeHostSource {
 }
 
 /** Loads the hooks as `emit` does, in the agent's project and session, and dispatches the event. */
-async function decide(agent: AgentBridge, payload: Payload, mapped: Extract<Mapped, { kind: "event" }>, options: BridgeOptions, sinks: Sinks): Promise<Outcome> {
+async function decide(
+	agent: AgentBridge,
+	payload: Payload,
+	mapped: Extract<Mapped, { kind: "event" }>,
+	options: BridgeOptions,
+	sinks: Sinks,
+): Promise<Outcome> {
 	const { guard, notes, stderr, say } = sinks;
 	const cwd = options.cwd ?? projectDir(agent, payload, options.env ?? process.env, say);
 	const sessionId = agent.sessionId(payload);

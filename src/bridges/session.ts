@@ -16,7 +16,11 @@ const SAFE = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;
  */
 export function sessionFileName(sessionId: string): string {
 	if (SAFE.test(sessionId)) return `${sessionId}.jsonl`;
-	const cleaned = sessionId.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "_").slice(0, 100) || "session";
+	const cleaned =
+		sessionId
+			.replace(/[^A-Za-z0-9._-]/g, "_")
+			.replace(/^\.+/, "_")
+			.slice(0, 100) || "session";
 	return `${cleaned}-${Bun.hash(sessionId).toString(36)}.jsonl`;
 }
 

@@ -29,10 +29,15 @@ export const shellRule = (agent: string): ToolRule => ({ agent, ours: "bash", fi
 /** Claude Code's file tools (`file_path`, `old_string`…); Gemini's and Cursor's use the same fields. */
 export function fileRules(names: { read: string; write: string; edit?: string }, readRange = false): ToolRule[] {
 	const rules: ToolRule[] = [
-		{ agent: names.read, ours: "read", fields: readRange ? { path: "file_path", offset: "offset", limit: "limit" } : { path: "file_path" } },
+		{
+			agent: names.read,
+			ours: "read",
+			fields: readRange ? { path: "file_path", offset: "offset", limit: "limit" } : { path: "file_path" },
+		},
 		{ agent: names.write, ours: "write", fields: { path: "file_path", content: "content" } },
 	];
-	if (names.edit) rules.push({ agent: names.edit, ours: "edit", fields: { path: "file_path", oldText: "old_string", newText: "new_string" } });
+	if (names.edit)
+		rules.push({ agent: names.edit, ours: "edit", fields: { path: "file_path", oldText: "old_string", newText: "new_string" } });
 	return rules;
 }
 
@@ -59,7 +64,11 @@ export function toBuiltin(rules: readonly ToolRule[], name: string, input: Recor
  * Fields the hook added that the rule does not name keep their names. Without a rule the hook's input
  * is already in the agent's terms.
  */
-export function toAgentInput(mapped: MappedTool, original: Record<string, unknown>, rewritten: Record<string, unknown>): Record<string, unknown> {
+export function toAgentInput(
+	mapped: MappedTool,
+	original: Record<string, unknown>,
+	rewritten: Record<string, unknown>,
+): Record<string, unknown> {
 	const { rule } = mapped;
 	if (!rule) return { ...rewritten };
 	const agentFields = new Set(Object.values(rule.fields));

@@ -39,7 +39,8 @@ export function readClaudeTranscript(text: string, rules: readonly ToolRule[]): 
 			continue;
 		}
 		for (const block of Array.isArray(content) ? content : []) {
-			if (block?.type === "text" && typeof block.text === "string") messages.push({ message: { role: "user", content: block.text }, timestamp });
+			if (block?.type === "text" && typeof block.text === "string")
+				messages.push({ message: { role: "user", content: block.text }, timestamp });
 			if (block?.type !== "tool_result" || typeof block.tool_use_id !== "string") continue;
 			messages.push({
 				message: {

@@ -39,7 +39,8 @@ export function readCodexTranscript(text: string): TranscriptMessage[] {
 		if (p.type === "message") {
 			const body = textOf(p.content);
 			if (p.role === "user" && body && !BOILERPLATE.test(body)) messages.push({ message: { role: "user", content: body }, timestamp });
-			if (p.role === "assistant" && body) messages.push({ message: { role: "assistant", content: [{ type: "text", text: body }] }, timestamp });
+			if (p.role === "assistant" && body)
+				messages.push({ message: { role: "assistant", content: [{ type: "text", text: body }] }, timestamp });
 			continue;
 		}
 		if ((p.type === "function_call" || p.type === "custom_tool_call") && typeof p.call_id === "string" && typeof p.name === "string") {
@@ -51,7 +52,13 @@ export function readCodexTranscript(text: string): TranscriptMessage[] {
 		if ((p.type === "function_call_output" || p.type === "custom_tool_call_output") && typeof p.call_id === "string") {
 			const output = isRecord(p.output) && "content" in p.output ? p.output.content : p.output;
 			messages.push({
-				message: { role: "toolResult", toolCallId: p.call_id, toolName: toolNames.get(p.call_id) ?? "unknown", content: [{ type: "text", text: textOf(output) }], isError: false },
+				message: {
+					role: "toolResult",
+					toolCallId: p.call_id,
+					toolName: toolNames.get(p.call_id) ?? "unknown",
+					content: [{ type: "text", text: textOf(output) }],
+					isError: false,
+				},
 				timestamp,
 			});
 		}

@@ -55,7 +55,16 @@ export function readGeminiTranscript(text: string, rules: readonly ToolRule[]): 
 			const tool = toBuiltin(rules, String(call.name ?? "unknown"), isRecord(call.args) ? call.args : {});
 			content.push({ type: "toolCall", id, name: tool.toolName, arguments: tool.input });
 			const isError = call.status === "error" || call.status === "cancelled";
-			results.push({ message: { role: "toolResult", toolCallId: id, toolName: tool.toolName, content: [{ type: "text", text: resultText(call.result) }], isError }, timestamp: isoTime(call.timestamp) ?? timestamp });
+			results.push({
+				message: {
+					role: "toolResult",
+					toolCallId: id,
+					toolName: tool.toolName,
+					content: [{ type: "text", text: resultText(call.result) }],
+					isError,
+				},
+				timestamp: isoTime(call.timestamp) ?? timestamp,
+			});
 		}
 		if (content.length > 0) messages.push({ message: { role: "assistant", content }, timestamp });
 		messages.push(...results);

@@ -34,12 +34,19 @@ export function readAgentTranscript(agent: AgentBridge, payload: Payload, warn: 
 				return readGeminiTranscript(text, agent.tools);
 		}
 	} catch (error) {
-		warn(`transcript ${path} could not be read as a ${agent.transcriptFormat} transcript (${(error as Error).message}); ctx.sessionManager shows the hooks' own entries only`);
+		warn(
+			`transcript ${path} could not be read as a ${agent.transcriptFormat} transcript (${(error as Error).message}); ctx.sessionManager shows the hooks' own entries only`,
+		);
 		return [];
 	}
 }
 
 /** The session hooks see under a bridge: the agent's transcript (read on first use) with their own session file. */
-export function agentSessionView(open: () => SessionManager, agent: AgentBridge, payload: Payload, warn: (line: string) => void): ReadonlySessionManager {
+export function agentSessionView(
+	open: () => SessionManager,
+	agent: AgentBridge,
+	payload: Payload,
+	warn: (line: string) => void,
+): ReadonlySessionManager {
 	return new BridgeSessionView(open, () => readAgentTranscript(agent, payload, warn));
 }

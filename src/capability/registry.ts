@@ -106,8 +106,7 @@ export class CapabilityRegistry {
 
 	/** Registers a capability; a second definition with the same id throws. */
 	defineCapability<T>(definition: CapabilityDefinition<T>): CapabilityDefinition<T> {
-		if (this.#capabilities.has(definition.id))
-			throw new Error(`Capability "${definition.id}" is already defined`);
+		if (this.#capabilities.has(definition.id)) throw new Error(`Capability "${definition.id}" is already defined`);
 		this.#capabilities.set(definition.id, {
 			definition: definition as CapabilityDefinition<unknown>,
 			providers: [],

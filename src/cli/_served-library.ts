@@ -23,7 +23,10 @@ export async function writeTestPreload(dir: string): Promise<string> {
 	const header = "delete process.env.BUN_BE_BUN;\n";
 	if (!Bun.isStandaloneExecutable) {
 		const register = resolve(import.meta.dir, "..", "embedded", "index.ts");
-		writeFileSync(preload, `${header}const { registerEmbeddedModules } = await import(${JSON.stringify(register)});\nregisterEmbeddedModules();\n`);
+		writeFileSync(
+			preload,
+			`${header}const { registerEmbeddedModules } = await import(${JSON.stringify(register)});\nregisterEmbeddedModules();\n`,
+		);
 		return preload;
 	}
 	const lib = join(dir, "lib");
@@ -39,7 +42,9 @@ export async function writeTestPreload(dir: string): Promise<string> {
 	for (const [specifier, load] of Object.entries({ ...LIBRARY_MODULES, ...PACKAGE_MODULES })) {
 		const chunk = BUNFS_IMPORT.exec(load.toString())?.[1];
 		if (!chunk || (await import(chunk)) !== (await load()))
-			throw new Error(`cannot find the embedded copy of ${specifier} in this executable; run the tests with bun test and the xcsh-hooks package instead`);
+			throw new Error(
+				`cannot find the embedded copy of ${specifier} in this executable; run the tests with bun test and the xcsh-hooks package instead`,
+			);
 		map[specifier] = join(lib, chunk.slice(BUNFS.length));
 	}
 	writeFileSync(

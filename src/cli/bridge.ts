@@ -19,8 +19,16 @@ export const bridgeCommand = defineCommand({
 	meta: { name: "bridge", description: "Be another agent's hook command: read its hook JSON on stdin, answer in its protocol" },
 	args: {
 		agent: { type: "positional", description: `The agent: ${bridgeNames().join(", ")}` },
-		event: { type: "string", description: "The agent's event name, for payloads that carry none (Copilot camelCase events)", valueHint: "name" },
-		timeout: { type: "string", description: "Seconds before the bridge answers by itself, denying a tool call (default: below the agent's own hook timeout)", valueHint: "seconds" },
+		event: {
+			type: "string",
+			description: "The agent's event name, for payloads that carry none (Copilot camelCase events)",
+			valueHint: "name",
+		},
+		timeout: {
+			type: "string",
+			description: "Seconds before the bridge answers by itself, denying a tool call (default: below the agent's own hook timeout)",
+			valueHint: "seconds",
+		},
 		"allow-load-errors": { type: "boolean", description: "Let tool calls run even when a hook failed to load" },
 		...globalArgs,
 	},
@@ -49,7 +57,8 @@ export const bridgeCommand = defineCommand({
 		});
 		// Every guard decision is on record (SPEC §12, the decision log); the answer still goes out if the log cannot be written.
 		mark("dispatched");
-		if (answer.decision) logDecision({ settings: answer.settings ?? {} }, { ...answer.decision, durationMs: Math.round(answer.decision.durationMs) });
+		if (answer.decision)
+			logDecision({ settings: answer.settings ?? {} }, { ...answer.decision, durationMs: Math.round(answer.decision.durationMs) });
 		mark("decision-log");
 		for (const line of answer.stderr) await writeErr(line);
 		if (answer.stdout) await writeOut(answer.stdout);

@@ -36,7 +36,8 @@ export const checkCommand = defineCommand({
 			if (!events.length && !hook.commands.length && !hook.renderers.length) lines.push("    (registers nothing)");
 		}
 		for (const error of host.loadErrors) lines.push(`✗ ${show(error.path)}\n    ${error.error}`);
-		if (hooks.length + host.loadErrors.length + host.skipped.length === 0) lines.push("No hooks found. Create one with: xcsh-hooks init my-hook");
+		if (hooks.length + host.loadErrors.length + host.skipped.length === 0)
+			lines.push("No hooks found. Create one with: xcsh-hooks init my-hook");
 		lines.push(
 			`${hooks.length} hook${hooks.length === 1 ? "" : "s"} loaded, ${host.loadErrors.length} failed` +
 				(host.skipped.length ? `, ${host.skipped.length} awaiting approval` : ""),

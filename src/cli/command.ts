@@ -2,7 +2,11 @@ import { CliError, EXIT_OK, EXIT_USAGE, globalArgs, hookPaths, printJson, projec
 import { createHost, describeSkips } from "../host/host.ts";
 
 export const commandCommand = defineCommand({
-	meta: { name: "command", description: "Run a slash command registered by a hook: xcsh-hooks command [options] <name> [args…] (everything after the name goes to the command)" },
+	meta: {
+		name: "command",
+		description:
+			"Run a slash command registered by a hook: xcsh-hooks command [options] <name> [args…] (everything after the name goes to the command)",
+	},
 	args: {
 		name: { type: "positional", description: "Command name, with or without the leading /" },
 		session: { type: "string", description: "Session JSONL file for sendMessage/appendEntry", valueHint: "file" },
@@ -12,14 +16,21 @@ export const commandCommand = defineCommand({
 		const name = (args.name as string).replace(/^\//, "");
 		// Everything after the name is the command's argument string, as a user would type it.
 		const rest = args._.slice(1).join(" ");
-		const host = await createHost({ cwd: projectDir(args.cwd), hookPaths: hookPaths(args), discovery: args.discovery, sessionFile: args.session });
+		const host = await createHost({
+			cwd: projectDir(args.cwd),
+			hookPaths: hookPaths(args),
+			discovery: args.discovery,
+			sessionFile: args.session,
+		});
 		try {
 			for (const line of describeSkips(host)) await writeErr(line);
 			for (const e of host.loadErrors) await writeErr(`${e.path}: ${e.error}`);
 			const command = host.runner.getCommand(name);
 			if (!command) {
 				const known = host.runner.getRegisteredCommands().map((c) => `/${c.name}`);
-				throw new CliError(`no hook registers /${name}; ${known.length ? `registered: ${[...new Set(known)].join(", ")}` : "no commands are registered"}`);
+				throw new CliError(
+					`no hook registers /${name}; ${known.length ? `registered: ${[...new Set(known)].join(", ")}` : "no commands are registered"}`,
+				);
 			}
 			try {
 				await command.handler(rest, host.runner.createCommandContext());

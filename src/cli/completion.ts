@@ -78,7 +78,11 @@ complete -o default -F _xcsh_hooks xcsh-hooks
 }
 
 /** Text for zsh's `_describe`/`_arguments`: brackets and colons would end the field early. */
-const zshText = (text: string) => text.replace(/[[\]:\\]/g, " ").replace(/\s+/g, " ").trim();
+const zshText = (text: string) =>
+	text
+		.replace(/[[\]:\\]/g, " ")
+		.replace(/\s+/g, " ")
+		.trim();
 
 function zsh(commands: CommandInfo[]): string {
 	const list = commands.map((c) => `\t\t${sq(`${c.name}:${zshText(c.summary)}`)}`).join("\n");

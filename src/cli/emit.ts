@@ -1,7 +1,19 @@
 import { dispatch } from "../host/dispatch.ts";
 import type { HookEvent } from "../hooks/types.ts";
 import { hookEventTypes, isHookEvent, isHookEventType } from "../hooks/checks.ts";
-import { CliError, EXIT_BLOCKED, EXIT_OK, globalArgs, hookPaths, parseJson, printJson, projectDir, readStdin, writeErr, defineCommand } from "./_shared.ts";
+import {
+	CliError,
+	EXIT_BLOCKED,
+	EXIT_OK,
+	globalArgs,
+	hookPaths,
+	parseJson,
+	printJson,
+	projectDir,
+	readStdin,
+	writeErr,
+	defineCommand,
+} from "./_shared.ts";
 import { createHost, describeSkips } from "../host/host.ts";
 import { decisionOf, logDecision } from "../host/decisions.ts";
 import { claimStdout } from "../host/stdout.ts";
@@ -13,7 +25,9 @@ async function readEvent(type: string, data: string | undefined): Promise<HookEv
 	if (text === undefined) throw new CliError(`no event given: pass --data '<json>' or pipe the event JSON on stdin`);
 	const value = parseJson(text, data === undefined ? "stdin" : "--data");
 	if (typeof value !== "object" || value === null || Array.isArray(value))
-		throw new CliError(`the event must be a JSON object, got ${Array.isArray(value) ? "an array" : value === null ? "null" : typeof value}`);
+		throw new CliError(
+			`the event must be a JSON object, got ${Array.isArray(value) ? "an array" : value === null ? "null" : typeof value}`,
+		);
 	const event = value as Record<string, unknown>;
 	if (event.type !== undefined && event.type !== type)
 		throw new CliError(`the event's type "${String(event.type)}" does not match the command's "${type}"`);

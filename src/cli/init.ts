@@ -1,14 +1,7 @@
 import { chmodSync, lstatSync, mkdirSync } from "node:fs";
 import { dirname, join, relative } from "pathe";
 import { homeDir, userAgentDir } from "../paths.ts";
-import {
-	isTemplateName,
-	type Template,
-	TEMPLATE_NAMES,
-	TEMPLATES,
-	type TemplateFile,
-	type TemplateName,
-} from "../templates/index.ts";
+import { isTemplateName, type Template, TEMPLATE_NAMES, TEMPLATES, type TemplateFile, type TemplateName } from "../templates/index.ts";
 import { TrustStore } from "../trust/trust-store.ts";
 import { CliError, EXIT_OK, projectArgs, printJson, projectDir, writeOut, defineCommand } from "./_shared.ts";
 

@@ -36,7 +36,10 @@ export async function runInstall(task: () => Promise<InstallResult>): Promise<In
 }
 
 /** Prints an install/uninstall result: JSON, a dry run's file text, or what changed. */
-export async function report(result: InstallResult, options: { json?: boolean | undefined; dryRun?: boolean; verb: string }): Promise<void> {
+export async function report(
+	result: InstallResult,
+	options: { json?: boolean | undefined; dryRun?: boolean; verb: string },
+): Promise<void> {
 	if (options.json) {
 		await printJson(result);
 		return;
@@ -58,7 +61,9 @@ export async function report(result: InstallResult, options: { json?: boolean | 
 		lines.push(`  ${sign} ${c.action} ${c.event}${c.matcher === undefined ? "" : ` (matcher ${c.matcher})`}${other}`);
 	}
 	const fate = result.removeFile ? "delete" : "write";
-	const head = options.dryRun ? `${label}: would ${fate} ${result.file}` : `${label}: ${fate === "delete" ? "deleted" : "wrote"} ${result.file}`;
+	const head = options.dryRun
+		? `${label}: would ${fate} ${result.file}`
+		: `${label}: ${fate === "delete" ? "deleted" : "wrote"} ${result.file}`;
 	const summary = [head, ...lines, ...result.notes.map((n) => `note: ${n}`)].join("\n");
 	if (!options.dryRun) {
 		await writeOut(summary);
@@ -77,10 +82,14 @@ export const installCommand = defineCommand({
 	},
 	args: {
 		...installArgs,
-		command: { type: "string", description: "Program to run instead of this executable (the entry runs `<CMD> bridge <agent>`)", valueHint: "CMD" },
+		command: {
+			type: "string",
+			description: "Program to run instead of this executable (the entry runs `<CMD> bridge <agent>`)",
+			valueHint: "CMD",
+		},
 		http: {
 			type: "string",
-			description: "Claude only: write type \"http\" entries posting to this URL (xcsh-hooks serve --http) instead of commands",
+			description: 'Claude only: write type "http" entries posting to this URL (xcsh-hooks serve --http) instead of commands',
 			valueHint: "URL",
 		},
 	},
@@ -89,7 +98,8 @@ export const installCommand = defineCommand({
 		const scope = scopeArg(args);
 		const dryRun = Boolean(args["dry-run"]);
 		const cwd = projectDir(args.cwd);
-		if (args.http !== undefined && args.command !== undefined) throw new CliError("--http and --command are mutually exclusive: an http entry runs no command");
+		if (args.http !== undefined && args.command !== undefined)
+			throw new CliError("--http and --command are mutually exclusive: an http entry runs no command");
 		const result = await runInstall(() => installBridge(agent, { scope, cwd, command: args.command, dryRun, http: args.http }));
 		await report(result, { json: args.json, dryRun, verb: "install" });
 		return EXIT_OK;

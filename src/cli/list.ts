@@ -50,14 +50,23 @@ export const listCommand = defineCommand({
 			e.source.level,
 			e.hook?.entry?.event ?? e.hook?.type ?? "-",
 			e.hook?.tool ?? "-",
-			e.hook?.entry ? `${show(e.path)}  $ ${e.hook.entry.args ? [e.hook.entry.command, ...e.hook.entry.args].join(" ") : e.hook.entry.command}` : show(e.path),
-			STATUS[e.status] + (e.detail && e.status !== "run" ? `: ${e.status === "shadowed" ? `by ${show(e.detail.slice(3))}` : e.detail}` : ""),
+			e.hook?.entry
+				? `${show(e.path)}  $ ${e.hook.entry.args ? [e.hook.entry.command, ...e.hook.entry.args].join(" ") : e.hook.entry.command}`
+				: show(e.path),
+			STATUS[e.status] +
+				(e.detail && e.status !== "run" ? `: ${e.status === "shadowed" ? `by ${show(e.detail.slice(3))}` : e.detail}` : ""),
 		]);
 		const lines = rows.length ? table([["SOURCE", "LEVEL", "TYPE/EVENT", "TOOL/MATCHER", "PATH", "STATUS"], ...rows]) : ["No hooks found."];
 		const pending = plan.skipped.filter((s) => s.reason !== "unverifiable");
 		if (pending.length) lines.push("", ...pending.map((s) => `approve with: ${s.approve}`));
 		const where = (b: { project: boolean; user: boolean }) =>
-			b.project && b.user ? "installed (project and user)" : b.project ? "installed (project)" : b.user ? "installed (user)" : "not installed";
+			b.project && b.user
+				? "installed (project and user)"
+				: b.project
+					? "installed (project)"
+					: b.user
+						? "installed (user)"
+						: "not installed";
 		lines.push("", `bridges: ${bridges.map((b) => `${b.agent} ${where(b)}`).join(", ")}`);
 		await writeOut(lines.join("\n"));
 		for (const warning of [...plan.warnings, ...bridges.flatMap((b) => b.errors)]) await writeErr(`warning: ${warning}`);
@@ -67,5 +76,10 @@ export const listCommand = defineCommand({
 
 function table(rows: string[][]): string[] {
 	const widths = rows[0]?.map((_, col) => Math.max(...rows.map((row) => (row[col] ?? "").length))) ?? [];
-	return rows.map((row) => row.map((cell, col) => cell.padEnd(widths[col] ?? 0)).join("  ").trimEnd());
+	return rows.map((row) =>
+		row
+			.map((cell, col) => cell.padEnd(widths[col] ?? 0))
+			.join("  ")
+			.trimEnd(),
+	);
 }

@@ -86,7 +86,9 @@ export const logCommand = defineCommand({
 		const read = bytes.subarray(0, end);
 		const shown = await show(view, new TextDecoder().decode(read), 1);
 		if (shown === 0 && !args.follow)
-			await (view.json ? writeErr : writeOut)(view.session ? `No decisions for session ${view.session} in ${file}.` : `No decisions in ${file}.`);
+			await (view.json ? writeErr : writeOut)(
+				view.session ? `No decisions for session ${view.session} in ${file}.` : `No decisions in ${file}.`,
+			);
 		if (args.follow) await follow(view, { offset: end, line: 1 + countLines(read) });
 		return EXIT_OK;
 	},

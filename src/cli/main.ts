@@ -96,7 +96,8 @@ export async function main(rawArgs: string[]): Promise<number> {
 		}
 		if (name === "help") {
 			const topic = rawArgs[rawArgs.indexOf("help") + 1];
-			if (topic !== undefined && !isName(topic)) throw new CliError(`no command "${topic}"; commands: ${Object.keys(subCommands).join(", ")}`);
+			if (topic !== undefined && !isName(topic))
+				throw new CliError(`no command "${topic}"; commands: ${Object.keys(subCommands).join(", ")}`);
 			await showHelp(topic);
 			return EXIT_OK;
 		}
@@ -120,8 +121,7 @@ export async function main(rawArgs: string[]): Promise<number> {
 	} catch (error) {
 		const message = errorMessage(error);
 		await writeErr(`xcsh-hooks${name ? ` ${name}` : ""}: ${message}`);
-		if (!(error instanceof CliError) && process.env.XCSH_HOOKS_DEBUG && error instanceof Error && error.stack)
-			await writeErr(error.stack);
+		if (!(error instanceof CliError) && process.env.XCSH_HOOKS_DEBUG && error instanceof Error && error.stack) await writeErr(error.stack);
 		return error instanceof CliError ? error.exitCode : EXIT_USAGE;
 	}
 }

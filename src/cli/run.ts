@@ -6,7 +6,21 @@ import { strayErrors } from "../host/exit-guard.ts";
 import { claimStdout } from "../host/stdout.ts";
 import { onInterrupt } from "./_interrupt.ts";
 import { BUILTIN_TOOL_NAMES, createBuiltinTools, validateToolInput } from "../tools/index.ts";
-import { CliError, EXIT_BLOCKED, EXIT_OK, EXIT_USAGE, globalArgs, hookPaths, parseJson, printJson, projectDir, readStdin, writeErr, writeOut, defineCommand } from "./_shared.ts";
+import {
+	CliError,
+	EXIT_BLOCKED,
+	EXIT_OK,
+	EXIT_USAGE,
+	globalArgs,
+	hookPaths,
+	parseJson,
+	printJson,
+	projectDir,
+	readStdin,
+	writeErr,
+	writeOut,
+	defineCommand,
+} from "./_shared.ts";
 import { createHost, describeSkips } from "../host/host.ts";
 
 export const runToolCommand = defineCommand({
@@ -35,7 +49,15 @@ export const runToolCommand = defineCommand({
 			for (const line of describeSkips(host)) await writeErr(line);
 			if (host.loadErrors.length > 0 && !args["allow-load-errors"]) {
 				const reason = loadErrorReason(host.loadErrors);
-				logDecision(host, { agent: "cli", session: args.session, event: "tool_call", tool: name, decision: "deny", reason, hook: host.loadErrors[0]?.path });
+				logDecision(host, {
+					agent: "cli",
+					session: args.session,
+					event: "tool_call",
+					tool: name,
+					decision: "deny",
+					reason,
+					hook: host.loadErrors[0]?.path,
+				});
 				await writeErr(`blocked: ${reason}`);
 				return EXIT_BLOCKED;
 			}
@@ -44,14 +66,23 @@ export const runToolCommand = defineCommand({
 			let started = false;
 			const decidedAt = performance.now();
 			const log = (decision: "allow" | "deny" | "rewrite", reason?: string) =>
-				logDecision(host, { agent: "cli", session: args.session, event: "tool_call", tool: name, decision, reason, durationMs: Math.round(performance.now() - decidedAt) });
+				logDecision(host, {
+					agent: "cli",
+					session: args.session,
+					event: "tool_call",
+					tool: name,
+					decision,
+					reason,
+					durationMs: Math.round(performance.now() - decidedAt),
+				});
 			// A hook's uncaught error while the call was being decided blocks it, as in `emit` (fail closed).
 			const strayBefore = strayErrors().length;
 			const tracked = {
 				...tool,
 				execute: (...a: Parameters<typeof tool.execute>) => {
 					const stray = strayErrors().slice(strayBefore);
-					if (stray.length > 0) throw new ToolBlockedError(`a hook raised an uncaught error during the call (fail closed): ${stray.join("; ")}`);
+					if (stray.length > 0)
+						throw new ToolBlockedError(`a hook raised an uncaught error during the call (fail closed): ${stray.join("; ")}`);
 					started = true;
 					log(a[1] !== checked.value ? "rewrite" : "allow"); // the wrapper passes a new object only when a hook replaced it
 					return tool.execute(...a);
@@ -61,7 +92,11 @@ export const runToolCommand = defineCommand({
 			// Ctrl-C, SIGTERM or SIGHUP aborts the tool, which kills its whole process group, and ends the command with 128 + n.
 			const interrupt = onInterrupt();
 			try {
-				result = await new HookToolWrapper(tracked, host.runner).execute(`run_${crypto.randomUUID().slice(0, 8)}`, checked.value, interrupt.signal);
+				result = await new HookToolWrapper(tracked, host.runner).execute(
+					`run_${crypto.randomUUID().slice(0, 8)}`,
+					checked.value,
+					interrupt.signal,
+				);
 			} catch (error) {
 				if (interrupt.code !== undefined) {
 					await writeErr(`${name}: interrupted; the command and its process group were stopped`);

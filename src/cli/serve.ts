@@ -81,7 +81,11 @@ export const serveCommand = defineCommand({
 			negativeDescription: "Load hooks once; reload only on a reload request",
 		},
 		"allow-load-errors": { type: "boolean", description: "Let toolCall run even when a hook failed to load" },
-		http: { type: "string", description: "Answer Claude Code's type \"http\" hooks on this address instead of stdin/stdout", valueHint: "host:port" },
+		http: {
+			type: "string",
+			description: 'Answer Claude Code\'s type "http" hooks on this address instead of stdin/stdout',
+			valueHint: "host:port",
+		},
 		"allow-remote": { type: "boolean", description: "With --http: allow a non-loopback address (every request still needs the token)" },
 		"shutdown-grace": {
 			type: "string",
@@ -158,7 +162,9 @@ async function serveHttp(args: ParsedArgs, out: number): Promise<number> {
 		throw new CliError((error as Error).message);
 	}
 	if (!isLoopback(address.hostname) && !args["allow-remote"])
-		throw new CliError(`--http ${String(args.http)}: refusing to listen on ${address.hostname}, which is not a loopback address (127.0.0.1, ::1, localhost); pass --allow-remote to listen there anyway`);
+		throw new CliError(
+			`--http ${String(args.http)}: refusing to listen on ${address.hostname}, which is not a loopback address (127.0.0.1, ::1, localhost); pass --allow-remote to listen there anyway`,
+		);
 	let token: string;
 	let created: boolean;
 	try {

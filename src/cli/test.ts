@@ -30,7 +30,10 @@ function explicitFiles(paths: string[]): string[] {
  * The tests next to the hooks discovery finds (and those given with `--hook`). A project hook that was
  * never approved is left out, with its test: nothing of a fresh clone runs before trust is decided.
  */
-async function discoveredFiles(cwd: string, args: { hook?: unknown; discovery?: boolean }): Promise<{ files: string[]; skipped: string[] }> {
+async function discoveredFiles(
+	cwd: string,
+	args: { hook?: unknown; discovery?: boolean },
+): Promise<{ files: string[]; skipped: string[] }> {
 	const plan = await planHooks(hookPaths(args), cwd, { trust: new TrustStore(), discovery: args.discovery !== false });
 	const dirs = new Set<string>();
 	const skipped: string[] = [];
@@ -63,7 +66,8 @@ export const testCommand = defineCommand({
 		if (named.length > 0) files = explicitFiles(named);
 		else {
 			const found = await discoveredFiles(cwd, args);
-			for (const path of found.skipped) await writeErr(`skipped the tests next to ${path}: not approved (xcsh-hooks trust approve ${path})`);
+			for (const path of found.skipped)
+				await writeErr(`skipped the tests next to ${path}: not approved (xcsh-hooks trust approve ${path})`);
 			files = found.files;
 		}
 		if (files.length === 0)

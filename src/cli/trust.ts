@@ -15,7 +15,13 @@ async function projectHooks(cwd: string): Promise<ProjectHook[]> {
 	const { hookPaths } = await loadSettings(cwd);
 	const found = await registerHookDiscovery().loadCapability<Hook>("hooks", { cwd, includeDisabled: true });
 	const hooks = new Map<string, ProjectHook>();
-	for (const h of found.items) if (h.level === "project") hooks.set(h.path, { path: h.path, file: h.entry?.file, content: h.entry && (() => approvalContent(h.entry as NonNullable<Hook["entry"]>)) });
+	for (const h of found.items)
+		if (h.level === "project")
+			hooks.set(h.path, {
+				path: h.path,
+				file: h.entry?.file,
+				content: h.entry && (() => approvalContent(h.entry as NonNullable<Hook["entry"]>)),
+			});
 	for (const h of hookPaths) if (h.level === "project" && !hooks.has(h.path)) hooks.set(h.path, { path: h.path });
 	return [...hooks.values()];
 }
@@ -95,9 +101,7 @@ export const trustCommand = defineCommand({
 		}
 		if (args.json) await printJson({ action, hooks: done });
 		else
-			await writeOut(
-				done.map((d) => (d.changed ? `${action}d ${d.path}` : `${d.path} was not approved`)).join("\n") || "Nothing to do.",
-			);
+			await writeOut(done.map((d) => (d.changed ? `${action}d ${d.path}` : `${d.path} was not approved`)).join("\n") || "Nothing to do.");
 		return EXIT_OK;
 	},
 });

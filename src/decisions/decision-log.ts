@@ -69,7 +69,8 @@ export function decisionLine(entry: DecisionEntry): string {
 		decision: text(entry.decision, 20) ?? "unknown",
 		reason: text(entry.reason, MAX_REASON),
 		hook: text(entry.hook, 4096),
-		durationMs: typeof entry.durationMs === "number" && Number.isFinite(entry.durationMs) ? Math.round(entry.durationMs * 10) / 10 : undefined,
+		durationMs:
+			typeof entry.durationMs === "number" && Number.isFinite(entry.durationMs) ? Math.round(entry.durationMs * 10) / 10 : undefined,
 	};
 	return `${JSON.stringify(line)}\n`;
 }

@@ -56,7 +56,12 @@ function writeExamples(workspace: string): void {
 }
 
 const text = (result: AgentToolResult) => result.content.map((c) => (c.type === "text" ? c.text : `[${c.type}]`)).join("\n");
-const indent = (s: string, pad = "      ") => s.trimEnd().split("\n").map((l) => pad + l).join("\n");
+const indent = (s: string, pad = "      ") =>
+	s
+		.trimEnd()
+		.split("\n")
+		.map((l) => pad + l)
+		.join("\n");
 
 /**
  * The main job on an embedded default: writes the bundled example hooks into a temp workspace,
@@ -148,7 +153,14 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
 			const message = error instanceof Error ? error.message : String(error);
 			blocked.push(message);
 			write(`    ✗ ${message}`);
-			result = { role: "toolResult", toolCallId: id, toolName: step.tool, content: [{ type: "text", text: message }], isError: true, timestamp: Date.now() };
+			result = {
+				role: "toolResult",
+				toolCallId: id,
+				toolName: step.tool,
+				content: [{ type: "text", text: message }],
+				isError: true,
+				timestamp: Date.now(),
+			};
 		}
 		session.appendMessage(result);
 		toolResults.push(result);

@@ -22,7 +22,6 @@ export interface ScanResult {
 /** Test files and type declarations are never hooks. */
 const SKIPPED = /\.test\.|\.d\.[cm]?ts$/;
 
-
 /**
  * The files of one directory matching `pattern` (one level, no recursion), sorted by name in
  * code-unit order. Hidden entries, `*.test.*`, `*.d.ts` and directories are skipped; symlinks to
@@ -129,10 +128,7 @@ export function prePostDirs(hooksDir: string, level: HookLevel): HookDir[] {
 }
 
 /** Scans the directories concurrently; hooks come out in the order of `dirs`, each sorted by name. */
-export async function scanHookDirs(
-	dirs: HookDir[],
-	provider: { id: string; displayName: string },
-): Promise<LoadResult<Hook>> {
+export async function scanHookDirs(dirs: HookDir[], provider: { id: string; displayName: string }): Promise<LoadResult<Hook>> {
 	const scans = await Promise.all(dirs.map((d) => scanDir(d.dir, d.pattern)));
 	const items: Hook[] = [];
 	const warnings: string[] = [];

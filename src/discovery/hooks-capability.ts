@@ -43,7 +43,8 @@ export interface Hook {
 export function hookKey(hook: Hook): string {
 	// An agent entry is the same hook wherever it is written: the agent, its event, matcher and command.
 	const { entry } = hook;
-	if (entry) return `agent:${entry.agent}:${entry.event}:${entry.matcher || "*"}:${entry.args ? JSON.stringify([entry.command, ...entry.args]) : entry.command}`;
+	if (entry)
+		return `agent:${entry.agent}:${entry.event}:${entry.matcher || "*"}:${entry.args ? JSON.stringify([entry.command, ...entry.args]) : entry.command}`;
 	return `${hook.type}:${hook.tool}:${hook.name}`;
 }
 

@@ -81,8 +81,7 @@ export async function loadSettings(cwd: string, options: LoadSettingsOptions = {
 	}
 
 	const merged = defu(project.settings ?? {}, user.settings ?? {}) as Settings;
-	for (const key of ["disabledProviders", "disabledExtensions"] as const)
-		if (merged[key]) merged[key] = [...new Set(merged[key])];
+	for (const key of ["disabledProviders", "disabledExtensions"] as const) if (merged[key]) merged[key] = [...new Set(merged[key])];
 	const hookPaths = [...byPath.values()];
 	if (hookPaths.length > 0) merged.hooks = hookPaths.map((h) => h.path);
 	return { settings: merged, warnings, sources, hookPaths, layers: { project: project.settings, user: user.settings } };

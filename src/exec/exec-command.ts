@@ -93,12 +93,7 @@ interface Activity {
  * SIGKILL). Background processes of a command that exited by itself (`server &`) are not killed,
  * neither then nor at exit.
  */
-export async function execCommand(
-	command: string,
-	args: string[],
-	cwd: string,
-	options: ExecOptions = {},
-): Promise<ExecResult> {
+export async function execCommand(command: string, args: string[], cwd: string, options: ExecOptions = {}): Promise<ExecResult> {
 	const { signal } = options;
 	const timeout = checkTimeout(options.timeout, "options.timeout");
 	if (signal?.aborted) return { stdout: "", stderr: "", code: NOT_STARTED_CODE, killed: true };

@@ -73,4 +73,3 @@ async function syncDir(dir: string): Promise<void> {
 		// The data is already synced; only the directory entry's durability is at stake.
 	}
 }
-

@@ -15,9 +15,8 @@ export interface ApprovedSource {
 	sha256: string;
 }
 
-
 let loads = 0;
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
 /**
  * Registers the approved module sources of one load and returns, per path, the specifier that
@@ -32,7 +31,7 @@ export function serveApprovedModules(sources: ReadonlyMap<string, ApprovedSource
 		specifiers.set(path, path + query);
 		byPath.set(path, source);
 	}
-	const filter = new RegExp(`^(?:${[...byPath.keys()].map(escape).join("|")})${escape(query)}$`);
+	const filter = new RegExp(`^(?:${[...byPath.keys()].map(escapeRegExp).join("|")})${escapeRegExp(query)}$`);
 	Bun.plugin({
 		name: `xcsh-hooks-approved-${loads}`,
 		setup(build) {

@@ -31,8 +31,7 @@ export interface DispatchTarget {
 }
 
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>
-	value instanceof Promise ||
-	(value !== null && typeof value === "object" && typeof (value as PromiseLike<unknown>).then === "function");
+	value instanceof Promise || (value !== null && typeof value === "object" && typeof (value as PromiseLike<unknown>).then === "function");
 
 /** Only these events keep handler results in `emit`. */
 function keepsResult(type: string): boolean {

@@ -70,7 +70,11 @@ function editDistance(a: string, b: string): number {
 	for (let i = 1; i <= a.length; i++) {
 		const row = [i];
 		for (let j = 1; j <= b.length; j++)
-			row[j] = Math.min((previous[j] as number) + 1, (row[j - 1] as number) + 1, (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+			row[j] = Math.min(
+				(previous[j] as number) + 1,
+				(row[j - 1] as number) + 1,
+				(previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
+			);
 		previous = row;
 	}
 	return previous[b.length] as number;
@@ -142,12 +146,7 @@ export function createHookAPI(path: string, resolvedPath: string, cwd: string): 
 }
 
 /** Runs a factory against a fresh API; async factories are awaited before the hook counts as loaded. */
-export async function loadHookFromFactory(
-	factory: HookFactory,
-	path: string,
-	cwd: string,
-	resolvedPath = path,
-): Promise<LoadedHook> {
+export async function loadHookFromFactory(factory: HookFactory, path: string, cwd: string, resolvedPath = path): Promise<LoadedHook> {
 	const { api, hook } = createHookAPI(path, resolvedPath, cwd);
 	await factory(api);
 	return hook;
@@ -176,7 +175,9 @@ function assertRegularFile(resolvedPath: string): void {
 		throw new Error(`file not found: ${resolvedPath}`);
 	}
 	if (!info.isFile())
-		throw new Error(`${resolvedPath} is not a regular file (${info.isDirectory() ? "a directory" : "a FIFO, socket or device"}); a hook must be a file`);
+		throw new Error(
+			`${resolvedPath} is not a regular file (${info.isDirectory() ? "a directory" : "a FIFO, socket or device"}); a hook must be a file`,
+		);
 }
 
 async function importFactory(specifier: string, resolvedPath: string, fresh: boolean, approved: boolean): Promise<HookFactory> {

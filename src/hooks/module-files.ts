@@ -19,7 +19,9 @@ export const MODULE_LOADERS = {
 type ModuleExtension = keyof typeof MODULE_LOADERS;
 
 /** `*.{ts,mts,…}`: every module extension, for `Bun.Glob`. */
-export const MODULE_GLOB = `*.{${Object.keys(MODULE_LOADERS).map((ext) => ext.slice(1)).join(",")}}`;
+export const MODULE_GLOB = `*.{${Object.keys(MODULE_LOADERS)
+	.map((ext) => ext.slice(1))
+	.join(",")}}`;
 
 /** Whether a path is a JS/TS module the loader imports (by extension; `.d.ts` never). */
 export function isModulePath(path: string): boolean {

@@ -4,7 +4,14 @@ import type { ReadonlySessionManager } from "../session/types.ts";
 import { createNoOpUIContext } from "../ui/no-op.ts";
 import type { HookUIContext } from "../ui/types.ts";
 import { timerDelay } from "../timeouts.ts";
-import { dispatchBeforeAgentStart, dispatchContext, dispatchEmit, dispatchToolCall, type TimeoutOf, type ToolCallOutcome } from "./_dispatch.ts";
+import {
+	dispatchBeforeAgentStart,
+	dispatchContext,
+	dispatchEmit,
+	dispatchToolCall,
+	type TimeoutOf,
+	type ToolCallOutcome,
+} from "./_dispatch.ts";
 import type { HookEventType, HookResultMap } from "./schemas.ts";
 import type {
 	AppendEntryHandler,
@@ -193,14 +200,14 @@ export class HookRunner {
 			waitForIdle: () => init.waitForIdle?.() ?? Promise.resolve(),
 			newSession: (options?: NewSessionOptions) => (init.newSessionHandler ?? notCancelled)(options),
 			branch: (entryId: string) => (init.branchHandler ?? notCancelled)(entryId),
-			navigateTree: (targetId: string, options?: { summarize?: boolean }) =>
-				(init.navigateTreeHandler ?? notCancelled)(targetId, options),
+			navigateTree: (targetId: string, options?: { summarize?: boolean }) => (init.navigateTreeHandler ?? notCancelled)(targetId, options),
 		});
 	}
 
 	/** The shared event context, created on first use after construction or {@link initialize}. */
 	private eventContext(): HookContext {
-		return (this.context ??= this.createContext());
+		this.context ??= this.createContext();
+		return this.context;
 	}
 
 	/**

@@ -1,10 +1,5 @@
 import { Kind, type Static, type TProperties, type TSchema, Type } from "@sinclair/typebox";
-import {
-	AgentMessageSchema,
-	ImageContentSchema,
-	ToolContentSchema,
-	ToolResultMessageSchema,
-} from "../messages.ts";
+import { AgentMessageSchema, ImageContentSchema, ToolContentSchema, ToolResultMessageSchema } from "../messages.ts";
 
 /*
  * Every hook event and every handler result as a TypeBox schema. The TypeScript types in

@@ -110,8 +110,7 @@ export async function createShellHookFactory(
 	// An approved hook runs a copy of the approved bytes; its $0 is that copy (XCSH_PROJECT_DIR names the project).
 	const run = approved ? await approvedCopy(path, approved) : path;
 	const wiring = spec ?? inferShellHookSpec(path);
-	if (!wiring)
-		throw new Error(`cannot tell when to run ${path}: shell hooks live in a pre/ or post/ folder (e.g. hooks/pre/bash.sh)`);
+	if (!wiring) throw new Error(`cannot tell when to run ${path}: shell hooks live in a pre/ or post/ folder (e.g. hooks/pre/bash.sh)`);
 	const matches = (toolName: string) => wiring.tool === "*" || wiring.tool === toolName;
 	return (pi) => {
 		if (wiring.type === "pre")

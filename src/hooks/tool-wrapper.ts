@@ -93,7 +93,11 @@ export class HookToolWrapper<TParams extends Record<string, unknown> = Record<st
 	}
 
 	/** Steps 3 and 4: `tool_result` handlers see the outcome; a failure is rethrown as it was. */
-	private async complete(pending: Promise<AgentToolResult<TDetails>>, toolCallId: string, params: TParams): Promise<AgentToolResult<TDetails>> {
+	private async complete(
+		pending: Promise<AgentToolResult<TDetails>>,
+		toolCallId: string,
+		params: TParams,
+	): Promise<AgentToolResult<TDetails>> {
 		const { runner, name: toolName } = this;
 		let result: AgentToolResult<TDetails>;
 		try {

@@ -219,7 +219,7 @@ export interface HookError {
 }
 
 /** Any handler as stored by the loader. */
-// biome-ignore lint/suspicious/noExplicitAny: storage is untyped; `on` overloads type the entry points.
+// biome-ignore lint/suspicious/noExplicitAny: storage is untyped; the generic `on` types the entry points.
 export type AnyHookHandler = (event: any, ctx: HookContext) => unknown;
 
 /** Where a hook came from: discovery (with its provider), a settings file, or the caller. */

@@ -16,7 +16,9 @@ export class HookExitError extends Error {
 	override readonly name = "HookExitError";
 	readonly code = "HOOK_EXIT";
 	constructor(readonly exitCode: unknown) {
-		super(`a hook called process.exit(${exitCode === undefined ? "" : String(exitCode)}); hooks must not end the process (return a result or throw instead)`);
+		super(
+			`a hook called process.exit(${exitCode === undefined ? "" : String(exitCode)}); hooks must not end the process (return a result or throw instead)`,
+		);
 	}
 }
 

@@ -139,7 +139,11 @@ export async function createHost(options: HostOptions): Promise<Host> {
 		const before = await runner.emit({ type: "session_before_switch", reason: "new" });
 		if (before?.cancel) return { cancelled: true };
 		const previousSessionFile = sessionFile;
-		const next = sessionStore().create({ cwd, sessionDir: dirname(sessionFile), parentSession: opts?.parentSession ?? previousSessionFile });
+		const next = sessionStore().create({
+			cwd,
+			sessionDir: dirname(sessionFile),
+			parentSession: opts?.parentSession ?? previousSessionFile,
+		});
 		try {
 			await opts?.setup?.(next);
 		} catch (error) {
@@ -220,7 +224,9 @@ function assertSessionFile(file: string): void {
 		return; // created on first use
 	}
 	if (!info.isFile())
-		throw new Error(`session file ${file} is not a regular file (${info.isDirectory() ? "a directory" : "a FIFO, socket or device"}); give a file path with --session`);
+		throw new Error(
+			`session file ${file} is not a regular file (${info.isDirectory() ? "a directory" : "a FIFO, socket or device"}); give a file path with --session`,
+		);
 }
 
 /**

@@ -14,7 +14,10 @@ export function protocolFd(): number | undefined {
 	return claimed;
 }
 
-const LIBC = process.platform === "darwin" ? ["libSystem.B.dylib"] : ["libc.so.6", "libc.so", `libc.musl-${process.arch === "arm64" ? "aarch64" : "x86_64"}.so.1`];
+const LIBC =
+	process.platform === "darwin"
+		? ["libSystem.B.dylib"]
+		: ["libc.so.6", "libc.so", `libc.musl-${process.arch === "arm64" ? "aarch64" : "x86_64"}.so.1`];
 
 function claimByDup(): number | undefined {
 	if (process.platform === "win32") return undefined;
@@ -44,7 +47,8 @@ function openLibc(dlopen: typeof import("bun:ffi").dlopen, types: typeof import(
 /** Sends every JavaScript route to stdout to stderr instead (the fallback without libc). */
 function redirectJavaScriptStdout(): void {
 	const toStderr = console.error.bind(console);
-	for (const name of ["log", "info", "debug", "dir", "dirxml", "table"] as const) (console as unknown as Record<string, unknown>)[name] = toStderr;
+	for (const name of ["log", "info", "debug", "dir", "dirxml", "table"] as const)
+		(console as unknown as Record<string, unknown>)[name] = toStderr;
 	Object.defineProperty(process, "stdout", { configurable: true, get: () => process.stderr });
 	(Bun as unknown as { stdout: unknown }).stdout = Bun.stderr;
 }

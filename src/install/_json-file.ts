@@ -22,8 +22,7 @@ export interface JsonFile {
 	bom: string;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-	value !== null && typeof value === "object" && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
 
 /** `"array"`, `"string"`, `"null"` … for messages. */
 export function kindOf(value: unknown): string {
@@ -50,7 +49,8 @@ export async function readJsonFile(path: string): Promise<JsonFile> {
 	try {
 		const info = await handle.stat();
 		if (info.isDirectory()) throw new InstallError("not-a-file", path, `${path} is a directory, not a config file; not changed`);
-		if (!info.isFile()) throw new InstallError("not-a-file", path, `${path} is not a regular file (${fileKind(info)}); refusing to read or replace it`);
+		if (!info.isFile())
+			throw new InstallError("not-a-file", path, `${path} is not a regular file (${fileKind(info)}); refusing to read or replace it`);
 		text = await handle.readFile("utf8");
 	} catch (error) {
 		if (error instanceof InstallError) throw error;
@@ -60,7 +60,12 @@ export async function readJsonFile(path: string): Promise<JsonFile> {
 	}
 	const bom = text.startsWith("\uFEFF") ? "\uFEFF" : "";
 	const body = bom ? text.slice(1) : text;
-	const style = { indent: detectIndent(body), eol: body.includes("\r\n") ? "\r\n" : "\n", finalNewline: /\n$/.test(body) || !body.trim(), bom };
+	const style = {
+		indent: detectIndent(body),
+		eol: body.includes("\r\n") ? "\r\n" : "\n",
+		finalNewline: /\n$/.test(body) || !body.trim(),
+		bom,
+	};
 	if (!body.trim()) return { path, exists: true, root: {}, text, ...style };
 	let parsed: unknown;
 	try {

@@ -59,7 +59,7 @@ export const HTTP_TOKEN_VARIABLE = "XCSH_HOOKS_TOKEN";
 const claude: AgentSpec = {
 	id: "claude",
 	label: "Claude Code",
-	file: (scope, dir) => join(dir, ".claude", "settings.json"),
+	file: (_scope, dir) => join(dir, ".claude", "settings.json"),
 	layout: "grouped",
 	commandKey: "command",
 	base: {},
@@ -89,7 +89,7 @@ const claude: AgentSpec = {
 const codex: AgentSpec = {
 	id: "codex",
 	label: "Codex CLI",
-	file: (scope, dir) => join(dir, ".codex", "hooks.json"),
+	file: (_scope, dir) => join(dir, ".codex", "hooks.json"),
 	layout: "grouped",
 	commandKey: "command",
 	base: {},
@@ -107,7 +107,9 @@ const codex: AgentSpec = {
 		"Codex runs non-managed hooks only once they are trusted (trust them in Codex, or `codex exec --dangerously-bypass-hook-trust`); untrusted hooks are skipped silently.",
 		...homeOverride(scope, "CODEX_HOME", join(dir, ".codex"), "hooks.json"),
 		...(scope === "project"
-			? [`Codex reads ${join(dir, ".codex", "hooks.json")} only when ~/.codex/config.toml marks the project trusted: [projects."${dir}"] trust_level = "trusted"`]
+			? [
+					`Codex reads ${join(dir, ".codex", "hooks.json")} only when ~/.codex/config.toml marks the project trusted: [projects."${dir}"] trust_level = "trusted"`,
+				]
 			: []),
 	],
 };
@@ -115,7 +117,7 @@ const codex: AgentSpec = {
 const gemini: AgentSpec = {
 	id: "gemini",
 	label: "Gemini CLI",
-	file: (scope, dir) => join(dir, ".gemini", "settings.json"),
+	file: (_scope, dir) => join(dir, ".gemini", "settings.json"),
 	layout: "grouped",
 	commandKey: "command",
 	base: {},
@@ -137,7 +139,7 @@ const gemini: AgentSpec = {
 const cursor: AgentSpec = {
 	id: "cursor",
 	label: "Cursor",
-	file: (scope, dir) => join(dir, ".cursor", "hooks.json"),
+	file: (_scope, dir) => join(dir, ".cursor", "hooks.json"),
 	layout: "flat",
 	commandKey: "command",
 	base: { version: 1 },
@@ -184,7 +186,9 @@ const copilot: AgentSpec = {
 function homeOverride(scope: Scope, variable: string, written: string, file: string): string[] {
 	const value = process.env[variable];
 	if (scope !== "user" || !value || resolve(value) === written) return [];
-	return [`${variable} is set: the agent reads ${join(resolve(value), file)}, not this file; run with ${variable} unset or copy the entries there.`];
+	return [
+		`${variable} is set: the agent reads ${join(resolve(value), file)}, not this file; run with ${variable} unset or copy the entries there.`,
+	];
 }
 
 const SPECS: Record<Agent, AgentSpec> = { claude, codex, gemini, cursor, copilot };

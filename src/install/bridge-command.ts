@@ -28,7 +28,8 @@ export function selfArgv(): string[] {
 
 /** The command an agent's entry runs: `<prefix> bridge <agent>`; `prefix` (from `--command`) is used verbatim. */
 export function bridgeCommand(agent: Agent, prefix?: string): string {
-	if (prefix !== undefined && !prefix.trim()) throw new InstallError("usage", undefined, "--command must not be empty; give the program to run, e.g. --command xcsh-hooks");
+	if (prefix !== undefined && !prefix.trim())
+		throw new InstallError("usage", undefined, "--command must not be empty; give the program to run, e.g. --command xcsh-hooks");
 	return `${prefix?.trim() ?? defaultCommandPrefix()} bridge ${agent}`;
 }
 

@@ -31,14 +31,16 @@ function hooksOf(root: Json, file: string, create: boolean): Json | undefined {
 		if (!create) return undefined;
 		root.hooks = {};
 	}
-	if (!isObject(root.hooks)) throw new InstallError("shape", file, `${file}: "hooks" must be an object of event lists, found ${kindOf(root.hooks)}; not changed`);
+	if (!isObject(root.hooks))
+		throw new InstallError("shape", file, `${file}: "hooks" must be an object of event lists, found ${kindOf(root.hooks)}; not changed`);
 	return root.hooks;
 }
 
 function listOf(hooks: Json, event: string, file: string): unknown[] | undefined {
 	const list = hooks[event];
 	if (list === undefined) return undefined;
-	if (!Array.isArray(list)) throw new InstallError("shape", file, `${file}: hooks.${event} must be an array, found ${kindOf(list)}; not changed`);
+	if (!Array.isArray(list))
+		throw new InstallError("shape", file, `${file}: hooks.${event} must be an array, found ${kindOf(list)}; not changed`);
 	return list;
 }
 
@@ -106,13 +108,18 @@ function newEntry(spec: AgentSpec, event: AgentEvent, handler: Json): Json {
  * and further copies of ours in that event are removed. Everything else is left as it is.
  */
 export function addEntries(root: Json, spec: AgentSpec, command: string, file: string, http?: string): EntryChange[] {
-	if (http !== undefined && !spec.httpHandler) throw new InstallError("usage", file, `--http: ${spec.label} has no http hooks; install it without --http`);
+	if (http !== undefined && !spec.httpHandler)
+		throw new InstallError("usage", file, `--http: ${spec.label} has no http hooks; install it without --http`);
 	const changes: EntryChange[] = [];
 	const hooks = hooksOf(root, file, true) as Json;
 	for (const event of spec.events) listOf(hooks, event.name, file); // check every list before changing any
 	for (const event of spec.events) {
 		const desired = http !== undefined && spec.httpHandler ? spec.httpHandler(event, http) : spec.handler(event, command);
-		const list = listOf(hooks, event.name, file) ?? (hooks[event.name] = []);
+		let list = listOf(hooks, event.name, file);
+		if (list === undefined) {
+			list = [];
+			hooks[event.name] = list;
+		}
 		const [first, ...extra] = findOurs(list, spec);
 		const change = { event: event.name, ...(event.matcher === undefined ? {} : { matcher: event.matcher }), command: http ?? command };
 		if (!first) {

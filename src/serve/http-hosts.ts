@@ -90,7 +90,11 @@ export function createHostPool(options: HostPoolOptions): HostPool {
 		entry.retired = true;
 		entry.watcher?.close();
 		if (entries.get(entry.key) === entry) entries.delete(entry.key);
-		if (entry.active === 0) void entry.host.then((host) => host.close(), () => {});
+		if (entry.active === 0)
+			void entry.host.then(
+				(host) => host.close(),
+				() => {},
+			);
 	};
 
 	const evict = () => {
@@ -133,7 +137,11 @@ export function createHostPool(options: HostPoolOptions): HostPool {
 		for (const e of host.loadErrors) options.log(`hook failed to load: ${e.path}: ${e.error}`);
 		if (options.watch !== false && !entry.retired) {
 			const targets = discoveryTargets(host.cwd);
-			const files = [...host.hooks.map((h) => h.resolvedPath), ...host.loadErrors.map((e) => resolvePath(e.path, host.cwd)), ...targets.files];
+			const files = [
+				...host.hooks.map((h) => h.resolvedPath),
+				...host.loadErrors.map((e) => resolvePath(e.path, host.cwd)),
+				...targets.files,
+			];
 			entry.watcher = watchHookFiles({ files, dirs: options.discovery ? targets.dirs : [] }, options.debounceMs ?? 100, () => {
 				reloads++;
 				options.log(`hook files changed under ${host.cwd}: the hooks reload on the next request`);

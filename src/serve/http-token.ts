@@ -29,7 +29,8 @@ export function ensureHttpToken(file = httpTokenFile()): { token: string; create
 		}
 		created = true;
 	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw new Error(`cannot create the token file ${file}: ${(error as Error).message}`);
+		if ((error as NodeJS.ErrnoException).code !== "EEXIST")
+			throw new Error(`cannot create the token file ${file}: ${(error as Error).message}`);
 	}
 	return { token: readHttpToken(file), created };
 }

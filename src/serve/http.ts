@@ -51,12 +51,20 @@ const text = (status: number, body: string, headers: Record<string, string> = {}
 /** Starts listening; resolves once the port is bound. */
 export function startHttpServer(options: HttpServerOptions): HttpServer {
 	const log = options.log ?? (() => {});
-	const pool = createHostPool({ hookPaths: options.hookPaths, discovery: options.discovery, watch: options.watch, debounceMs: options.debounceMs, log });
+	const pool = createHostPool({
+		hookPaths: options.hookPaths,
+		discovery: options.discovery,
+		watch: options.watch,
+		debounceMs: options.debounceMs,
+		log,
+	});
 
 	const answer = async (request: Request): Promise<Response> => {
 		// Before anything else: an unauthenticated request reads no body and runs nothing.
 		if (!authorized(request.headers.get("authorization"), options.token))
-			return text(401, "unauthorized: send Authorization: Bearer <the token in ~/.xcsh/agent/http-token>", { "www-authenticate": 'Bearer realm="xcsh-hooks"' });
+			return text(401, "unauthorized: send Authorization: Bearer <the token in ~/.xcsh/agent/http-token>", {
+				"www-authenticate": 'Bearer realm="xcsh-hooks"',
+			});
 		const url = new URL(request.url);
 		const name = url.pathname === "/" ? "claude" : url.pathname.slice(1).replace(/\/$/, "");
 		const agent = await loadBridge(name);
@@ -78,7 +86,11 @@ export function startHttpServer(options: HttpServerOptions): HttpServer {
 				host: pool.source,
 			}),
 		);
-		if (result.decision) logDecision({ settings: result.settings ?? {} }, { ...result.decision, durationMs: Math.round(result.decision.durationMs * 10) / 10 });
+		if (result.decision)
+			logDecision(
+				{ settings: result.settings ?? {} },
+				{ ...result.decision, durationMs: Math.round(result.decision.durationMs * 10) / 10 },
+			);
 		for (const line of result.stderr) log(line);
 		return new Response(result.stdout, { status: 200, headers: { "content-type": "application/json" } });
 	};
@@ -125,6 +137,7 @@ export function isLoopback(hostname: string): boolean {
 export function parseListenAddress(value: string): { hostname: string; port: number } {
 	const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(value.trim());
 	const port = match ? Number(match[3]) : Number.NaN;
-	if (!match || port > 65535) throw new Error(`--http ${value}: expected HOST:PORT, e.g. 127.0.0.1:8377 (port 0 picks a free one; IPv6 as [::1]:8377)`);
+	if (!match || port > 65535)
+		throw new Error(`--http ${value}: expected HOST:PORT, e.g. 127.0.0.1:8377 (port 0 picks a free one; IPv6 as [::1]:8377)`);
 	return { hostname: (match[1] ?? match[2]) as string, port };
 }

@@ -39,13 +39,10 @@ export class ServeError extends Error {
 }
 
 /** A response line: exactly one of `result` and `error`. */
-export type ServeResponse =
-	| { id: RequestId; result: unknown }
-	| { id: RequestId | null; error: { code: ServeErrorCode; message: string } };
+export type ServeResponse = { id: RequestId; result: unknown } | { id: RequestId | null; error: { code: ServeErrorCode; message: string } };
 
 const describeType = (value: unknown) => (value === null ? "null" : Array.isArray(value) ? "an array" : typeof value);
-const isObject = (value: unknown): value is Record<string, unknown> =>
-	typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 function requestId(value: unknown): RequestId | null {
 	const id = isObject(value) ? value.id : undefined;
@@ -60,18 +57,29 @@ export function parseRequest(line: string): ServeRequest {
 	} catch (error) {
 		throw new ServeError("parse_error", (error as Error).message);
 	}
-	if (!isObject(value)) throw new ServeError("invalid_request", `a request must be a JSON object {id, method, params}, got ${describeType(value)}`);
+	if (!isObject(value))
+		throw new ServeError("invalid_request", `a request must be a JSON object {id, method, params}, got ${describeType(value)}`);
 	const id = requestId(value);
 	if (id === null)
-		throw new ServeError("invalid_request", `id must be a string or a number, got ${value.id === undefined ? "nothing" : JSON.stringify(value.id)}`);
+		throw new ServeError(
+			"invalid_request",
+			`id must be a string or a number, got ${value.id === undefined ? "nothing" : JSON.stringify(value.id)}`,
+		);
 	if (typeof value.method !== "string")
-		throw new ServeError("invalid_request", `method must be a string, got ${value.method === undefined ? "nothing" : JSON.stringify(value.method)}`, id);
+		throw new ServeError(
+			"invalid_request",
+			`method must be a string, got ${value.method === undefined ? "nothing" : JSON.stringify(value.method)}`,
+			id,
+		);
 	return value as unknown as ServeRequest;
 }
 
 function objectParams(params: unknown, shape: string): Record<string, unknown> {
 	if (isObject(params)) return params;
-	throw new ServeError("invalid_params", `params must be a JSON object ${shape}, got ${params === undefined ? "nothing" : describeType(params)}`);
+	throw new ServeError(
+		"invalid_params",
+		`params must be a JSON object ${shape}, got ${params === undefined ? "nothing" : describeType(params)}`,
+	);
 }
 
 /** Validates an event, renaming the schema's field paths (`tool_call.input`) to the request's (`params.input`). */
@@ -108,7 +116,10 @@ export function contextParams(params: unknown): AgentMessage[] {
 /** `beforeAgentStart` params `{prompt, images?}`. */
 export function beforeAgentStartParams(params: unknown): { prompt: string; images?: ImageContent[] } {
 	const p = objectParams(params, "{prompt, images?}");
-	const event = p.images === undefined ? { type: "before_agent_start", prompt: p.prompt } : { type: "before_agent_start", prompt: p.prompt, images: p.images };
+	const event =
+		p.images === undefined
+			? { type: "before_agent_start", prompt: p.prompt }
+			: { type: "before_agent_start", prompt: p.prompt, images: p.images };
 	return checkedEvent(event) as { prompt: string; images?: ImageContent[] };
 }
 
@@ -116,8 +127,14 @@ export function beforeAgentStartParams(params: unknown): { prompt: string; image
 export function commandParams(params: unknown): { name: string; args: string } {
 	const p = objectParams(params, "{name, args?}");
 	if (typeof p.name !== "string" || !p.name.replace(/^\//, ""))
-		throw new ServeError("invalid_params", `params.name: expected the command's name, e.g. "deploy" (got ${p.name === undefined ? "nothing" : JSON.stringify(p.name)})`);
+		throw new ServeError(
+			"invalid_params",
+			`params.name: expected the command's name, e.g. "deploy" (got ${p.name === undefined ? "nothing" : JSON.stringify(p.name)})`,
+		);
 	if (p.args !== undefined && typeof p.args !== "string")
-		throw new ServeError("invalid_params", `params.args: expected the argument string, e.g. "staging --dry-run" (got ${JSON.stringify(p.args)})`);
+		throw new ServeError(
+			"invalid_params",
+			`params.args: expected the argument string, e.g. "staging --dry-run" (got ${JSON.stringify(p.args)})`,
+		);
 	return { name: p.name.replace(/^\//, ""), args: p.args ?? "" };
 }

@@ -124,7 +124,11 @@ export async function createServer(options: ServerOptions): Promise<Server> {
 		if (options.watch === false || closing) return;
 		const { host } = current;
 		const targets = discoveryTargets(host.cwd);
-		const files = [...host.hooks.map((h) => h.resolvedPath), ...host.loadErrors.map((e) => resolvePath(e.path, host.cwd)), ...targets.files];
+		const files = [
+			...host.hooks.map((h) => h.resolvedPath),
+			...host.loadErrors.map((e) => resolvePath(e.path, host.cwd)),
+			...targets.files,
+		];
 		watcher = watchHookFiles({ files, dirs: options.host.discovery ? targets.dirs : [] }, options.debounceMs ?? 100, () => {
 			if (closing) return;
 			reload()
@@ -166,7 +170,10 @@ export async function createServer(options: ServerOptions): Promise<Server> {
 				const command = host.runner.getCommand(name);
 				if (!command) {
 					const known = [...new Set(host.runner.getRegisteredCommands().map((c) => `/${c.name}`))];
-					throw new ServeError("command_not_found", `no hook registers /${name}; ${known.length ? `registered: ${known.join(", ")}` : "no commands are registered"}`);
+					throw new ServeError(
+						"command_not_found",
+						`no hook registers /${name}; ${known.length ? `registered: ${known.join(", ")}` : "no commands are registered"}`,
+					);
 				}
 				try {
 					await command.handler(args, host.runner.createCommandContext());
@@ -187,7 +194,11 @@ export async function createServer(options: ServerOptions): Promise<Server> {
 			}
 		}
 		const prepare = Object.hasOwn(methods, method) ? methods[method] : undefined;
-		if (!prepare) throw new ServeError("method_not_found", `unknown method ${JSON.stringify(method)}; methods: ${[...Object.keys(methods), "reload"].join(", ")}`);
+		if (!prepare)
+			throw new ServeError(
+				"method_not_found",
+				`unknown method ${JSON.stringify(method)}; methods: ${[...Object.keys(methods), "reload"].join(", ")}`,
+			);
 		const job = prepare(params);
 		if (reloading) await reloading;
 		const gen = current;
@@ -211,7 +222,10 @@ export async function createServer(options: ServerOptions): Promise<Server> {
 		} catch (error) {
 			const known = error instanceof ServeError;
 			try {
-				send({ id: id ?? (known ? error.requestId : null), error: { code: known ? error.code : "internal_error", message: message(error) } });
+				send({
+					id: id ?? (known ? error.requestId : null),
+					error: { code: known ? error.code : "internal_error", message: message(error) },
+				});
 			} catch (writeError) {
 				log(`could not answer request ${JSON.stringify(id)}: ${message(writeError)}`);
 			}

@@ -141,12 +141,7 @@ export class SessionManager implements ReadonlySessionManager {
 	}
 
 	/** Records a compaction summary replacing everything before `firstKeptEntryId`; returns its id. */
-	appendCompaction(compaction: {
-		summary: string;
-		firstKeptEntryId: string;
-		tokensBefore?: number;
-		details?: unknown;
-	}): string {
+	appendCompaction(compaction: { summary: string; firstKeptEntryId: string; tokensBefore?: number; details?: unknown }): string {
 		this.#require(compaction.firstKeptEntryId, "firstKeptEntryId");
 		return this.#append({ type: "compaction", ...compaction });
 	}

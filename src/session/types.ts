@@ -80,13 +80,7 @@ export const BranchSummaryEntrySchema = Type.Object({
 export type BranchSummaryEntry = Static<typeof BranchSummaryEntrySchema>;
 
 /** Any line after the header. */
-export type SessionEntry =
-	| SessionMessageEntry
-	| CustomEntry
-	| CustomMessageEntry
-	| LabelEntry
-	| CompactionEntry
-	| BranchSummaryEntry;
+export type SessionEntry = SessionMessageEntry | CustomEntry | CustomMessageEntry | LabelEntry | CompactionEntry | BranchSummaryEntry;
 
 /** The schema of each entry kind, by `type`; used to validate lines on load and entries before writing. */
 export const SessionEntrySchemas: Record<SessionEntry["type"], TSchema> = {

@@ -19,12 +19,7 @@ import type {
 import type { AgentMessage } from "../messages.ts";
 import { SessionManager } from "../session/session-manager.ts";
 import { renderStatusLine } from "../ui/status-line.ts";
-import {
-	createScriptedUIContext,
-	type RecordedNotification,
-	type RecordedPrompt,
-	type ScriptedUIAnswers,
-} from "./scripted-ui.ts";
+import { createScriptedUIContext, type RecordedNotification, type RecordedPrompt, type ScriptedUIAnswers } from "./scripted-ui.ts";
 
 /** Options of {@link createHookHarness}. */
 export interface HookHarnessOptions {
@@ -135,8 +130,7 @@ async function load(hook: string | HookFactory, cwd: string): Promise<LoadedHook
 const asContent = (content: string | ToolContent): ToolContent =>
 	typeof content === "string" ? [{ type: "text", text: content }] : content;
 
-const textOf = (content: ToolContent): string =>
-	content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
+const textOf = (content: ToolContent): string => content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
 
 /**
  * Loads one hook — a file path (via `loadHooks`; a load error rejects with the loader's message) or

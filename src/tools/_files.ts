@@ -25,7 +25,8 @@ export async function readTextFile(path: string, strict = false): Promise<string
 			`${path} is too large (${formatBytes(info.size)}; the limit is ${formatBytes(MAX_TEXT_FILE_BYTES)}); use the bash tool (head, tail, grep, sed -n) to inspect it`,
 		);
 	const bytes = new Uint8Array(await Bun.file(path).arrayBuffer());
-	if (bytes.subarray(0, 8192).includes(0)) throw new Error(`${path} looks like a binary file (it contains NUL bytes); only text files can be read or edited`);
+	if (bytes.subarray(0, 8192).includes(0))
+		throw new Error(`${path} looks like a binary file (it contains NUL bytes); only text files can be read or edited`);
 	try {
 		return new TextDecoder("utf-8", { fatal: strict, ignoreBOM: true }).decode(bytes);
 	} catch {

@@ -53,8 +53,7 @@ export function createReadTool(cwd: string): AgentTool<ReadParams, ReadDetails> 
 			const endsWithNewline = text.endsWith("\n");
 			const all = text === "" ? [] : (endsWithNewline ? text.slice(0, -1) : text).split("\n");
 			const offset = input.offset ?? 1;
-			if (offset > Math.max(all.length, 1))
-				throw new Error(`offset ${offset} is past the end of ${path} (${all.length} lines)`);
+			if (offset > Math.max(all.length, 1)) throw new Error(`offset ${offset} is past the end of ${path} (${all.length} lines)`);
 
 			const wanted = Math.min(input.limit ?? Number.POSITIVE_INFINITY, all.length - offset + 1);
 			const shown: string[] = [];
@@ -76,8 +75,7 @@ export function createReadTool(cwd: string): AgentTool<ReadParams, ReadDetails> 
 
 			const last = offset + shown.length - 1;
 			const truncated = shown.length < wanted || note !== "";
-			if (!note && last < all.length)
-				note = `[Showing lines ${offset}-${last} of ${all.length}. Use offset=${last + 1} to continue.]`;
+			if (!note && last < all.length) note = `[Showing lines ${offset}-${last} of ${all.length}. Use offset=${last + 1} to continue.]`;
 			let content = shown.join("\n");
 			if (last === all.length && endsWithNewline && !note) content += "\n";
 			if (note) content += `\n\n${note}`;

@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
-import { dirname, join, resolve } from "pathe";
+import { join, resolve } from "pathe";
 import { userAgentDir } from "../paths.ts";
 
 /** One approval: the content hash the user approved, and when. */
@@ -64,7 +64,10 @@ export function readHookFile(path: string): Uint8Array {
 	try {
 		const info = fstatSync(fd);
 		if (!info.isFile())
-			throw new TrustError("HOOK_NOT_A_FILE", `${path} is not a regular file (${info.isDirectory() ? "a directory" : "a FIFO, socket or device"}); a hook must be a file`);
+			throw new TrustError(
+				"HOOK_NOT_A_FILE",
+				`${path} is not a regular file (${info.isDirectory() ? "a directory" : "a FIFO, socket or device"}); a hook must be a file`,
+			);
 		const bytes = new Uint8Array(info.size);
 		let read = 0;
 		while (read < bytes.length) {
@@ -75,7 +78,10 @@ export function readHookFile(path: string): Uint8Array {
 		return read === bytes.length ? bytes : bytes.subarray(0, read);
 	} catch (error) {
 		if (error instanceof TrustError) throw error;
-		throw new TrustError("HOOK_UNREADABLE", `Cannot read ${path} to hash it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+		throw new TrustError(
+			"HOOK_UNREADABLE",
+			`Cannot read ${path} to hash it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+		);
 	} finally {
 		closeSync(fd);
 	}
@@ -199,10 +205,7 @@ export function createTrustStore(file?: string): TrustStore {
 
 function parseTrustFile(text: string, file: string): TrustFile {
 	const corrupt = (why: string) =>
-		new TrustError(
-			"TRUST_FILE_CORRUPT",
-			`Trust file ${file} is corrupt: ${why}. Fix or delete it (approvals in it will be lost).`,
-		);
+		new TrustError("TRUST_FILE_CORRUPT", `Trust file ${file} is corrupt: ${why}. Fix or delete it (approvals in it will be lost).`);
 	let data: unknown;
 	try {
 		data = JSON.parse(text);
@@ -211,8 +214,7 @@ function parseTrustFile(text: string, file: string): TrustFile {
 	}
 	const { version, approved } = (data ?? {}) as Partial<TrustFile>;
 	if (version !== 1) throw corrupt(`expected "version": 1, got ${JSON.stringify(version)}`);
-	if (!approved || typeof approved !== "object" || Array.isArray(approved))
-		throw corrupt(`"approved" must be an object`);
+	if (!approved || typeof approved !== "object" || Array.isArray(approved)) throw corrupt(`"approved" must be an object`);
 	for (const [path, entry] of Object.entries(approved)) {
 		if (typeof entry?.sha256 !== "string" || typeof entry?.approvedAt !== "string")
 			throw corrupt(`entry ${JSON.stringify(path)} needs string "sha256" and "approvedAt"`);

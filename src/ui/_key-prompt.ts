@@ -164,6 +164,8 @@ export async function promptConfirm(message: string, initial = false, io: KeyPro
 		return undefined;
 	});
 	const title = message.split("\n", 1)[0] ?? message;
-	screen.finish(typeof answer === "boolean" ? `${paint(color, 32, "✔")} ${title} › ${answer ? "Yes" : "No"}` : `${paint(color, 31, "✖")} ${title}`);
+	screen.finish(
+		typeof answer === "boolean" ? `${paint(color, 32, "✔")} ${title} › ${answer ? "Yes" : "No"}` : `${paint(color, 31, "✖")} ${title}`,
+	);
 	return answer;
 }

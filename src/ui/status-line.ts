@@ -26,9 +26,7 @@ const TOKEN = new RegExp(
  * spaces next to it are trimmed.
  */
 export function sanitizeStatusText(text: string): string {
-	const cleaned = text.replace(TOKEN, (_match, sgr: string | undefined, control: string | undefined) =>
-		sgr ?? (control ? " " : ""),
-	);
+	const cleaned = text.replace(TOKEN, (_match, sgr: string | undefined, control: string | undefined) => sgr ?? (control ? " " : ""));
 	return collapseSpaces(cleaned);
 }
 

@@ -37,11 +37,16 @@ export const claudeDriver: AgentDriver = {
 		return runProcess([bin, "-p", prompt, "--allowedTools", "Bash Read", "--output-format", "json"], { cwd: sandbox.proj, env, timeoutMs });
 	},
 	selfcheck: {
-		deny: (reason) => JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: reason } }),
+		deny: (reason) =>
+			JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: reason } }),
 		context: (text) => JSON.stringify({ hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: text } }),
 	},
 	guardChecks(checks, denied) {
-		checks.expect("guard: Claude marked the denied call's tool_result is_error", denied?.isError === true, `result: ${JSON.stringify(denied)}`);
+		checks.expect(
+			"guard: Claude marked the denied call's tool_result is_error",
+			denied?.isError === true,
+			`result: ${JSON.stringify(denied)}`,
+		);
 	},
 	finalText(run) {
 		try {

@@ -56,13 +56,22 @@ export const codexDriver: AgentDriver = {
 	run(bin, sandbox, baseUrl, prompt, timeoutMs) {
 		const env = sandbox.env({ CODEX_HOME: join(sandbox.home, ".codex"), MOCK_API_KEY: "sk-test" });
 		const args = [
-			bin, "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", "--dangerously-bypass-hook-trust",
-			"--color", "never", "-c", `model_providers.mock.base_url="${baseUrl}/v1"`, prompt,
+			bin,
+			"exec",
+			"--skip-git-repo-check",
+			"--dangerously-bypass-approvals-and-sandbox",
+			"--dangerously-bypass-hook-trust",
+			"--color",
+			"never",
+			"-c",
+			`model_providers.mock.base_url="${baseUrl}/v1"`,
+			prompt,
 		];
 		return runProcess(args, { cwd: sandbox.proj, env, timeoutMs });
 	},
 	selfcheck: {
-		deny: (reason) => JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: reason } }),
+		deny: (reason) =>
+			JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: reason } }),
 		context: (text) => JSON.stringify({ hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: text } }),
 	},
 	// `codex exec` prints the last agent message on stdout.

@@ -16,7 +16,13 @@ export function geminiSettings(hooks: HookCommands): string {
 		{ ...(matcher ? { matcher } : {}), hooks: [{ type: "command", name, command, timeout: 30_000 }] },
 	];
 	return `${JSON.stringify(
-		{ hooks: { BeforeTool: entry("suite-pre", hooks.pre, "*"), AfterTool: entry("suite-post", hooks.post, "*"), BeforeAgent: entry("suite-prompt", hooks.prompt) } },
+		{
+			hooks: {
+				BeforeTool: entry("suite-pre", hooks.pre, "*"),
+				AfterTool: entry("suite-post", hooks.post, "*"),
+				BeforeAgent: entry("suite-prompt", hooks.prompt),
+			},
+		},
 		null,
 		2,
 	)}\n`;

@@ -30,7 +30,11 @@ export async function approveHooks(exe: string, sandbox: Sandbox): Promise<{ ok:
  * when it does, compiles the executable into `dir` with `scripts/build.ts`. With `prebuilt`, that
  * executable is probed and used instead.
  */
-export async function prepareBridge(dir: string, env: Record<string, string>, prebuilt?: string): Promise<{ exe: string } | { missing: string }> {
+export async function prepareBridge(
+	dir: string,
+	env: Record<string, string>,
+	prebuilt?: string,
+): Promise<{ exe: string } | { missing: string }> {
 	const cli = prebuilt ? [prebuilt] : ["bun", join(REPO, "src", "cli.ts")];
 	const probe = await runProcess([...cli, "bridge", "claude"], { cwd: dir, env, timeoutMs: 30_000, stdin: "{}" });
 	const said = `${probe.stdout}\n${probe.stderr}`;

@@ -20,7 +20,11 @@ export function controlCase(driver: AgentDriver): AgentCase {
 			drive(driver, ctx, checks, "control", {
 				hooks: (s) => {
 					const log = sh(join(s.logs, "hooks.log"));
-					return { pre: `${sh(SELFCHECK.answer)} ${log} ''`, post: `${sh(SELFCHECK.answer)} ${log} ''`, prompt: `${sh(SELFCHECK.answer)} ${log} ''` };
+					return {
+						pre: `${sh(SELFCHECK.answer)} ${log} ''`,
+						post: `${sh(SELFCHECK.answer)} ${log} ''`,
+						prompt: `${sh(SELFCHECK.answer)} ${log} ''`,
+					};
 				},
 				expect: { deny: false, harmless: true, redact: false, context: false },
 				markers: selfcheckMarkers(),
@@ -90,11 +94,15 @@ export function bridgeHookFlagCase(driver: AgentDriver): AgentCase {
 		run(ctx, checks) {
 			if (!("exe" in ctx.bridge)) throw new Error("unreachable: no bridge");
 			const exe = ctx.bridge.exe;
-			const files = Object.fromEntries(Object.entries(bridgeHookFiles()).map(([path, text]) => [path.replace("proj/.xcsh/hooks/", "own-hooks/"), text]));
+			const files = Object.fromEntries(
+				Object.entries(bridgeHookFiles()).map(([path, text]) => [path.replace("proj/.xcsh/hooks/", "own-hooks/"), text]),
+			);
 			return drive(driver, ctx, checks, "hookflag", {
 				files,
 				hooks(sandbox) {
-					const flags = Object.keys(files).map((path) => `--hook ${sh(join(sandbox.root, path))}`).join(" ");
+					const flags = Object.keys(files)
+						.map((path) => `--hook ${sh(join(sandbox.root, path))}`)
+						.join(" ");
 					const command = `${sh(exe)} ${flags} bridge ${driver.id}`;
 					return { pre: command, post: command, prompt: command };
 				},
@@ -122,9 +130,20 @@ export function initInstallCase(driver: AgentDriver): AgentCase {
 				async prepare(sandbox, c) {
 					const run = (args: string[]) => runProcess([exe, ...args], { cwd: sandbox.proj, env: sandbox.env(), timeoutMs: 30_000 });
 					const init = await run(["init", "guard"]);
-					if (!c.expect("`xcsh-hooks init guard` scaffolded and approved the guard", init.code === 0, `exit ${init.code}: ${init.stderr.trim()}`)) return false;
+					if (
+						!c.expect(
+							"`xcsh-hooks init guard` scaffolded and approved the guard",
+							init.code === 0,
+							`exit ${init.code}: ${init.stderr.trim()}`,
+						)
+					)
+						return false;
 					const install = await run(["install", driver.id]);
-					return c.expect(`\`xcsh-hooks install ${driver.id}\` wrote the agent's config`, install.code === 0, `exit ${install.code}: ${install.stderr.trim()}`);
+					return c.expect(
+						`\`xcsh-hooks install ${driver.id}\` wrote the agent's config`,
+						install.code === 0,
+						`exit ${install.code}: ${install.stderr.trim()}`,
+					);
 				},
 				expect: { deny: true, harmless: true, redact: false, context: false },
 				markers: { deny: "guard: blocked a forced recursive delete: rm -rf build", context: "" },

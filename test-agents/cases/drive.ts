@@ -35,7 +35,9 @@ export async function drive(driver: AgentDriver, ctx: CaseContext, checks: Check
 		const run = await driver.run(ctx.bin, sandbox, server.url, PROMPT, ctx.timeoutMs);
 		await Bun.write(join(sandbox.logs, "requests.json"), JSON.stringify(server.requests, null, 1));
 		await Bun.write(join(sandbox.logs, "agent.out"), `${run.stdout}\n--- stderr\n${run.stderr}`);
-		ctx.log(`${driver.id} exited ${run.code}${run.timedOut ? " (killed on timeout)" : ""} in ${(run.ms / 1000).toFixed(1)} s; ${server.requests.length} requests, ${server.main().length} main turns`);
+		ctx.log(
+			`${driver.id} exited ${run.code}${run.timedOut ? " (killed on timeout)" : ""} in ${(run.ms / 1000).toFixed(1)} s; ${server.requests.length} requests, ${server.main().length} main turns`,
+		);
 		const outcome: Outcome = { run, server, api: driver.api, sandbox, markers: setup.markers, expect: setup.expect };
 		checkStandard(checks, outcome);
 		if (setup.expect.deny) driver.guardChecks?.(checks, driver.api.toolResults(server.main().at(-1)?.body)[0]);

@@ -1,4 +1,16 @@
-import { arr, FINAL_TEXT, type ModelApi, obj, pathKey, pickName, type RecordedRequest, type SeenToolResult, sse, sseResponse, type ToolStep } from "./types.ts";
+import {
+	arr,
+	FINAL_TEXT,
+	type ModelApi,
+	obj,
+	pathKey,
+	pickName,
+	type RecordedRequest,
+	type SeenToolResult,
+	sse,
+	sseResponse,
+	type ToolStep,
+} from "./types.ts";
 
 /** Tool names for each step kind: Claude Code first, then GitHub Copilot CLI. */
 const SHELL = ["Bash", "bash"];
@@ -7,7 +19,8 @@ const READ = ["Read", "view"];
 /** The `tool_use` input for `step`, shaped after the tool the client offered. */
 function toolCall(step: ToolStep, tools: unknown[]): { name: string; input: Record<string, unknown> } {
 	const names = tools.map((t) => String(obj(t).name));
-	if (step.kind === "shell") return { name: pickName(names, SHELL), input: { command: step.command, description: step.description ?? "run it" } };
+	if (step.kind === "shell")
+		return { name: pickName(names, SHELL), input: { command: step.command, description: step.description ?? "run it" } };
 	const name = pickName(names, READ);
 	const schema = obj(tools.find((t) => obj(t).name === name)).input_schema;
 	return { name, input: { [pathKey(schema)]: step.path } };
@@ -22,14 +35,30 @@ function countResults(body: unknown): number {
 function stream(model: string, id: string, block: { name: string; input: unknown; id: string } | { text: string }): string[] {
 	const usage = { input_tokens: 10, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
 	const out = [
-		sse({ type: "message_start", message: { id, type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage } }, "message_start"),
+		sse(
+			{
+				type: "message_start",
+				message: { id, type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage },
+			},
+			"message_start",
+		),
 	];
 	if ("text" in block) {
 		out.push(sse({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }, "content_block_start"));
 		out.push(sse({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: block.text } }, "content_block_delta"));
 	} else {
-		out.push(sse({ type: "content_block_start", index: 0, content_block: { type: "tool_use", id: block.id, name: block.name, input: {} } }, "content_block_start"));
-		out.push(sse({ type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: JSON.stringify(block.input) } }, "content_block_delta"));
+		out.push(
+			sse(
+				{ type: "content_block_start", index: 0, content_block: { type: "tool_use", id: block.id, name: block.name, input: {} } },
+				"content_block_start",
+			),
+		);
+		out.push(
+			sse(
+				{ type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: JSON.stringify(block.input) } },
+				"content_block_delta",
+			),
+		);
 	}
 	out.push(sse({ type: "content_block_stop", index: 0 }, "content_block_stop"));
 	const stop = "text" in block ? "end_turn" : "tool_use";
@@ -41,8 +70,14 @@ function stream(model: string, id: string, block: { name: string; input: unknown
 /** A non-streaming message (some side calls do not stream). */
 function plain(model: string, id: string, text: string): Response {
 	return Response.json({
-		id, type: "message", role: "assistant", model, content: [{ type: "text", text }],
-		stop_reason: "end_turn", stop_sequence: null, usage: { input_tokens: 10, output_tokens: 5 },
+		id,
+		type: "message",
+		role: "assistant",
+		model,
+		content: [{ type: "text", text }],
+		stop_reason: "end_turn",
+		stop_sequence: null,
+		usage: { input_tokens: 10, output_tokens: 5 },
 	});
 }
 
@@ -53,7 +88,12 @@ export function anthropicToolResults(body: unknown): SeenToolResult[] {
 		for (const block of arr(obj(message).content)) {
 			const b = obj(block);
 			if (b.type !== "tool_result") continue;
-			const text = typeof b.content === "string" ? b.content : arr(b.content).map((c) => String(obj(c).text ?? JSON.stringify(c))).join("\n");
+			const text =
+				typeof b.content === "string"
+					? b.content
+					: arr(b.content)
+							.map((c) => String(obj(c).text ?? JSON.stringify(c)))
+							.join("\n");
 			seen.push({ id: String(b.tool_use_id), text, isError: b.is_error === true });
 		}
 	}

@@ -1,4 +1,16 @@
-import { arr, FINAL_TEXT, type ModelApi, obj, pathKey, pickName, type RecordedRequest, type SeenToolResult, sse, sseResponse, type ToolStep } from "./types.ts";
+import {
+	arr,
+	FINAL_TEXT,
+	type ModelApi,
+	obj,
+	pathKey,
+	pickName,
+	type RecordedRequest,
+	type SeenToolResult,
+	sse,
+	sseResponse,
+	type ToolStep,
+} from "./types.ts";
 
 /** The function responses in a Gemini `generateContent` request body. */
 export function geminiToolResults(body: unknown): SeenToolResult[] {
@@ -15,7 +27,9 @@ export function geminiToolResults(body: unknown): SeenToolResult[] {
 
 /** Every function declaration the request offers. */
 function declarations(body: Record<string, unknown>): Record<string, unknown>[] {
-	return arr(body.tools).flatMap((t) => arr(obj(t).functionDeclarations)).map(obj);
+	return arr(body.tools)
+		.flatMap((t) => arr(obj(t).functionDeclarations))
+		.map(obj);
 }
 
 /** A value that satisfies a (Gemini or JSON) schema, for structured side calls such as the model router. */

@@ -1,4 +1,14 @@
-import { arr, FINAL_TEXT, type ModelApi, obj, type RecordedRequest, type SeenToolResult, sse, sseResponse, type ToolStep } from "./types.ts";
+import {
+	arr,
+	FINAL_TEXT,
+	type ModelApi,
+	obj,
+	type RecordedRequest,
+	type SeenToolResult,
+	sse,
+	sseResponse,
+	type ToolStep,
+} from "./types.ts";
 
 /** A tool name the client offered → the arguments it takes for a shell command. */
 const SHELL_TOOLS: Record<string, (command: string) => Record<string, unknown>> = {
@@ -14,7 +24,12 @@ export function responsesToolResults(body: unknown): SeenToolResult[] {
 		.filter((item) => item.type === "function_call_output")
 		.map((item) => ({
 			id: String(item.call_id),
-			text: typeof item.output === "string" ? item.output : arr(item.output).map((c) => String(obj(c).text ?? "")).join("\n"),
+			text:
+				typeof item.output === "string"
+					? item.output
+					: arr(item.output)
+							.map((c) => String(obj(c).text ?? ""))
+							.join("\n"),
 		}));
 }
 
@@ -32,16 +47,39 @@ let counter = 0;
 /** The SSE events of one response holding a single output item. */
 function events(item: Record<string, unknown>): string[] {
 	const id = `resp_${++counter}`;
-	const base = { id, object: "response", created_at: Math.floor(Date.now() / 1000), model: "mock-model", status: "in_progress", output: [] };
+	const base = {
+		id,
+		object: "response",
+		created_at: Math.floor(Date.now() / 1000),
+		model: "mock-model",
+		status: "in_progress",
+		output: [],
+	};
 	const out = [sse({ type: "response.created", sequence_number: 0, response: base }, "response.created")];
 	out.push(sse({ type: "response.output_item.added", sequence_number: 1, output_index: 0, item }, "response.output_item.added"));
 	if (item.type === "message") {
 		const text = String(obj(arr(item.content)[0]).text);
-		out.push(sse({ type: "response.output_text.delta", sequence_number: 2, item_id: item.id, output_index: 0, content_index: 0, delta: text }, "response.output_text.delta"));
+		out.push(
+			sse(
+				{ type: "response.output_text.delta", sequence_number: 2, item_id: item.id, output_index: 0, content_index: 0, delta: text },
+				"response.output_text.delta",
+			),
+		);
 	}
 	out.push(sse({ type: "response.output_item.done", sequence_number: 3, output_index: 0, item }, "response.output_item.done"));
-	const usage = { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 15 };
-	out.push(sse({ type: "response.completed", sequence_number: 4, response: { ...base, status: "completed", output: [item], usage } }, "response.completed"));
+	const usage = {
+		input_tokens: 10,
+		input_tokens_details: { cached_tokens: 0 },
+		output_tokens: 5,
+		output_tokens_details: { reasoning_tokens: 0 },
+		total_tokens: 15,
+	};
+	out.push(
+		sse(
+			{ type: "response.completed", sequence_number: 4, response: { ...base, status: "completed", output: [item], usage } },
+			"response.completed",
+		),
+	);
 	return out;
 }
 
@@ -62,7 +100,13 @@ export const responsesApi: ModelApi = {
 		if (record.kind === "main") record.turn = turn;
 		const item = step
 			? functionCall(step, tools, `call_${turn + 1}`)
-			: { type: "message", id: `msg_${counter + 1}`, status: "completed", role: "assistant", content: [{ type: "output_text", text: FINAL_TEXT, annotations: [] }] };
+			: {
+					type: "message",
+					id: `msg_${counter + 1}`,
+					status: "completed",
+					role: "assistant",
+					content: [{ type: "output_text", text: FINAL_TEXT, annotations: [] }],
+				};
 		return sseResponse(events(item));
 	},
 };

@@ -55,10 +55,16 @@ env > "$PWD/env-${name}.txt"
 `;
 
 /** A Claude-style settings file: one matcher group per event. */
-export function claudeSettings(hooks: Record<string, Array<{ matcher?: string; command: string; timeout?: number }>>, extra: Record<string, unknown> = {}): string {
+export function claudeSettings(
+	hooks: Record<string, Array<{ matcher?: string; command: string; timeout?: number }>>,
+	extra: Record<string, unknown> = {},
+): string {
 	const out: Record<string, unknown> = {};
 	for (const [event, entries] of Object.entries(hooks))
-		out[event] = entries.map(({ matcher, command, timeout }) => ({ ...(matcher === undefined ? {} : { matcher }), hooks: [{ type: "command", command, ...(timeout ? { timeout } : {}) }] }));
+		out[event] = entries.map(({ matcher, command, timeout }) => ({
+			...(matcher === undefined ? {} : { matcher }),
+			hooks: [{ type: "command", command, ...(timeout ? { timeout } : {}) }],
+		}));
 	return JSON.stringify({ ...extra, hooks: out }, null, 2);
 }
 

@@ -26,7 +26,13 @@ describe("Codex hooks.json", () => {
 		expect(await rejection(lib.run("rm -rf build"))).toBe("Blocked: rm -rf commands are not allowed");
 		expect(existsSync(join(dir, "build/x"))).toBe(true);
 		await lib.run("echo hi");
-		expect(dumped(dir, "codex")).toMatchObject({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "echo hi" }, transcript_path: null, cwd: dir });
+		expect(dumped(dir, "codex")).toMatchObject({
+			hook_event_name: "PreToolUse",
+			tool_name: "Bash",
+			tool_input: { command: "echo hi" },
+			transcript_path: null,
+			cwd: dir,
+		});
 		expect(dumped(dir, "codex")).toHaveProperty("turn_id");
 	});
 
@@ -36,12 +42,19 @@ describe("Codex hooks.json", () => {
 	});
 
 	test("PostToolUse decision:block replaces the output with its reason (Codex's reading)", async () => {
-		const { dir, home } = setup({ ".codex/hooks.json": grouped("PostToolUse", `cat >/dev/null; echo '{"decision":"block","reason":"output hidden by policy"}'`) });
+		const { dir, home } = setup({
+			".codex/hooks.json": grouped("PostToolUse", `cat >/dev/null; echo '{"decision":"block","reason":"output hidden by policy"}'`),
+		});
 		expect(text(await (await library(dir, home)).run("echo secret"))).toBe("output hidden by policy");
 	});
 
 	test("updatedInput without permissionDecision allow fails closed", async () => {
-		const { dir, home } = setup({ ".codex/hooks.json": grouped("PreToolUse", `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"echo x"}}}'`) });
+		const { dir, home } = setup({
+			".codex/hooks.json": grouped(
+				"PreToolUse",
+				`echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"echo x"}}}'`,
+			),
+		});
 		expect(await rejection((await library(dir, home)).run("echo y"))).toContain("updatedInput without permissionDecision: allow");
 	});
 });
@@ -65,7 +78,11 @@ describe("Gemini CLI settings.json", () => {
 		const lib = await library(dir, home);
 		expect(await rejection(lib.run("rm -rf build"))).toBe("Security policy: rm -rf blocked");
 		await lib.run("echo fine");
-		expect(dumped(dir, "gemini")).toMatchObject({ hook_event_name: "BeforeTool", tool_name: "run_shell_command", tool_input: { command: "echo fine" } });
+		expect(dumped(dir, "gemini")).toMatchObject({
+			hook_event_name: "BeforeTool",
+			tool_name: "run_shell_command",
+			tool_input: { command: "echo fine" },
+		});
 		expect(typeof dumped(dir, "gemini").timestamp).toBe("string");
 		expect(dumpedEnv(dir, "gemini")).toMatchObject({ GEMINI_PROJECT_DIR: dir, CLAUDE_PROJECT_DIR: dir });
 	});
@@ -81,8 +98,26 @@ describe("Gemini CLI settings.json", () => {
 		const { dir, home } = setup({
 			".gemini/settings.json": JSON.stringify({
 				hooks: {
-					BeforeTool: [{ hooks: [{ type: "command", command: `cat >/dev/null; echo '{"decision":"allow","hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"echo REWRITTEN"}}}'` }] }],
-					AfterTool: [{ hooks: [{ type: "command", command: `cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"AfterTool","additionalContext":"checked by policy"}}'` }] }],
+					BeforeTool: [
+						{
+							hooks: [
+								{
+									type: "command",
+									command: `cat >/dev/null; echo '{"decision":"allow","hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"echo REWRITTEN"}}}'`,
+								},
+							],
+						},
+					],
+					AfterTool: [
+						{
+							hooks: [
+								{
+									type: "command",
+									command: `cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"AfterTool","additionalContext":"checked by policy"}}'`,
+								},
+							],
+						},
+					],
 				},
 			}),
 		});
@@ -109,19 +144,37 @@ describe("Cursor hooks.json", () => {
 		const lib = await library(dir, home);
 		expect(await rejection(lib.run("rm -rf build"))).toBe("Do not delete folders");
 		await lib.run("echo hi");
-		expect(dumped(dir, "cursor")).toMatchObject({ hook_event_name: "beforeShellExecution", command: "echo hi", cwd: dir, workspace_roots: [dir] });
+		expect(dumped(dir, "cursor")).toMatchObject({
+			hook_event_name: "beforeShellExecution",
+			command: "echo hi",
+			cwd: dir,
+			workspace_roots: [dir],
+		});
 		expect(dumpedEnv(dir, "cursor").CURSOR_PROJECT_DIR).toBe(dir);
 	});
 
 	test("updated_input rewrites; output that is not JSON fails closed (Cursor's failClosed, always)", async () => {
-		const rewrite = setup({ ".cursor/hooks.json": JSON.stringify({ version: 1, hooks: { preToolUse: [{ command: `cat >/dev/null; echo '{"permission":"allow","updated_input":{"command":"echo CHANGED"}}'` }] } }) });
+		const rewrite = setup({
+			".cursor/hooks.json": JSON.stringify({
+				version: 1,
+				hooks: { preToolUse: [{ command: `cat >/dev/null; echo '{"permission":"allow","updated_input":{"command":"echo CHANGED"}}'` }] },
+			}),
+		});
 		expect(text(await (await library(rewrite.dir, rewrite.home)).run("echo before"))).toContain("CHANGED");
 		const garbage = setup({ ".cursor/hooks.json": JSON.stringify({ version: 1, hooks: { preToolUse: [{ command: "echo hello" }] } }) });
 		expect(await rejection((await library(garbage.dir, garbage.home)).run("echo x"))).toContain("not JSON");
 	});
 
 	test("user hooks in ~/.cursor/hooks.json run from ~/.cursor", async () => {
-		const { dir, home } = setup({}, { ".cursor/hooks.json": JSON.stringify({ version: 1, hooks: { preToolUse: [{ command: `cat >/dev/null; pwd > "$CURSOR_PROJECT_DIR/where.txt"; echo '{}'` }] } }) });
+		const { dir, home } = setup(
+			{},
+			{
+				".cursor/hooks.json": JSON.stringify({
+					version: 1,
+					hooks: { preToolUse: [{ command: `cat >/dev/null; pwd > "$CURSOR_PROJECT_DIR/where.txt"; echo '{}'` }] },
+				}),
+			},
+		);
 		await (await library(dir, home)).run("echo x");
 		expect((await Bun.file(join(dir, "where.txt")).text()).trim()).toBe(join(home, ".cursor"));
 	});

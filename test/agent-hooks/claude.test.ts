@@ -2,14 +2,30 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { BLOCK_RM_EXIT2, claudeSettings, DUMP, dumped, dumpedEnv, JSON_DENY, library, POST_CONTEXT, REWRITE_RM, rejection, setup, text } from "./_fixtures.ts";
+import {
+	BLOCK_RM_EXIT2,
+	claudeSettings,
+	DUMP,
+	dumped,
+	dumpedEnv,
+	JSON_DENY,
+	library,
+	POST_CONTEXT,
+	REWRITE_RM,
+	rejection,
+	setup,
+	text,
+} from "./_fixtures.ts";
 
 const GUARD = '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh';
 
 describe("Claude Code hooks through HookRunner + HookToolWrapper", () => {
 	test("the documented rm -rf guard (exit 2) blocks with its stderr; other commands run", async () => {
 		const { dir, home } = setup({
-			".claude/settings.json": claudeSettings({ PreToolUse: [{ matcher: "Bash", command: GUARD }] }, { permissions: { allow: ["Bash(ls:*)"] }, model: "opus" }),
+			".claude/settings.json": claudeSettings(
+				{ PreToolUse: [{ matcher: "Bash", command: GUARD }] },
+				{ permissions: { allow: ["Bash(ls:*)"] }, model: "opus" },
+			),
 			".claude/hooks/guard.sh": BLOCK_RM_EXIT2,
 			"build/app.js": "x",
 		});
@@ -49,7 +65,11 @@ describe("Claude Code hooks through HookRunner + HookToolWrapper", () => {
 		const lib = await library(dir, home);
 		expect(text(await lib.run("echo out"))).toContain("out");
 		expect(lib.messages).toHaveLength(1);
-		expect(lib.messages[0]?.message).toMatchObject({ customType: "agent-hook-context", content: "Remember: run the linter after editing", display: true });
+		expect(lib.messages[0]?.message).toMatchObject({
+			customType: "agent-hook-context",
+			content: "Remember: run the linter after editing",
+			display: true,
+		});
 		expect(lib.messages[0]?.message.details).toMatchObject({ agent: "claude", event: "PostToolUse" });
 	});
 
@@ -64,7 +84,10 @@ describe("Claude Code hooks through HookRunner + HookToolWrapper", () => {
 
 	test("the payload is Claude's: Bash {command}, ids, cwd, hook_event_name; CLAUDE_PROJECT_DIR is set; event data never reaches the command line", async () => {
 		const { dir, home } = setup({
-			".claude/settings.json": claudeSettings({ PreToolUse: [{ matcher: "Bash|Read", command: "sh .claude/hooks/dump.sh" }], PostToolUse: [{ matcher: "Bash", command: ".claude/hooks/post.sh" }] }),
+			".claude/settings.json": claudeSettings({
+				PreToolUse: [{ matcher: "Bash|Read", command: "sh .claude/hooks/dump.sh" }],
+				PostToolUse: [{ matcher: "Bash", command: ".claude/hooks/post.sh" }],
+			}),
 			".claude/hooks/dump.sh": DUMP("pre"),
 			".claude/hooks/post.sh": DUMP("post"),
 		});
@@ -77,13 +100,22 @@ describe("Claude Code hooks through HookRunner + HookToolWrapper", () => {
 		expect(typeof pre.session_id).toBe("string");
 		expect(dumpedEnv(dir, "pre").CLAUDE_PROJECT_DIR).toBe(dir);
 		const post = dumped(dir, "post");
-		expect(post).toMatchObject({ hook_event_name: "PostToolUse", tool_name: "Bash", tool_response: { stdout: expect.stringContaining("$(touch pwned)"), stderr: "" } });
+		expect(post).toMatchObject({
+			hook_event_name: "PostToolUse",
+			tool_name: "Bash",
+			tool_response: { stdout: expect.stringContaining("$(touch pwned)"), stderr: "" },
+		});
 		expect(existsSync(join(dir, "pwned"))).toBe(false); // the tool's own shell ran `touch pwned2`, the hook's did not
 	});
 
 	test("read maps to Read {file_path} with an absolute path; a matcher of exact names does not match other tools", async () => {
 		const { dir, home } = setup({
-			".claude/settings.json": claudeSettings({ PreToolUse: [{ matcher: "Read", command: ".claude/hooks/dump.sh" }, { matcher: "Write|Edit", command: "exit 2" }] }),
+			".claude/settings.json": claudeSettings({
+				PreToolUse: [
+					{ matcher: "Read", command: ".claude/hooks/dump.sh" },
+					{ matcher: "Write|Edit", command: "exit 2" },
+				],
+			}),
 			".claude/hooks/dump.sh": DUMP("read"),
 			"notes.txt": "hello\n",
 		});
@@ -103,7 +135,9 @@ describe("Claude Code hooks through HookRunner + HookToolWrapper", () => {
 			["echo '{not json'", "invalid JSON"],
 			[`echo '{"hookSpecificOutput":{"permissionDecision":"maybe"}}'`, "permissionDecision must be"],
 		] as const) {
-			const { dir, home } = setup({ ".claude/settings.json": JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command, timeout: 0.3 }] }] } }) });
+			const { dir, home } = setup({
+				".claude/settings.json": JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command, timeout: 0.3 }] }] } }),
+			});
 			const lib = await library(dir, home);
 			const message = await rejection(lib.run("echo should-not-run"));
 			expect(message).toContain(needle);
@@ -129,6 +163,8 @@ describe("Claude Code hooks through HookRunner + HookToolWrapper", () => {
 		const started = await lib.runner.emitBeforeAgentStart("fix the bug");
 		expect(started?.message).toMatchObject({ customType: "agent-hook-context", content: "Current branch: main" });
 		await lib.runner.emit({ type: "agent_end", messages: [] });
-		expect(lib.messages).toEqual([{ message: expect.objectContaining({ content: "tests are still failing" }), options: { triggerTurn: true } }]);
+		expect(lib.messages).toEqual([
+			{ message: expect.objectContaining({ content: "tests are still failing" }), options: { triggerTurn: true } },
+		]);
 	});
 });

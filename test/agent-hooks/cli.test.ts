@@ -30,21 +30,40 @@ const RM = JSON.stringify({ command: "rm -rf build" });
 const PROJECTS: Record<string, Record<string, string>> = {
 	"Claude Code": {
 		".claude/settings.json": claudeSettings(
-			{ PreToolUse: [{ matcher: "Bash", command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/block-rm.sh' }, { matcher: "*", command: "xcsh-hooks bridge claude" }] },
+			{
+				PreToolUse: [
+					{ matcher: "Bash", command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/block-rm.sh' },
+					{ matcher: "*", command: "xcsh-hooks bridge claude" },
+				],
+			},
 			{ $schema: "https://json.schemastore.org/claude-code-settings.json", permissions: { allow: ["Bash(npm run test:*)"] } },
 		),
 		".claude/hooks/block-rm.sh": BLOCK_RM_EXIT2,
 	},
 	Codex: {
-		".codex/hooks.json": JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "sh .codex/hooks/block-rm.sh", timeout: 30 }] }] } }),
+		".codex/hooks.json": JSON.stringify({
+			hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "sh .codex/hooks/block-rm.sh", timeout: 30 }] }] },
+		}),
 		".codex/hooks/block-rm.sh": BLOCK_RM_EXIT2,
 	},
 	"Gemini CLI": {
-		".gemini/settings.json": JSON.stringify({ hooks: { BeforeTool: [{ matcher: "run_shell_command", hooks: [{ type: "command", name: "deny-rm", command: "$GEMINI_PROJECT_DIR/.gemini/hooks/deny.sh", timeout: 10000 }] }] } }),
+		".gemini/settings.json": JSON.stringify({
+			hooks: {
+				BeforeTool: [
+					{
+						matcher: "run_shell_command",
+						hooks: [{ type: "command", name: "deny-rm", command: "$GEMINI_PROJECT_DIR/.gemini/hooks/deny.sh", timeout: 10000 }],
+					},
+				],
+			},
+		}),
 		".gemini/hooks/deny.sh": `#!/bin/sh\nif grep -q 'rm -rf'; then echo '{"decision":"deny","reason":"Blocked: rm -rf commands are not allowed"}'; fi\n`,
 	},
 	Cursor: {
-		".cursor/hooks.json": JSON.stringify({ version: 1, hooks: { preToolUse: [{ command: ".cursor/hooks/deny.sh", matcher: "Shell", failClosed: true }] } }),
+		".cursor/hooks.json": JSON.stringify({
+			version: 1,
+			hooks: { preToolUse: [{ command: ".cursor/hooks/deny.sh", matcher: "Shell", failClosed: true }] },
+		}),
 		".cursor/hooks/deny.sh": `#!/bin/sh\nif grep -q 'rm -rf'; then echo '{"permission":"deny","agent_message":"Blocked: rm -rf commands are not allowed"}'; else echo '{}'; fi\n`,
 	},
 };
@@ -64,7 +83,12 @@ describe("xcsh-hooks run bash / emit tool_call with the agents' project hooks", 
 			expect(blocked.stderr).toContain("Blocked: rm -rf commands are not allowed");
 			expect(existsSync(join(dir, "build", "app.js"))).toBe(true);
 
-			const emit = await cli(["emit", "tool_call", "--json"], dir, home, JSON.stringify({ toolName: "bash", input: { command: "rm -rf build" } }));
+			const emit = await cli(
+				["emit", "tool_call", "--json"],
+				dir,
+				home,
+				JSON.stringify({ toolName: "bash", input: { command: "rm -rf build" } }),
+			);
 			expect(emit.code).toBe(2);
 			expect(JSON.parse(emit.stdout).result).toEqual({ block: true, reason: "Blocked: rm -rf commands are not allowed" });
 
@@ -91,7 +115,9 @@ describe("xcsh-hooks run bash / emit tool_call with the agents' project hooks", 
 			}),
 		]);
 		const table = await cli(["list"], dir, home);
-		expect(table.stdout).toMatch(/claude-settings\s+project\s+PreToolUse\s+Bash\s+\.claude\/settings\.json#hooks\.PreToolUse\[0\]\.hooks\[0\]\s+\$ "\$CLAUDE_PROJECT_DIR"\/\.claude\/hooks\/block-rm\.sh\s+not approved/);
+		expect(table.stdout).toMatch(
+			/claude-settings\s+project\s+PreToolUse\s+Bash\s+\.claude\/settings\.json#hooks\.PreToolUse\[0\]\.hooks\[0\]\s+\$ "\$CLAUDE_PROJECT_DIR"\/\.claude\/hooks\/block-rm\.sh\s+not approved/,
+		);
 	});
 
 	test.concurrent("an approved entry whose script or command changed fails closed, naming the trust command", async () => {
@@ -116,10 +142,13 @@ describe("xcsh-hooks run bash / emit tool_call with the agents' project hooks", 
 	});
 
 	test.concurrent("user-level entries run without approval (the user's own files); JSON deny from ~/.claude/settings.json", async () => {
-		const { dir, home } = setup({ "build/app.js": "x" }, {
-			".claude/settings.json": claudeSettings({ PreToolUse: [{ matcher: "Bash", command: "$HOME/.claude/hooks/deny.sh" }] }),
-			".claude/hooks/deny.sh": JSON_DENY,
-		});
+		const { dir, home } = setup(
+			{ "build/app.js": "x" },
+			{
+				".claude/settings.json": claudeSettings({ PreToolUse: [{ matcher: "Bash", command: "$HOME/.claude/hooks/deny.sh" }] }),
+				".claude/hooks/deny.sh": JSON_DENY,
+			},
+		);
 		const run = await cli(["run", "bash", "--input", RM], dir, home);
 		expect(run.code).toBe(2);
 		expect(run.stderr).toContain("Destructive command blocked by hook");

@@ -11,21 +11,62 @@ const AGENT_PROVIDERS = ["claude-settings", "codex-hooks", "gemini-settings", "c
 
 async function discover(dir: string, home: string) {
 	const result = await loadCapability<Hook>("hooks", { cwd: dir, home, providers: AGENT_PROVIDERS });
-	return { ...result, rows: result.items.map((h) => [h._source.provider, h.level, h.entry?.event, h.entry?.matcher ?? null, h.entry?.command]) };
+	return {
+		...result,
+		rows: result.items.map((h) => [h._source.provider, h.level, h.entry?.event, h.entry?.matcher ?? null, h.entry?.command]),
+	};
 }
 
 describe("agent config providers", () => {
 	test("each command entry of the seven files is a hook with agent, level, event, matcher and command; other content is ignored", async () => {
 		const { dir, home } = setup(
 			{
-				".claude/settings.json": JSON.stringify({ permissions: { deny: ["Read(.env)"] }, env: { A: "1" }, hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "./a.sh" }, { type: "http", url: "http://127.0.0.1:1" }] }] } }),
-				".claude/settings.local.json": JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "./stop.sh", timeout: 5 }] }] } }),
-				".codex/hooks.json": JSON.stringify({ hooks: { PostToolUse: [{ matcher: "*", hooks: [{ type: "command", command: "./c.sh" }] }] } }),
-				".gemini/settings.json": JSON.stringify({ theme: "dark", hooks: { enabled: true, disabled: ["off"], BeforeTool: [{ matcher: "write_file", hooks: [{ type: "command", name: "g", command: "./g.sh" }, { type: "command", name: "off", command: "./off.sh" }] }] } }),
+				".claude/settings.json": JSON.stringify({
+					permissions: { deny: ["Read(.env)"] },
+					env: { A: "1" },
+					hooks: {
+						PreToolUse: [
+							{
+								matcher: "Bash",
+								hooks: [
+									{ type: "command", command: "./a.sh" },
+									{ type: "http", url: "http://127.0.0.1:1" },
+								],
+							},
+						],
+					},
+				}),
+				".claude/settings.local.json": JSON.stringify({
+					hooks: { Stop: [{ hooks: [{ type: "command", command: "./stop.sh", timeout: 5 }] }] },
+				}),
+				".codex/hooks.json": JSON.stringify({
+					hooks: { PostToolUse: [{ matcher: "*", hooks: [{ type: "command", command: "./c.sh" }] }] },
+				}),
+				".gemini/settings.json": JSON.stringify({
+					theme: "dark",
+					hooks: {
+						enabled: true,
+						disabled: ["off"],
+						BeforeTool: [
+							{
+								matcher: "write_file",
+								hooks: [
+									{ type: "command", name: "g", command: "./g.sh" },
+									{ type: "command", name: "off", command: "./off.sh" },
+								],
+							},
+						],
+					},
+				}),
 				".cursor/hooks.json": JSON.stringify({ version: 1, hooks: { beforeShellExecution: [{ command: "./cu.sh", matcher: "git" }] } }),
 			},
 			{
-				".claude/settings.json": JSON.stringify({ hooks: { Notification: [{ hooks: [{ type: "command", command: "notify-send hi" }] }], UserPromptSubmit: [{ hooks: [{ type: "command", command: "date" }] }] } }),
+				".claude/settings.json": JSON.stringify({
+					hooks: {
+						Notification: [{ hooks: [{ type: "command", command: "notify-send hi" }] }],
+						UserPromptSubmit: [{ hooks: [{ type: "command", command: "date" }] }],
+					},
+				}),
 				".codex/hooks.json": JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: "command", command: "echo hi" }] }] } }),
 				".gemini/settings.json": JSON.stringify({ hooks: { AfterAgent: [{ hooks: [{ type: "command", command: "echo done" }] }] } }),
 				".cursor/hooks.json": JSON.stringify({ version: 1, hooks: { stop: [{ command: "echo bye" }] } }),
@@ -50,7 +91,19 @@ describe("agent config providers", () => {
 	});
 
 	test("the same entry in two files is one hook (the other is shadowed); our own bridge entries are skipped", async () => {
-		const same = { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "guard.sh" }, { type: "command", command: "/opt/bin/xcsh-hooks bridge claude", onFailure: "block" }] }] } };
+		const same = {
+			hooks: {
+				PreToolUse: [
+					{
+						matcher: "Bash",
+						hooks: [
+							{ type: "command", command: "guard.sh" },
+							{ type: "command", command: "/opt/bin/xcsh-hooks bridge claude", onFailure: "block" },
+						],
+					},
+				],
+			},
+		};
 		const { dir, home } = setup({ ".claude/settings.json": JSON.stringify(same) }, { ".claude/settings.json": JSON.stringify(same) });
 		const result = await discover(dir, home);
 		expect(result.rows).toEqual([["claude-settings", "project", "PreToolUse", "Bash", "guard.sh"]]);
@@ -65,7 +118,12 @@ describe("agent config providers", () => {
 			".gemini/settings.json": JSON.stringify({
 				hooks: {
 					BeforeTool: { matcher: "x" },
-					AfterTool: [7, { matcher: 3, hooks: [] }, { hooks: "no" }, { hooks: [{ type: "command" }, { type: "command", command: "ok.sh", timeout: "soon" }] }],
+					AfterTool: [
+						7,
+						{ matcher: 3, hooks: [] },
+						{ hooks: "no" },
+						{ hooks: [{ type: "command" }, { type: "command", command: "ok.sh", timeout: "soon" }] },
+					],
 				},
 			}),
 			".cursor/hooks.json": JSON.stringify({ version: 1, hooks: { preToolUse: [{ command: "" }, { command: "fine.sh", matcher: "(" }] } }),

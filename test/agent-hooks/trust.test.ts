@@ -28,7 +28,10 @@ describe("what an approval covers", () => {
 			".claude/hooks/a.sh": "a",
 			"tools/b.ts": "b",
 			".claude/settings.json": claudeSettings({
-				PreToolUse: [{ command: `"$CLAUDE_PROJECT_DIR"/.claude/hooks/a.sh && bun tools/b.ts /etc/passwd ./missing.sh` }, { command: "${CLAUDE_PROJECT_DIR}/.claude/hooks/a.sh" }],
+				PreToolUse: [
+					{ command: `"$CLAUDE_PROJECT_DIR"/.claude/hooks/a.sh && bun tools/b.ts /etc/passwd ./missing.sh` },
+					{ command: "${CLAUDE_PROJECT_DIR}/.claude/hooks/a.sh" },
+				],
 			}),
 		});
 		const [first, second] = entriesOf(dir);
@@ -37,14 +40,20 @@ describe("what an approval covers", () => {
 	});
 
 	test("the content changes with the entry (command, matcher, timeout) and with the script's bytes", () => {
-		const { dir } = setup({ ".claude/hooks/a.sh": "one", ".claude/settings.json": claudeSettings({ PreToolUse: [{ matcher: "Bash", command: ".claude/hooks/a.sh" }] }) });
+		const { dir } = setup({
+			".claude/hooks/a.sh": "one",
+			".claude/settings.json": claudeSettings({ PreToolUse: [{ matcher: "Bash", command: ".claude/hooks/a.sh" }] }),
+		});
 		const hash = () => Bun.hash(approvalContent(entriesOf(dir)[0] as never)).toString();
 		const original = hash();
 		writeFileSync(join(dir, ".claude/hooks/a.sh"), "two");
 		expect(hash()).not.toBe(original);
 		writeFileSync(join(dir, ".claude/hooks/a.sh"), "one");
 		expect(hash()).toBe(original);
-		for (const changed of [{ matcher: "Bash", command: ".claude/hooks/a.sh", timeout: 9 }, { matcher: "Bash|Read", command: ".claude/hooks/a.sh" }]) {
+		for (const changed of [
+			{ matcher: "Bash", command: ".claude/hooks/a.sh", timeout: 9 },
+			{ matcher: "Bash|Read", command: ".claude/hooks/a.sh" },
+		]) {
 			writeFileSync(join(dir, ".claude/settings.json"), claudeSettings({ PreToolUse: [changed] }));
 			expect(hash()).not.toBe(original);
 		}
@@ -61,7 +70,9 @@ describe("planHooks verdicts for agent entries (library, with a trust store)", (
 		const path = `${join(dir, ".claude", "settings.json")}#hooks.PreToolUse[0].hooks[0]`;
 		const fresh = await library(dir, home, { trust: store });
 		expect(fresh.loaded.hooks).toEqual([]);
-		expect(fresh.loaded.skipped).toEqual([expect.objectContaining({ path, reason: "unknown", approve: `xcsh-hooks trust approve ${join(dir, ".claude", "settings.json")}` })]);
+		expect(fresh.loaded.skipped).toEqual([
+			expect.objectContaining({ path, reason: "unknown", approve: `xcsh-hooks trust approve ${join(dir, ".claude", "settings.json")}` }),
+		]);
 
 		await store.approve(path, approvalContent(entriesOf(dir)[0] as never));
 		const approved = await library(dir, home, { trust: new TrustStore(store.file) });

@@ -69,13 +69,20 @@ export async function spawnRun(
 	argv: string[],
 	options: { stdin?: string | Uint8Array; home: string; cwd: string; env?: Record<string, string> | undefined },
 ): Promise<Run> {
-	const stdin = options.stdin === undefined ? "ignore" : typeof options.stdin === "string" ? new TextEncoder().encode(options.stdin) : options.stdin;
+	const stdin =
+		options.stdin === undefined ? "ignore" : typeof options.stdin === "string" ? new TextEncoder().encode(options.stdin) : options.stdin;
 	const proc = Bun.spawn(argv, {
 		cwd: options.cwd,
 		stdin,
 		stdout: "pipe",
 		stderr: "pipe",
-		env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: options.home, TMPDIR: process.env.TMPDIR ?? "/tmp", NO_COLOR: "1", ...options.env },
+		env: {
+			PATH: process.env.PATH ?? "/usr/bin:/bin",
+			HOME: options.home,
+			TMPDIR: process.env.TMPDIR ?? "/tmp",
+			NO_COLOR: "1",
+			...options.env,
+		},
 	});
 	const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
 	return { code, stdout, stderr };

@@ -66,7 +66,9 @@ export const AGENT_CASES: AgentCase[] = [
 		none: undefined,
 		deny: claudeDeny,
 		rewrite: hso("PreToolUse", { permissionDecision: "allow", updatedInput: { command: W, description: "clean" } }),
-		replace: hso("PostToolUse", { updatedToolOutput: { stdout: R, stderr: "", interrupted: false, isImage: false, noOutputExpected: false } }),
+		replace: hso("PostToolUse", {
+			updatedToolOutput: { stdout: R, stderr: "", interrupted: false, isImage: false, noOutputExpected: false },
+		}),
 		context: hso("UserPromptSubmit", { additionalContext: C }),
 	},
 	{

@@ -17,10 +17,29 @@ export function bridgeMatrix(argv: () => string[]): void {
 	for (const c of AGENT_CASES) {
 		describe(`bridge ${c.label}`, () => {
 			const load = (ref: FixtureRef) => fixture(c.agent, ref.file, ws.project);
-			const run = (ref: FixtureRef, stdin: string | Uint8Array | Record<string, unknown>, hooks: string[], extra: string[] = [], env?: Record<string, string>): Promise<Run> =>
+			const run = (
+				ref: FixtureRef,
+				stdin: string | Uint8Array | Record<string, unknown>,
+				hooks: string[],
+				extra: string[] = [],
+				env?: Record<string, string>,
+			): Promise<Run> =>
 				spawnRun(
-					[...argv(), "bridge", c.agent, "--no-discovery", ...hooks.flatMap((h) => ["--hook", ws.hook(h)]), ...(ref.event ? ["--event", ref.event] : []), ...extra],
-					{ stdin: typeof stdin === "string" || stdin instanceof Uint8Array ? stdin : JSON.stringify(stdin), home: ws.home, cwd: ws.project, env },
+					[
+						...argv(),
+						"bridge",
+						c.agent,
+						"--no-discovery",
+						...hooks.flatMap((h) => ["--hook", ws.hook(h)]),
+						...(ref.event ? ["--event", ref.event] : []),
+						...extra,
+					],
+					{
+						stdin: typeof stdin === "string" || stdin instanceof Uint8Array ? stdin : JSON.stringify(stdin),
+						home: ws.home,
+						cwd: ws.project,
+						env,
+					},
 				);
 			const pre = (command: string) => {
 				const payload = load(c.pre);
@@ -105,7 +124,11 @@ export function bridgeMatrix(argv: () => string[]): void {
 			mkdirSync(join(home, ".xcsh", "agent"), { recursive: true });
 			writeFileSync(join(home, ".xcsh", "agent", "settings.json"), JSON.stringify({ hookTimeoutMs: 200 }));
 			const payload = fixture("claude", "PreToolUse.Bash.json", ws.project);
-			const result = await spawnRun([...argv(), "bridge", "claude", "--no-discovery", "--hook", ws.hook("hangs.ts")], { stdin: JSON.stringify(payload), home, cwd: ws.project });
+			const result = await spawnRun([...argv(), "bridge", "claude", "--no-discovery", "--hook", ws.hook("hangs.ts")], {
+				stdin: JSON.stringify(payload),
+				home,
+				cwd: ws.project,
+			});
 			const answer = answerOf(result) as { hookSpecificOutput: { permissionDecision: string } };
 			expect(answer.hookSpecificOutput.permissionDecision).toBe("deny");
 		});

@@ -10,17 +10,27 @@ describe("agent-specific answers", () => {
 	let ws: ReturnType<typeof workspace>;
 	beforeAll(() => {
 		ws = workspace();
-		writeFileSync(ws.hook("notify.ts"), `export default (pi) => pi.on("tool_call", (event, ctx) => { ctx.ui.notify("checked " + event.toolName, "warning"); });\n`);
+		writeFileSync(
+			ws.hook("notify.ts"),
+			`export default (pi) => pi.on("tool_call", (event, ctx) => { ctx.ui.notify("checked " + event.toolName, "warning"); });\n`,
+		);
 	});
 	const bridge = (agent: string, payload: unknown, hooks: string[], extra: string[] = []) =>
-		spawnRun([process.execPath, CLI, "bridge", agent, "--no-discovery", ...hooks.flatMap((h) => ["--hook", ws.hook(h)]), ...extra], { stdin: JSON.stringify(payload), home: ws.home, cwd: ws.project });
+		spawnRun([process.execPath, CLI, "bridge", agent, "--no-discovery", ...hooks.flatMap((h) => ["--hook", ws.hook(h)]), ...extra], {
+			stdin: JSON.stringify(payload),
+			home: ws.home,
+			cwd: ws.project,
+		});
 
 	test("Claude Read: the replaced content goes back in file.content, the rest of the output kept", async () => {
 		const answer = answerOf(await bridge("claude", fixture("claude", "PostToolUse.Read.json", ws.project), ["policy.ts"]));
 		expect(answer).toEqual({
 			hookSpecificOutput: {
 				hookEventName: "PostToolUse",
-				updatedToolOutput: { type: "text", file: { filePath: "/home/user/proj/.env", content: "REPLACED-BY-HOOK", numLines: 3, startLine: 1, totalLines: 3 } },
+				updatedToolOutput: {
+					type: "text",
+					file: { filePath: "/home/user/proj/.env", content: "REPLACED-BY-HOOK", numLines: 3, startLine: 1, totalLines: 3 },
+				},
 			},
 		});
 	});
@@ -53,11 +63,17 @@ describe("agent-specific answers", () => {
 
 	test("Copilot camelCase without --event: the payload's fields name the event", async () => {
 		const answer = answerOf(await bridge("copilot", fixture("copilot", "preToolUse.json", ws.project), ["policy.ts"]));
-		expect(answer).toEqual({ permissionDecision: "deny", permissionDecisionReason: "POLICY: rm -rf is not allowed [xcsh-hooks: policy.ts]" });
+		expect(answer).toEqual({
+			permissionDecision: "deny",
+			permissionDecisionReason: "POLICY: rm -rf is not allowed [xcsh-hooks: policy.ts]",
+		});
 	});
 
 	test("Gemini tail-call AfterTool and Copilot permissionRequest are handled (replace / no opinion)", async () => {
-		expect(answerOf(await bridge("gemini", fixture("gemini", "AfterTool.tail-call.json", ws.project), ["policy.ts"]))).toEqual({ decision: "deny", reason: "REPLACED-BY-HOOK" });
+		expect(answerOf(await bridge("gemini", fixture("gemini", "AfterTool.tail-call.json", ws.project), ["policy.ts"]))).toEqual({
+			decision: "deny",
+			reason: "REPLACED-BY-HOOK",
+		});
 		expect(answerOf(await bridge("copilot", fixture("copilot", "permissionRequest.json", ws.project), ["policy.ts"]))).toBeUndefined();
 	});
 

@@ -50,9 +50,14 @@ describe("the project directory", () => {
 
 	test("an approved project hook guards the agent's calls (trust applies unchanged)", async () => {
 		const dir = project("approved");
-		const approve = await spawnRun([process.execPath, CLI, "trust", "approve", join(dir, ".xcsh", "hooks", "policy.ts")], { home, cwd: dir });
+		const approve = await spawnRun([process.execPath, CLI, "trust", "approve", join(dir, ".xcsh", "hooks", "policy.ts")], {
+			home,
+			cwd: dir,
+		});
 		expect(approve.code).toBe(0);
-		const answer = answerOf(await bridge("claude", fixture("claude", "PreToolUse.Bash.json", dir))) as { hookSpecificOutput: Record<string, string> };
+		const answer = answerOf(await bridge("claude", fixture("claude", "PreToolUse.Bash.json", dir))) as {
+			hookSpecificOutput: Record<string, string>;
+		};
 		expect(answer.hookSpecificOutput.permissionDecision).toBe("deny");
 		expect(answer.hookSpecificOutput.permissionDecisionReason).toContain("POLICY");
 	});
@@ -80,7 +85,9 @@ describe("usage", () => {
 
 	test("a payload without an event name is answered as a denied tool call", async () => {
 		const run = await bridge("claude", { session_id: "s", tool_name: "Bash", tool_input: { command: "ls" } }, {}, ["--no-discovery"]);
-		expect(answerOf(run)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny", permissionDecisionReason: expect.stringContaining("names no event") } });
+		expect(answerOf(run)).toMatchObject({
+			hookSpecificOutput: { permissionDecision: "deny", permissionDecisionReason: expect.stringContaining("names no event") },
+		});
 	});
 
 	test("no stdin at all denies (fail closed)", async () => {

@@ -16,7 +16,13 @@ import { fileRules, shellRule, toAgentInput, toBuiltin } from "../../src/bridges
 import type { AgentBridge, Outcome } from "../../src/bridges/types.ts";
 import { FIXTURES, fixture } from "./_bridge.ts";
 
-const AGENTS: Record<string, AgentBridge> = { claude: claudeBridge, codex: codexBridge, gemini: geminiBridge, cursor: cursorBridge, copilot: copilotBridge };
+const AGENTS: Record<string, AgentBridge> = {
+	claude: claudeBridge,
+	codex: codexBridge,
+	gemini: geminiBridge,
+	cursor: cursorBridge,
+	copilot: copilotBridge,
+};
 
 function mapped(agent: AgentBridge, file: string, hint?: string) {
 	const payload = fixture(agent.name, file);
@@ -73,13 +79,23 @@ describe("every captured payload", () => {
 
 describe("payload → event", () => {
 	test("Claude Bash and Read become bash {command} and read {path}, ids kept", () => {
-		expect(mapped(claudeBridge, "PreToolUse.Bash.json").event).toEqual({ type: "tool_call", toolName: "bash", toolCallId: "toolu_1", input: { command: "rm -rf build" } });
+		expect(mapped(claudeBridge, "PreToolUse.Bash.json").event).toEqual({
+			type: "tool_call",
+			toolName: "bash",
+			toolCallId: "toolu_1",
+			input: { command: "rm -rf build" },
+		});
 		expect(mapped(claudeBridge, "PreToolUse.Read.json").event).toMatchObject({ toolName: "read", input: { path: "/home/user/proj/.env" } });
 	});
 
 	test("Claude PostToolUse: content is the tool's text, details its raw output", () => {
 		const read = mapped(claudeBridge, "PostToolUse.Read.json").event;
-		expect(read).toMatchObject({ type: "tool_result", toolName: "read", isError: false, content: [{ type: "text", text: "SERVICE=https://api.example.test\nAPI_KEY=sk-live-0000\n" }] });
+		expect(read).toMatchObject({
+			type: "tool_result",
+			toolName: "read",
+			isError: false,
+			content: [{ type: "text", text: "SERVICE=https://api.example.test\nAPI_KEY=sk-live-0000\n" }],
+		});
 		expect((read as { details: { file: { numLines: number } } }).details.file.numLines).toBe(3);
 		expect(mapped(claudeBridge, "PostToolUse.Bash.json").event).toMatchObject({ content: [{ type: "text", text: "app.js" }] });
 	});
@@ -100,12 +116,19 @@ describe("payload → event", () => {
 	test("tool results: Codex's string, Gemini's llmContent, Copilot's textResultForLlm", () => {
 		expect(mapped(codexBridge, "PostToolUse.with-output.json").event).toMatchObject({ content: [{ text: "REWRITTEN-BY-HOOK\n" }] });
 		expect(mapped(geminiBridge, "AfterTool.json").event).toMatchObject({ content: [{ text: expect.stringContaining("Output: (empty)") }] });
-		expect(mapped(copilotBridge, "postToolUse.json").event).toMatchObject({ content: [{ text: "\n<shellId: 0 completed with exit code 0>" }] });
-		expect(mapped(copilotBridge, "PostToolUse.json").event).toMatchObject({ content: [{ text: "\n<shellId: 0 completed with exit code 0>" }] });
+		expect(mapped(copilotBridge, "postToolUse.json").event).toMatchObject({
+			content: [{ text: "\n<shellId: 0 completed with exit code 0>" }],
+		});
+		expect(mapped(copilotBridge, "PostToolUse.json").event).toMatchObject({
+			content: [{ text: "\n<shellId: 0 completed with exit code 0>" }],
+		});
 	});
 
 	test("prompts, session start/end, stop", () => {
-		expect(mapped(claudeBridge, "UserPromptSubmit.json").event).toEqual({ type: "before_agent_start", prompt: "clean the build folder and show me the env file" });
+		expect(mapped(claudeBridge, "UserPromptSubmit.json").event).toEqual({
+			type: "before_agent_start",
+			prompt: "clean the build folder and show me the env file",
+		});
 		expect(mapped(codexBridge, "SessionStart.json").event).toEqual({ type: "session_start" });
 		expect(mapped(codexBridge, "Stop.json").event).toEqual({ type: "agent_end", messages: [] });
 		expect(mapped(geminiBridge, "SessionEnd.json").event).toEqual({ type: "session_shutdown" });
@@ -136,8 +159,15 @@ describe("payload → event", () => {
 	});
 
 	test("a PreCompact becomes session_before_compact with its trigger and instructions", () => {
-		const result = mapPayload(claudeBridge, "PreCompact", { session_id: "s", hook_event_name: "PreCompact", trigger: "manual", custom_instructions: "keep the plan" });
-		expect(result).toMatchObject({ event: { type: "session_before_compact", preparation: { trigger: "manual" }, branchEntries: [], customInstructions: "keep the plan" } });
+		const result = mapPayload(claudeBridge, "PreCompact", {
+			session_id: "s",
+			hook_event_name: "PreCompact",
+			trigger: "manual",
+			custom_instructions: "keep the plan",
+		});
+		expect(result).toMatchObject({
+			event: { type: "session_before_compact", preparation: { trigger: "manual" }, branchEntries: [], customInstructions: "keep the plan" },
+		});
 	});
 });
 
@@ -148,7 +178,12 @@ describe("tools both ways", () => {
 		const input = { file_path: "/p/a.ts", old_string: "a", new_string: "b", replace_all: true };
 		const tool = toBuiltin(rules, "Edit", input);
 		expect(tool).toMatchObject({ toolName: "edit", input: { path: "/p/a.ts", oldText: "a", newText: "b" } });
-		expect(toAgentInput(tool, input, { path: "/p/b.ts", oldText: "a", newText: "c" })).toEqual({ replace_all: true, file_path: "/p/b.ts", old_string: "a", new_string: "c" });
+		expect(toAgentInput(tool, input, { path: "/p/b.ts", oldText: "a", newText: "c" })).toEqual({
+			replace_all: true,
+			file_path: "/p/b.ts",
+			old_string: "a",
+			new_string: "c",
+		});
 	});
 
 	test("a mapped field the hook leaves out is dropped; an unmapped tool's input is the hook's", () => {
@@ -177,8 +212,16 @@ describe("outcome → answer", () => {
 	test("Claude: replaced output keeps the tool's shape; unknown shapes fall back to block feedback", () => {
 		const read = { name: "Read", input: {}, output: fixture("claude", "PostToolUse.Read.json").tool_response };
 		expect(claudeToolOutput(read, "X", undefined)).toMatchObject({ type: "text", file: { content: "X", numLines: 3 } });
-		expect(claudeToolOutput({ name: "mcp__a__b", input: {}, output: [{ type: "text", text: "s" }] }, "X", undefined)).toEqual([{ type: "text", text: "X" }]);
-		expect(claudeToolOutput({ name: "Write", input: {}, output: { filePath: "/p", success: true } }, '{"filePath":"/p","success":false}', undefined)).toEqual({ filePath: "/p", success: false });
+		expect(claudeToolOutput({ name: "mcp__a__b", input: {}, output: [{ type: "text", text: "s" }] }, "X", undefined)).toEqual([
+			{ type: "text", text: "X" },
+		]);
+		expect(
+			claudeToolOutput(
+				{ name: "Write", input: {}, output: { filePath: "/p", success: true } },
+				'{"filePath":"/p","success":false}',
+				undefined,
+			),
+		).toEqual({ filePath: "/p", success: false });
 		const payload = { ...fixture("claude", "PostToolUse.Bash.json"), tool_name: "Write", tool_response: { filePath: "/p" } };
 		const { json, warnings } = answer(claudeBridge, "PostToolUse", { kind: "replace", text: "free text" }, payload);
 		expect(json).toEqual({ decision: "block", reason: "free text" });
@@ -192,7 +235,10 @@ describe("outcome → answer", () => {
 		});
 		const text = claudeBridge.answer("PreToolUse", {}, { kind: "none" }, { messages: ["[info] hi"], warn: () => {} });
 		expect(JSON.parse(text)).toEqual({ systemMessage: "[info] hi" });
-		expect(answer(claudeBridge, "PreCompact", { kind: "cancel", reason: "keep it" }).json).toEqual({ decision: "block", reason: "keep it" });
+		expect(answer(claudeBridge, "PreCompact", { kind: "cancel", reason: "keep it" }).json).toEqual({
+			decision: "block",
+			reason: "keep it",
+		});
 	});
 
 	test("Codex: exactly the observed keys; never an empty deny reason; no cancel", () => {
@@ -201,7 +247,10 @@ describe("outcome → answer", () => {
 		});
 		const none = codexBridge.answer("PreToolUse", {}, { kind: "none" }, { messages: ["[info] shown only on stderr"], warn: () => {} });
 		expect(none).toBe("");
-		expect(answer(codexBridge, "PostToolUse", { kind: "replace", text: "" }).json).toEqual({ decision: "block", reason: "(output removed by a hook)" });
+		expect(answer(codexBridge, "PostToolUse", { kind: "replace", text: "" }).json).toEqual({
+			decision: "block",
+			reason: "(output removed by a hook)",
+		});
 		const cancel = answer(codexBridge, "PreCompact", { kind: "cancel", reason: "r" });
 		expect(cancel.text).toBe("");
 		expect(cancel.warnings[0]).toContain("cannot cancel");
@@ -219,7 +268,9 @@ describe("outcome → answer", () => {
 
 	test("Copilot: modifiedResult keeps the original resultType", () => {
 		const payload = { ...fixture("copilot", "postToolUse.json"), toolResult: { resultType: "failure", textResultForLlm: "x" } };
-		expect(answer(copilotBridge, "postToolUse", { kind: "replace", text: "T" }, payload).json).toEqual({ modifiedResult: { resultType: "failure", textResultForLlm: "T" } });
+		expect(answer(copilotBridge, "postToolUse", { kind: "replace", text: "T" }, payload).json).toEqual({
+			modifiedResult: { resultType: "failure", textResultForLlm: "T" },
+		});
 	});
 
 	test("the deny for an event nobody can name is each agent's tool deny", () => {

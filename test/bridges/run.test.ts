@@ -14,7 +14,11 @@ const bytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value)
 
 describe("runBridge", () => {
 	test("a guard event's decision is recorded: agent, session, event, tool, reason, time", async () => {
-		const answer = await runBridge(claudeBridge, { stdin: bytes(fixture("claude", "PreToolUse.Bash.json", ws.project)), hookPaths: [ws.hook("policy.ts")], discovery: false });
+		const answer = await runBridge(claudeBridge, {
+			stdin: bytes(fixture("claude", "PreToolUse.Bash.json", ws.project)),
+			hookPaths: [ws.hook("policy.ts")],
+			discovery: false,
+		});
 		expect(JSON.parse(answer.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
 		expect(answer.decision).toMatchObject({
 			agent: "claude",
@@ -31,10 +35,18 @@ describe("runBridge", () => {
 	test("rewrites and allows are recorded too; other events record nothing", async () => {
 		const payload = fixture("codex", "PreToolUse.json", ws.project);
 		(payload.tool_input as Record<string, unknown>).command = "echo REWRITE-ME";
-		expect((await runBridge(codexBridge, { stdin: bytes(payload), hookPaths: [ws.hook("policy.ts")], discovery: false })).decision?.decision).toBe("rewrite");
+		expect(
+			(await runBridge(codexBridge, { stdin: bytes(payload), hookPaths: [ws.hook("policy.ts")], discovery: false })).decision?.decision,
+		).toBe("rewrite");
 		(payload.tool_input as Record<string, unknown>).command = "ls";
-		expect((await runBridge(codexBridge, { stdin: bytes(payload), hookPaths: [ws.hook("policy.ts")], discovery: false })).decision?.decision).toBe("allow");
-		const prompt = await runBridge(codexBridge, { stdin: bytes(fixture("codex", "UserPromptSubmit.json", ws.project)), hookPaths: [ws.hook("policy.ts")], discovery: false });
+		expect(
+			(await runBridge(codexBridge, { stdin: bytes(payload), hookPaths: [ws.hook("policy.ts")], discovery: false })).decision?.decision,
+		).toBe("allow");
+		const prompt = await runBridge(codexBridge, {
+			stdin: bytes(fixture("codex", "UserPromptSubmit.json", ws.project)),
+			hookPaths: [ws.hook("policy.ts")],
+			discovery: false,
+		});
 		expect(prompt.decision).toBeUndefined();
 	});
 
@@ -43,7 +55,10 @@ describe("runBridge", () => {
 		const hook = ws.hook("bad-rewrite.ts");
 		await Bun.write(hook, `export default (pi) => pi.on("tool_call", () => ({ input: { command: 42 } }));\n`);
 		const answer = await runBridge(claudeBridge, { stdin: bytes(payload), hookPaths: [hook], discovery: false });
-		expect(JSON.parse(answer.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: "deny", permissionDecisionReason: expect.stringContaining("command") });
+		expect(JSON.parse(answer.stdout).hookSpecificOutput).toMatchObject({
+			permissionDecision: "deny",
+			permissionDecisionReason: expect.stringContaining("command"),
+		});
 	});
 
 	test("an unreadable stdin on a guard is a deny recorded as such", async () => {
@@ -70,7 +85,11 @@ describe("rewrites", () => {
 	test("a hook returning the input unchanged is no rewrite (no implicit approval)", async () => {
 		const hook = ws.hook("same-input.ts");
 		await Bun.write(hook, `export default (pi) => pi.on("tool_call", (event) => ({ input: { ...event.input } }));\n`);
-		const answer = await runBridge(claudeBridge, { stdin: bytes(fixture("claude", "PreToolUse.Bash.json", ws.project)), hookPaths: [hook], discovery: false });
+		const answer = await runBridge(claudeBridge, {
+			stdin: bytes(fixture("claude", "PreToolUse.Bash.json", ws.project)),
+			hookPaths: [hook],
+			discovery: false,
+		});
 		expect(answer.stdout).toBe("");
 		expect(answer.decision?.decision).toBe("allow");
 	});

@@ -15,12 +15,43 @@ const line = (value: unknown) => JSON.stringify(value);
 
 const CLAUDE_TRANSCRIPT = [
 	line({ type: "queue-operation", operation: "enqueue", timestamp: "2026-12-01T08:00:00.000Z" }),
-	line({ type: "user", uuid: "u1", parentUuid: null, timestamp: "2026-12-01T08:00:01.000Z", message: { role: "user", content: "clean the build folder" } }),
+	line({
+		type: "user",
+		uuid: "u1",
+		parentUuid: null,
+		timestamp: "2026-12-01T08:00:01.000Z",
+		message: { role: "user", content: "clean the build folder" },
+	}),
 	line({ type: "user", uuid: "m1", isMeta: true, timestamp: "2026-12-01T08:00:01.100Z", message: { role: "user", content: "<meta>" } }),
-	line({ type: "assistant", uuid: "a1", timestamp: "2026-12-01T08:00:02.000Z", message: { id: "msg_1", role: "assistant", model: "m", content: [{ type: "thinking", thinking: "list first" }] } }),
-	line({ type: "assistant", uuid: "a2", timestamp: "2026-12-01T08:00:02.500Z", message: { id: "msg_1", role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "Bash", input: { command: "rm -rf build", description: "clean" } }] } }),
-	line({ type: "user", uuid: "r1", timestamp: "2026-12-01T08:00:03.000Z", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "done", is_error: false }] } }),
-	line({ type: "assistant", uuid: "s1", isSidechain: true, timestamp: "2026-12-01T08:00:04.000Z", message: { id: "msg_2", role: "assistant", content: [{ type: "text", text: "sub-agent" }] } }),
+	line({
+		type: "assistant",
+		uuid: "a1",
+		timestamp: "2026-12-01T08:00:02.000Z",
+		message: { id: "msg_1", role: "assistant", model: "m", content: [{ type: "thinking", thinking: "list first" }] },
+	}),
+	line({
+		type: "assistant",
+		uuid: "a2",
+		timestamp: "2026-12-01T08:00:02.500Z",
+		message: {
+			id: "msg_1",
+			role: "assistant",
+			content: [{ type: "tool_use", id: "toolu_1", name: "Bash", input: { command: "rm -rf build", description: "clean" } }],
+		},
+	}),
+	line({
+		type: "user",
+		uuid: "r1",
+		timestamp: "2026-12-01T08:00:03.000Z",
+		message: { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "done", is_error: false }] },
+	}),
+	line({
+		type: "assistant",
+		uuid: "s1",
+		isSidechain: true,
+		timestamp: "2026-12-01T08:00:04.000Z",
+		message: { id: "msg_2", role: "assistant", content: [{ type: "text", text: "sub-agent" }] },
+	}),
 	"{torn line",
 ].join("\n");
 
@@ -29,7 +60,14 @@ describe("transcripts → messages (PROTOCOLS.md §17)", () => {
 		const messages = readClaudeTranscript(CLAUDE_TRANSCRIPT, claudeBridge.tools).map((m) => m.message);
 		expect(messages).toEqual([
 			{ role: "user", content: "clean the build folder" },
-			{ role: "assistant", model: "m", content: [{ type: "thinking", thinking: "list first" }, { type: "toolCall", id: "toolu_1", name: "bash", arguments: { command: "rm -rf build" } }] },
+			{
+				role: "assistant",
+				model: "m",
+				content: [
+					{ type: "thinking", thinking: "list first" },
+					{ type: "toolCall", id: "toolu_1", name: "bash", arguments: { command: "rm -rf build" } },
+				],
+			},
 			{ role: "toolResult", toolCallId: "toolu_1", toolName: "bash", content: [{ type: "text", text: "done" }], isError: false },
 		]);
 	});
@@ -37,11 +75,35 @@ describe("transcripts → messages (PROTOCOLS.md §17)", () => {
 	test("Codex: injected context left out, exec_command as bash, outputs paired by call id", () => {
 		const rollout = [
 			line({ timestamp: "2026-12-01T08:33:22.000Z", type: "session_meta", payload: { id: "s", cwd: "/p" } }),
-			line({ timestamp: "2026-12-01T08:33:22.100Z", type: "response_item", payload: { type: "message", role: "user", content: [{ type: "input_text", text: "<environment_context>cwd</environment_context>" }] } }),
-			line({ timestamp: "2026-12-01T08:33:22.200Z", type: "response_item", payload: { type: "message", role: "user", content: [{ type: "input_text", text: "clean the build folder" }] } }),
-			line({ timestamp: "2026-12-01T08:33:23.000Z", type: "response_item", payload: { type: "function_call", name: "exec_command", arguments: '{"cmd":"rm -rf build"}', call_id: "call_1" } }),
-			line({ timestamp: "2026-12-01T08:33:24.000Z", type: "response_item", payload: { type: "function_call_output", call_id: "call_1", output: "exit 0" } }),
-			line({ timestamp: "2026-12-01T08:33:25.000Z", type: "response_item", payload: { type: "message", role: "assistant", content: [{ type: "output_text", text: "All done." }] } }),
+			line({
+				timestamp: "2026-12-01T08:33:22.100Z",
+				type: "response_item",
+				payload: {
+					type: "message",
+					role: "user",
+					content: [{ type: "input_text", text: "<environment_context>cwd</environment_context>" }],
+				},
+			}),
+			line({
+				timestamp: "2026-12-01T08:33:22.200Z",
+				type: "response_item",
+				payload: { type: "message", role: "user", content: [{ type: "input_text", text: "clean the build folder" }] },
+			}),
+			line({
+				timestamp: "2026-12-01T08:33:23.000Z",
+				type: "response_item",
+				payload: { type: "function_call", name: "exec_command", arguments: '{"cmd":"rm -rf build"}', call_id: "call_1" },
+			}),
+			line({
+				timestamp: "2026-12-01T08:33:24.000Z",
+				type: "response_item",
+				payload: { type: "function_call_output", call_id: "call_1", output: "exit 0" },
+			}),
+			line({
+				timestamp: "2026-12-01T08:33:25.000Z",
+				type: "response_item",
+				payload: { type: "message", role: "assistant", content: [{ type: "output_text", text: "All done." }] },
+			}),
 			line({ timestamp: "2026-12-01T08:33:25.100Z", type: "event_msg", payload: { type: "agent_message", message: "All done." } }),
 		].join("\n");
 		expect(readCodexTranscript(rollout).map((m) => m.message)).toEqual([
@@ -61,7 +123,15 @@ describe("transcripts → messages (PROTOCOLS.md §17)", () => {
 				timestamp: "2026-12-01T08:34:02.000Z",
 				type: "gemini",
 				content: [{ text: "Removing it." }],
-				toolCalls: [{ id: "c1", name: "run_shell_command", args: { command: "rm -rf build", description: "x" }, status: "success", result: [{ functionResponse: { id: "c1", response: { output: "(empty)" } } }] }],
+				toolCalls: [
+					{
+						id: "c1",
+						name: "run_shell_command",
+						args: { command: "rm -rf build", description: "x" },
+						status: "success",
+						result: [{ functionResponse: { id: "c1", response: { output: "(empty)" } } }],
+					},
+				],
 			}),
 			line({ id: "m3", timestamp: "2026-12-01T08:34:03.000Z", type: "user", content: "never mind" }),
 			line({ $rewindTo: "m3" }),
@@ -69,7 +139,13 @@ describe("transcripts → messages (PROTOCOLS.md §17)", () => {
 		].join("\n");
 		expect(readGeminiTranscript(chat, geminiBridge.tools).map((m) => m.message)).toEqual([
 			{ role: "user", content: "clean the build folder" },
-			{ role: "assistant", content: [{ type: "text", text: "Removing it." }, { type: "toolCall", id: "c1", name: "bash", arguments: { command: "rm -rf build" } }] },
+			{
+				role: "assistant",
+				content: [
+					{ type: "text", text: "Removing it." },
+					{ type: "toolCall", id: "c1", name: "bash", arguments: { command: "rm -rf build" } },
+				],
+			},
 			{ role: "toolResult", toolCallId: "c1", toolName: "bash", content: [{ type: "text", text: "(empty)" }], isError: false },
 		]);
 	});
@@ -111,7 +187,11 @@ describe("bridge sessions end to end", () => {
 	});
 
 	const call = (payload: Record<string, unknown>) =>
-		spawnRun([process.execPath, CLI, "bridge", "claude", "--no-discovery", "--hook", ws.hook("recorder.ts")], { stdin: JSON.stringify(payload), home: ws.home, cwd: ws.project });
+		spawnRun([process.execPath, CLI, "bridge", "claude", "--no-discovery", "--hook", ws.hook("recorder.ts")], {
+			stdin: JSON.stringify(payload),
+			home: ws.home,
+			cwd: ws.project,
+		});
 	const payload = (sessionId: string, command: string, transcript?: string) => {
 		const p = fixture("claude", "PreToolUse.Bash.json", ws.project);
 		p.session_id = sessionId;
@@ -159,10 +239,22 @@ export default function (pi) {
 			transcript,
 			[
 				CLAUDE_TRANSCRIPT,
-				line({ type: "assistant", uuid: "a3", timestamp: "2026-12-01T08:00:05.000Z", message: { id: "msg_3", role: "assistant", content: [{ type: "text", text: "Removed the build folder." }] } }),
+				line({
+					type: "assistant",
+					uuid: "a3",
+					timestamp: "2026-12-01T08:00:05.000Z",
+					message: { id: "msg_3", role: "assistant", content: [{ type: "text", text: "Removed the build folder." }] },
+				}),
 			].join("\n"),
 		);
-		const stop = { session_id: "sess-stop", transcript_path: transcript, cwd: ws.project, permission_mode: "default", hook_event_name: "Stop", stop_hook_active: false };
+		const stop = {
+			session_id: "sess-stop",
+			transcript_path: transcript,
+			cwd: ws.project,
+			permission_mode: "default",
+			hook_event_name: "Stop",
+			stop_hook_active: false,
+		};
 		const run = await spawnRun([process.execPath, CLI, "bridge", "claude", "--no-discovery", "--hook", ws.hook("auto-commit.ts")], {
 			stdin: JSON.stringify(stop),
 			home: ws.home,

@@ -1,11 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import {
-	CapabilityRegistry,
-	type LoadResult,
-	defaultRegistry,
-	defineCapability,
-	loadCapability,
-} from "../../src/capability/index.ts";
+import { CapabilityRegistry, type LoadResult, defaultRegistry, defineCapability, loadCapability } from "../../src/capability/index.ts";
 
 interface Item {
 	id: string;
@@ -93,7 +87,13 @@ describe("CapabilityRegistry", () => {
 
 	test("disabledExtensions drops items unless includeDisabled", async () => {
 		const registry = setup();
-		registry.registerProvider("things", provider("p", 1, [{ id: "a", from: "p" }, { id: "b", from: "p" }]));
+		registry.registerProvider(
+			"things",
+			provider("p", 1, [
+				{ id: "a", from: "p" },
+				{ id: "b", from: "p" },
+			]),
+		);
 		const off = await registry.loadCapability<Item>("things", { cwd: "/", disabledExtensions: ["thing:a"] });
 		expect(ids(off.items)).toEqual(["p:b"]);
 		expect(off.all.find((i) => i.id === "a")?._disabled).toBe(true);
@@ -109,7 +109,10 @@ describe("CapabilityRegistry", () => {
 		const registry = setup();
 		let ranB = false;
 		registry.registerProvider("things", provider("a", 3, [{ id: "1", from: "a" }]));
-		registry.registerProvider("things", provider("b", 2, () => ((ranB = true), { items: [{ id: "2", from: "b" }] })));
+		registry.registerProvider(
+			"things",
+			provider("b", 2, () => ((ranB = true), { items: [{ id: "2", from: "b" }] })),
+		);
 		registry.registerProvider("things", provider("c", 1, [{ id: "3", from: "c" }]));
 		const only = await registry.loadCapability<Item>("things", { cwd: "/", providers: ["a", "c"] });
 		expect(ids(only.items)).toEqual(["a:1", "c:3"]);
@@ -139,12 +142,18 @@ describe("CapabilityRegistry", () => {
 
 	test("a throwing provider becomes a warning; the others still load", async () => {
 		const registry = setup();
-		registry.registerProvider("things", provider("sync", 3, () => {
-			throw new Error("boom");
-		}));
-		registry.registerProvider("things", provider("async", 2, async () => {
-			throw new Error("later boom");
-		}));
+		registry.registerProvider(
+			"things",
+			provider("sync", 3, () => {
+				throw new Error("boom");
+			}),
+		);
+		registry.registerProvider(
+			"things",
+			provider("async", 2, async () => {
+				throw new Error("later boom");
+			}),
+		);
 		registry.registerProvider("things", provider("fine", 1, [{ id: "a", from: "fine" }]));
 		const result = await registry.loadCapability<Item>("things", { cwd: "/" });
 		expect(ids(result.items)).toEqual(["fine:a"]);
@@ -153,23 +162,27 @@ describe("CapabilityRegistry", () => {
 
 	test("provider warnings are prefixed with the provider name", async () => {
 		const registry = setup();
-		registry.registerProvider("things", provider("w", 1, () => ({ items: [], warnings: ["/x: dangling symlink"] })));
+		registry.registerProvider(
+			"things",
+			provider("w", 1, () => ({ items: [], warnings: ["/x: dangling symlink"] })),
+		);
 		expect((await registry.loadCapability("things", { cwd: "/" })).warnings).toEqual(["[P-w] /x: dangling symlink"]);
 	});
 
 	test("providers get cwd and the current HOME", async () => {
 		const registry = setup();
 		let seen: unknown;
-		registry.registerProvider("things", provider("ctx", 1, (...args: unknown[]) => ((seen = args[0]), { items: [] })));
+		registry.registerProvider(
+			"things",
+			provider("ctx", 1, (...args: unknown[]) => ((seen = args[0]), { items: [] })),
+		);
 		await registry.loadCapability("things", { cwd: "/some/project" });
 		expect(seen).toEqual({ cwd: "/some/project", home: process.env.HOME });
 	});
 
 	test("duplicate capability ids, unknown capabilities and duplicate providers throw, naming them", async () => {
 		const registry = setup();
-		expect(() => registry.defineCapability({ id: "things", displayName: "", description: "", key: String })).toThrow(
-			/"things"/,
-		);
+		expect(() => registry.defineCapability({ id: "things", displayName: "", description: "", key: String })).toThrow(/"things"/);
 		expect(() => registry.registerProvider("nope", provider("p", 1, []))).toThrow(/"nope"/);
 		await expect(registry.loadCapability("missing", { cwd: "/" })).rejects.toThrow(/"missing"/);
 		registry.registerProvider("things", provider("p", 1, []));

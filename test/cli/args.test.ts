@@ -22,7 +22,7 @@ test("positionals, --name value, --name=value, aliases, booleans and --no-", () 
 		discovery: false,
 		json: true,
 	});
-	expect(parseArgs(["x", "--data={\"a\":1}", "--extension=b.ts", "--json=false", "-e", "c.ts"], defs, "emit")).toMatchObject({
+	expect(parseArgs(["x", '--data={"a":1}', "--extension=b.ts", "--json=false", "-e", "c.ts"], defs, "emit")).toMatchObject({
 		data: '{"a":1}',
 		hook: ["b.ts", "c.ts"],
 		json: false,

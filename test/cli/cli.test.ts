@@ -27,7 +27,10 @@ function project(extra: Record<string, string> = {}): string {
 describe("emit", () => {
 	test("a blocked tool_call exits 2 with the hook's reason; the JSON names event, result, errors, loadErrors", async () => {
 		const cwd = project();
-		const run = await runCli(["emit", "tool_call", "--hook", "guard.ts"], { cwd, stdin: '{"toolName":"bash","input":{"command":"rm -rf /"}}' });
+		const run = await runCli(["emit", "tool_call", "--hook", "guard.ts"], {
+			cwd,
+			stdin: '{"toolName":"bash","input":{"command":"rm -rf /"}}',
+		});
 		expect(run.code).toBe(2);
 		expect(run.stderr).toContain("blocked by policy");
 		const out = JSON.parse(run.stdout);
@@ -38,7 +41,9 @@ describe("emit", () => {
 	});
 
 	test("an allowed tool_call exits 0 with a null result", async () => {
-		const run = await runCli(["emit", "tool_call", "--hook", "guard.ts", "--data", '{"toolName":"bash","input":{"command":"ls"}}'], { cwd: project() });
+		const run = await runCli(["emit", "tool_call", "--hook", "guard.ts", "--data", '{"toolName":"bash","input":{"command":"ls"}}'], {
+			cwd: project(),
+		});
 		expect(run.code).toBe(0);
 		expect(JSON.parse(run.stdout).result).toBeNull();
 	});
@@ -48,12 +53,21 @@ describe("emit", () => {
 		const cancel = await runCli(["emit", "session_before_switch", "--hook", "guard.ts", "--data", '{"reason":"new"}'], { cwd });
 		expect(cancel.code).toBe(2);
 		expect(JSON.parse(cancel.stdout).result).toEqual({ cancel: true });
-		const messages = [{ role: "user", content: "hi" }, { role: "custom", customType: "debug", content: "x", display: false }];
+		const messages = [
+			{ role: "user", content: "hi" },
+			{ role: "custom", customType: "debug", content: "x", display: false },
+		];
 		const context = await runCli(["emit", "context", "--hook", "guard.ts", "--data", JSON.stringify({ messages })], { cwd });
 		expect(JSON.parse(context.stdout).result).toEqual({ messages: [{ role: "user", content: "hi" }] });
 		const result = await runCli(["emit", "tool_result", "--hook", "guard.ts"], {
 			cwd,
-			stdin: JSON.stringify({ toolName: "read", input: {}, content: [{ type: "text", text: "pw=hunter2" }], details: null, isError: false }),
+			stdin: JSON.stringify({
+				toolName: "read",
+				input: {},
+				content: [{ type: "text", text: "pw=hunter2" }],
+				details: null,
+				isError: false,
+			}),
 		});
 		expect(JSON.parse(result.stdout).result.content).toEqual([{ type: "text", text: "pw=***" }]);
 	});
@@ -75,7 +89,11 @@ describe("emit", () => {
 		expectCleanError(await runCli(["emit", "tool_call"], { cwd, stdin: "{" }), 1, "stdin is not valid JSON");
 		expectCleanError(await runCli(["emit", "tool_call"], { cwd, stdin: "" }), 1, "stdin is empty");
 		expectCleanError(await runCli(["emit", "tool_cal", "--data", "{}"], { cwd }), 1, 'unknown event type "tool_cal"', "tool_call");
-		expectCleanError(await runCli(["emit", "turn_start", "--data", '{"turnIndex":"one","timestamp":1}'], { cwd }), 1, "turn_start.turnIndex");
+		expectCleanError(
+			await runCli(["emit", "turn_start", "--data", '{"turnIndex":"one","timestamp":1}'], { cwd }),
+			1,
+			"turn_start.turnIndex",
+		);
 		expectCleanError(await runCli(["emit", "tool_call", "--data", "[1]"], { cwd }), 1, "must be a JSON object");
 		expectCleanError(await runCli(["emit", "tool_call", "--data", '{"type":"agent_start"}'], { cwd }), 1, "does not match");
 		expectCleanError(await runCli(["emit"], { cwd }), 1, "TYPE");
@@ -107,7 +125,10 @@ describe("command, check, schema, list, trust", () => {
 		const session = join(cwd, "session.jsonl");
 		const run = await runCli(["command", "--hook", "guard.ts", "--session", session, "note", "ship", "--dry-run", "it"], { cwd });
 		expect(run.code).toBe(0);
-		const lines = readFileSync(session, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+		const lines = readFileSync(session, "utf8")
+			.trim()
+			.split("\n")
+			.map((l) => JSON.parse(l));
 		expect(lines.at(-1)).toMatchObject({ type: "custom", customType: "note", data: { args: "ship --dry-run it" } });
 		expectCleanError(await runCli(["command", "--hook", "guard.ts", "nope"], { cwd }), 1, "/nope", "/note");
 		expectCleanError(await runCli(["command", "--hook", "missing.ts", "note"], { cwd }), 1, "missing.ts", "Failed to load hook");

@@ -136,32 +136,39 @@ describe.skipIf(process.platform === "win32")("run bash and signals", () => {
 	/** Process ids whose command line contains `mark` (read from /proc: no pattern matching on names). */
 	const processesWith = (mark: string): number[] => {
 		const out = Bun.spawnSync(["ps", "-eo", "pid=,args="], { stdout: "pipe" }).stdout.toString();
-		return out.split("\n").filter((l) => l.includes(mark) && !l.includes("ps -eo") && !l.includes("cli.ts")).map((l) => Number.parseInt(l.trim(), 10));
+		return out
+			.split("\n")
+			.filter((l) => l.includes(mark) && !l.includes("ps -eo") && !l.includes("cli.ts"))
+			.map((l) => Number.parseInt(l.trim(), 10));
 	};
 
 	test.each([
 		["SIGINT", 130],
 		["SIGTERM", 143],
-	] as const)("%s ends `run bash` with %d and stops the command's process group", async (signal, code) => {
-		const mark = `${MARK}-${signal}`;
-		const proc = Bun.spawn(["bun", CLI, "run", "bash", "--no-discovery", "--input", JSON.stringify({ command: `sleep 30; : ${mark}` })], {
-			cwd: tempDir(),
-			stdout: "pipe",
-			stderr: "pipe",
-			env: { ...process.env, NO_COLOR: "1" },
-			timeout: 20_000,
-		});
-		for (let i = 0; i < 100 && processesWith(mark).length === 0; i++) await Bun.sleep(50);
-		expect(processesWith(mark).length).toBeGreaterThan(0);
-		proc.kill(signal);
-		expect(await proc.exited).toBe(code);
-		expect(await new Response(proc.stderr).text()).toContain("interrupted");
-		let left = processesWith(mark);
-		for (let i = 0; i < 40 && left.length > 0; i++) {
-			await Bun.sleep(50);
-			left = processesWith(mark);
-		}
-		for (const pid of left) process.kill(pid, "SIGKILL"); // never leave them behind, even when failing
-		expect(left).toEqual([]);
-	}, 20_000);
+	] as const)(
+		"%s ends `run bash` with %d and stops the command's process group",
+		async (signal, code) => {
+			const mark = `${MARK}-${signal}`;
+			const proc = Bun.spawn(["bun", CLI, "run", "bash", "--no-discovery", "--input", JSON.stringify({ command: `sleep 30; : ${mark}` })], {
+				cwd: tempDir(),
+				stdout: "pipe",
+				stderr: "pipe",
+				env: { ...process.env, NO_COLOR: "1" },
+				timeout: 20_000,
+			});
+			for (let i = 0; i < 100 && processesWith(mark).length === 0; i++) await Bun.sleep(50);
+			expect(processesWith(mark).length).toBeGreaterThan(0);
+			proc.kill(signal);
+			expect(await proc.exited).toBe(code);
+			expect(await new Response(proc.stderr).text()).toContain("interrupted");
+			let left = processesWith(mark);
+			for (let i = 0; i < 40 && left.length > 0; i++) {
+				await Bun.sleep(50);
+				left = processesWith(mark);
+			}
+			for (const pid of left) process.kill(pid, "SIGKILL"); // never leave them behind, even when failing
+			expect(left).toEqual([]);
+		},
+		20_000,
+	);
 });

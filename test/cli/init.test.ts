@@ -32,11 +32,7 @@ function project(): string {
 async function spawn(argv: string[], cwd: string) {
 	const env = { ...process.env, HOME: home, USERPROFILE: home };
 	const proc = Bun.spawn(argv, { cwd, stdout: "pipe", stderr: "pipe", env });
-	const [code, stdout, stderr] = await Promise.all([
-		proc.exited,
-		new Response(proc.stdout).text(),
-		new Response(proc.stderr).text(),
-	]);
+	const [code, stdout, stderr] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
 	return { code, stdout, stderr };
 }
 

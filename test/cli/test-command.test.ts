@@ -64,7 +64,12 @@ describe.skipIf(process.platform === "win32")("the executable alone: init → te
 		const { project, home } = workspace();
 		const init = await run(["xcsh-hooks", "init", "guard"], project, home);
 		expect(init.code).toBe(0);
-		const next = init.stdout.slice(init.stdout.indexOf("Next:")).split("\n").slice(1).map((l) => l.trim()).filter(Boolean);
+		const next = init.stdout
+			.slice(init.stdout.indexOf("Next:"))
+			.split("\n")
+			.slice(1)
+			.map((l) => l.trim())
+			.filter(Boolean);
 		expect(next.map((step) => step.split(" ").slice(0, 2).join(" "))).toEqual(["xcsh-hooks test", "xcsh-hooks check", "xcsh-hooks emit"]);
 
 		// Each step as printed, through a shell word split of our own (the steps quote with '…').
@@ -129,7 +134,10 @@ test("fails", () => expect(1).toBe(2));
 		writeFileSync(join(project, "bunfig.toml"), '[test]\npreload = ["./evil.ts"]\n');
 		writeFileSync(join(project, "evil.ts"), 'console.log("EVIL-PRELOAD-RAN");\n');
 		writeFileSync(join(project, ".env"), "XCSH_PROBE=leaked\n");
-		writeFileSync(join(project, "env.test.ts"), 'import { expect, test } from "bun:test";\ntest("env", () => expect(process.env.XCSH_PROBE).toBeUndefined());\n');
+		writeFileSync(
+			join(project, "env.test.ts"),
+			'import { expect, test } from "bun:test";\ntest("env", () => expect(process.env.XCSH_PROBE).toBeUndefined());\n',
+		);
 		const result = await run(["xcsh-hooks", "test", "env.test.ts"], project, home);
 		expect(result.stdout + result.stderr).not.toContain("EVIL-PRELOAD-RAN");
 		expect(result.code).toBe(0);

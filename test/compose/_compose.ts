@@ -180,7 +180,12 @@ export type ServeLine = { id?: unknown; method?: string; params?: any; result?: 
  * `xcsh-hooks serve` as a real process: the requests go to its stdin, which is then closed (the
  * server answers them and exits); resolves every line it wrote and its exit code.
  */
-export async function serveOnce(cli: Cli, args: string[], cwd: string, requests: object[]): Promise<{ lines: ServeLine[]; code: number | null; stderr: string }> {
+export async function serveOnce(
+	cli: Cli,
+	args: string[],
+	cwd: string,
+	requests: object[],
+): Promise<{ lines: ServeLine[]; code: number | null; stderr: string }> {
 	const stdin = `${requests.map((r) => JSON.stringify(r)).join("\n")}\n`;
 	const run = await runCli(cli, ["serve", "--no-discovery", "--no-watch", ...args], cwd, { stdin });
 	const lines = run.stdout

@@ -119,8 +119,11 @@ describe("in process", () => {
 	});
 
 	test("a shell pre hook printing {input} rewrites the call, and a module guard after it sees the new command", async () => {
-		const dir = project({ ...HOOKS, "from-shell-only.ts": `export default (pi) => pi.on("tool_call", (event) =>
-	event.input.command === "echo from-shell" ? undefined : { block: true, reason: "saw " + event.input.command });\n` });
+		const dir = project({
+			...HOOKS,
+			"from-shell-only.ts": `export default (pi) => pi.on("tool_call", (event) =>
+	event.input.command === "echo from-shell" ? undefined : { block: true, reason: "saw " + event.input.command });\n`,
+		});
 		const { bash } = await loaded(dir, ["pre/bash.sh", "from-shell-only.ts"]);
 		expect(textOf((await bash.execute("c1", { command: MAKE })).content)).toBe("from-shell\n");
 		expect(existsSync(join(dir, "made.txt"))).toBe(false);

@@ -130,7 +130,11 @@ for (const cli of clis)
 
 			test(`run bash: ${kind} answering {blok: true} is blocked (exit 2) and the command does not run`, async () => {
 				const dir = badProject({ blok: true }, "tool_call");
-				const run = await runCli(cli, ["run", "bash", "--no-discovery", "--hook", file("tool_call"), "--input", JSON.stringify({ command: MAKE })], dir);
+				const run = await runCli(
+					cli,
+					["run", "bash", "--no-discovery", "--hook", file("tool_call"), "--input", JSON.stringify({ command: MAKE })],
+					dir,
+				);
 				expect(run.code).toBe(2);
 				expect(run.stderr).toContain("tool_call result.blok");
 				expect(existsSync(join(dir, "made.txt"))).toBe(false);
@@ -138,7 +142,11 @@ for (const cli of clis)
 
 			test(`run read: ${kind} answering {content: "not an array"} keeps the output and reports the error on stderr`, async () => {
 				const dir = badProject(BAD_CONTENT, "tool_result");
-				const run = await runCli(cli, ["run", "read", "--no-discovery", "--hook", file("tool_result"), "--input", '{"path":"file.txt"}'], dir);
+				const run = await runCli(
+					cli,
+					["run", "read", "--no-discovery", "--hook", file("tool_result"), "--input", '{"path":"file.txt"}'],
+					dir,
+				);
 				expect({ code: run.code, stdout: run.stdout }).toEqual({ code: 0, stdout: FILE_TEXT });
 				expect(run.stderr).toContain(`hook error (tool_result) ${join(dir, file("tool_result"))}`);
 				expect(run.stderr).toContain("tool_result result.content");
@@ -146,8 +154,16 @@ for (const cli of clis)
 
 			test(`emit tool_result: ${kind} answering {content: "not an array"} is listed in errors, result null`, async () => {
 				const dir = badProject(BAD_CONTENT, "tool_result");
-				const event = { toolName: "read", input: { path: "file.txt" }, content: [{ type: "text", text: FILE_TEXT }], details: null, isError: false };
-				const run = await runCli(cli, ["emit", "tool_result", "--no-discovery", "--hook", file("tool_result")], dir, { stdin: JSON.stringify(event) });
+				const event = {
+					toolName: "read",
+					input: { path: "file.txt" },
+					content: [{ type: "text", text: FILE_TEXT }],
+					details: null,
+					isError: false,
+				};
+				const run = await runCli(cli, ["emit", "tool_result", "--no-discovery", "--hook", file("tool_result")], dir, {
+					stdin: JSON.stringify(event),
+				});
 				expect(run.code).toBe(0);
 				const printed = JSON.parse(run.stdout);
 				expect(printed.result).toBeNull();
@@ -156,9 +172,14 @@ for (const cli of clis)
 			});
 		}
 
-		test("serve: toolCall with a guard answering {block: \"yes\"} is blocked, naming the field", async () => {
+		test('serve: toolCall with a guard answering {block: "yes"} is blocked, naming the field', async () => {
 			const dir = badProject({ block: "yes" }, "tool_call");
-			const served = await serveOnce(cli, ["--hook", "hook.ts"], dir, [{ id: 1, method: "toolCall", params: { toolName: "bash", input: { command: "ls" } } }]);
-			expect(answer(served, 1).result).toEqual({ block: true, reason: expect.stringContaining("tool_call result.block: expected boolean") });
+			const served = await serveOnce(cli, ["--hook", "hook.ts"], dir, [
+				{ id: 1, method: "toolCall", params: { toolName: "bash", input: { command: "ls" } } },
+			]);
+			expect(answer(served, 1).result).toEqual({
+				block: true,
+				reason: expect.stringContaining("tool_call result.block: expected boolean"),
+			});
 		});
 	});

@@ -135,13 +135,21 @@ for (const cli of clis)
 	describe(cli.name, () => {
 		test("run read prints the file with both module redactions", async () => {
 			const dir = redactProject();
-			const run = await runCli(cli, ["run", "read", "--no-discovery", "--hook", "keys.ts", "--hook", "emails.ts", "--input", '{"path":"secrets.txt"}'], dir);
+			const run = await runCli(
+				cli,
+				["run", "read", "--no-discovery", "--hook", "keys.ts", "--hook", "emails.ts", "--input", '{"path":"secrets.txt"}'],
+				dir,
+			);
 			expect({ code: run.code, stdout: run.stdout.trim(), stderr: run.stderr }).toEqual({ code: 0, stdout: REDACTED_TEXT, stderr: "" });
 		});
 
 		test("run read with a module hook and a shell post hook prints both redactions", async () => {
 			const dir = redactProject();
-			const run = await runCli(cli, ["run", "read", "--no-discovery", "--hook", "keys.ts", "--hook", "post/read.sh", "--input", '{"path":"secrets.txt"}'], dir);
+			const run = await runCli(
+				cli,
+				["run", "read", "--no-discovery", "--hook", "keys.ts", "--hook", "post/read.sh", "--input", '{"path":"secrets.txt"}'],
+				dir,
+			);
 			expect({ code: run.code, stdout: run.stdout.trim(), stderr: run.stderr }).toEqual({ code: 0, stdout: REDACTED_TEXT, stderr: "" });
 			expect(readFileSync(join(dir, "seen.json"), "utf8")).not.toContain("s3cr3t");
 		});
@@ -165,14 +173,18 @@ for (const cli of clis)
 
 		test("emit tool_result prints the merged result", async () => {
 			const dir = redactProject();
-			const run = await runCli(cli, ["emit", "tool_result", "--no-discovery", "--hook", "keys.ts", "--hook", "emails.ts"], dir, { stdin: JSON.stringify(toolResult(SECRET_TEXT)) });
+			const run = await runCli(cli, ["emit", "tool_result", "--no-discovery", "--hook", "keys.ts", "--hook", "emails.ts"], dir, {
+				stdin: JSON.stringify(toolResult(SECRET_TEXT)),
+			});
 			expect(run.code).toBe(0);
 			expect(JSON.parse(run.stdout).result).toEqual({ content: [{ type: "text", text: REDACTED_TEXT }] });
 		});
 
 		test("serve answers an emit of tool_result with both redactions", async () => {
 			const dir = redactProject();
-			const served = await serveOnce(cli, ["--hook", "keys.ts", "--hook", "emails.ts"], dir, [{ id: 1, method: "emit", params: toolResult(SECRET_TEXT) }]);
+			const served = await serveOnce(cli, ["--hook", "keys.ts", "--hook", "emails.ts"], dir, [
+				{ id: 1, method: "emit", params: toolResult(SECRET_TEXT) },
+			]);
 			expect(answer(served, 1).result.result).toEqual({ content: [{ type: "text", text: REDACTED_TEXT }] });
 			expect(served.code).toBe(0);
 		});

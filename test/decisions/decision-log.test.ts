@@ -71,19 +71,24 @@ describe("appendDecision", () => {
 		const dir = tempDir();
 		mkdirSync(join(dir, "decisions.jsonl"));
 		const warnings: string[] = [];
-		const result = appendDecision({ agent: "cli", event: "tool_call", decision: "deny" }, {
-			file: join(dir, "decisions.jsonl"),
-			onWarning: (w) => {
-				warnings.push(w);
-				throw new Error("listener failed");
+		const result = appendDecision(
+			{ agent: "cli", event: "tool_call", decision: "deny" },
+			{
+				file: join(dir, "decisions.jsonl"),
+				onWarning: (w) => {
+					warnings.push(w);
+					throw new Error("listener failed");
+				},
 			},
-		});
+		);
 		expect(result.written).toBe(false);
 		expect(result.warning).toContain(join(dir, "decisions.jsonl"));
 		expect(warnings).toEqual([result.warning as string]);
 		const blocked = join(tempDir(), "file");
 		writeFileSync(blocked, "");
-		expect(appendDecision({ agent: "cli", event: "x", decision: "allow" }, { file: join(blocked, "sub", "log.jsonl") }).written).toBe(false);
+		expect(appendDecision({ agent: "cli", event: "x", decision: "allow" }, { file: join(blocked, "sub", "log.jsonl") }).written).toBe(
+			false,
+		);
 	});
 
 	test("concurrent appends from several processes: every line whole, none lost", async () => {

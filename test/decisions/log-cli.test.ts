@@ -16,7 +16,14 @@ const DENY = decisionLine({
 	hook: "/p/.xcsh/hooks/guard.ts",
 	durationMs: 4,
 });
-const ALLOW = decisionLine({ time: "2026-12-01T08:34:00.000Z", agent: "gemini", session: "43f16b31-13db", event: "BeforeTool", tool: "read_file", decision: "allow" });
+const ALLOW = decisionLine({
+	time: "2026-12-01T08:34:00.000Z",
+	agent: "gemini",
+	session: "43f16b31-13db",
+	event: "BeforeTool",
+	tool: "read_file",
+	decision: "allow",
+});
 
 /** A HOME with a decision log holding `lines`. */
 function homeWithLog(...lines: string[]): { home: string; file: string } {
@@ -40,7 +47,9 @@ describe("xcsh-hooks log", () => {
 		expect(run.code).toBe(0);
 		const lines = run.stdout.trimEnd().split("\n");
 		expect(lines).toHaveLength(2);
-		expect(lines[0]).toMatch(/^2026-12-01 08:33:22 +claude +9e707540 +PreToolUse\/Bash +deny +4ms "rm -rf is not allowed" \(\/p\/\.xcsh\/hooks\/guard\.ts\)$/);
+		expect(lines[0]).toMatch(
+			/^2026-12-01 08:33:22 +claude +9e707540 +PreToolUse\/Bash +deny +4ms "rm -rf is not allowed" \(\/p\/\.xcsh\/hooks\/guard\.ts\)$/,
+		);
 		expect(lines[1]).toContain("gemini");
 		expect(lines[1]).toContain("BeforeTool/read_file");
 		expect(lines[1]).toContain("allow");

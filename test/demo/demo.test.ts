@@ -13,10 +13,7 @@ describe("demo", () => {
 		const trace = lines.join("\n");
 
 		expect(summary.hookErrors).toEqual([]);
-		expect(summary.blocked).toEqual([
-			"guard: blocked a forced recursive delete: rm -rf build",
-			"bash: refusing a destructive command",
-		]);
+		expect(summary.blocked).toEqual(["guard: blocked a forced recursive delete: rm -rf build", "bash: refusing a destructive command"]);
 		expect(summary.allowed).toEqual(["bash", "write", "edit", "read"]);
 		// The blocked delete really did not run; the write and edit really did.
 		expect(existsSync(join(workspace, "build", "app.js"))).toBe(true);
@@ -28,10 +25,17 @@ describe("demo", () => {
 		expect(trace).toContain("status line: ● turn 1…");
 		expect(trace).toContain("status line: (cleared)");
 
-		const entries = readFileSync(summary.sessionFile, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+		const entries = readFileSync(summary.sessionFile, "utf8")
+			.trim()
+			.split("\n")
+			.map((l) => JSON.parse(l));
 		expect(entries[0].type).toBe("session");
 		expect(entries.filter((e) => e.type === "message").length).toBeGreaterThan(8);
-		expect(entries.at(-1)).toMatchObject({ type: "custom", customType: "note", data: { note: "demo finished: config in config/service.env" } });
+		expect(entries.at(-1)).toMatchObject({
+			type: "custom",
+			customType: "note",
+			data: { note: "demo finished: config in config/service.env" },
+		});
 	});
 
 	test("`xcsh-hooks demo` prints the trace and exits 0 without touching the user's directory", async () => {
@@ -43,7 +47,9 @@ describe("demo", () => {
 		expect(existsSync(join(home, ".xcsh"))).toBe(false);
 		// It ends with the same guard answering a captured Claude Code payload through the bridge, and
 		// with what `install claude` would write — neither touching the user's directory.
-		expect(run.stdout).toContain('"permissionDecision":"deny","permissionDecisionReason":"guard: blocked a forced recursive delete: rm -rf build');
+		expect(run.stdout).toContain(
+			'"permissionDecision":"deny","permissionDecisionReason":"guard: blocked a forced recursive delete: rm -rf build',
+		);
 		expect(run.stdout).toContain("would write");
 		expect(run.stdout).toContain('"onFailure": "block"');
 		expect(existsSync(join(home, ".claude"))).toBe(false);

@@ -53,11 +53,7 @@ describe("hook providers", () => {
 		writeTree(project(), { ".claude/hooks/pre/write.sh": "", ".claude/hooks/pre/*": "" });
 		writeTree(home(), { ".claude/hooks/post/edit.sh": "", ".claude/hooks/guard.ts": "" });
 		const result = await load(project());
-		expect(result.items.map(brief)).toEqual([
-			"claude/project/pre:*:*",
-			"claude/project/pre:write:write",
-			"claude/user/post:edit:edit",
-		]);
+		expect(result.items.map(brief)).toEqual(["claude/project/pre:*:*", "claude/project/pre:write:write", "claude/user/post:edit:edit"]);
 	});
 
 	test("codex: pre-<tool>/post-<tool> names, anything else is pre for all tools; only .ts/.js", async () => {
@@ -139,7 +135,14 @@ describe("hook providers", () => {
 			priority: 1,
 			load: () => ({
 				items: [
-					{ name: "gone", path, type: "pre", tool: "*", level: "user", _source: { provider: "manual", providerName: "Manual", level: "user" } },
+					{
+						name: "gone",
+						path,
+						type: "pre",
+						tool: "*",
+						level: "user",
+						_source: { provider: "manual", providerName: "Manual", level: "user" },
+					},
 				],
 			}),
 		});

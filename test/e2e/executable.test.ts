@@ -172,7 +172,9 @@ describe("dist/xcsh-hooks emit tool_call", () => {
 		expect(allowed.code).toBe(0);
 		const allowedOutput = JSON.parse(allowed.stdout);
 		expect(allowedOutput.result).toBeNull();
-		expect(allowedOutput.loadErrors).toEqual([{ path: join(project, "broken.ts"), error: expect.stringContaining("no-such-package-anywhere") }]);
+		expect(allowedOutput.loadErrors).toEqual([
+			{ path: join(project, "broken.ts"), error: expect.stringContaining("no-such-package-anywhere") },
+		]);
 	});
 });
 

@@ -113,7 +113,8 @@ export async function runArgv(argv: string[], options: RunOptions): Promise<Run>
 	const proc = Bun.spawn(argv, {
 		cwd: options.cwd,
 		env: minimalEnv(options.home, options.env),
-		stdin: options.stdin === undefined ? "ignore" : typeof options.stdin === "string" ? new TextEncoder().encode(options.stdin) : options.stdin,
+		stdin:
+			options.stdin === undefined ? "ignore" : typeof options.stdin === "string" ? new TextEncoder().encode(options.stdin) : options.stdin,
 		stdout: "pipe",
 		stderr: "pipe",
 	});
@@ -200,7 +201,7 @@ export function serveCli(cli: Cli, args: string[], options: Omit<RunOptions, "st
 
 	const send = (...requests: object[]) => {
 		try {
-			proc.stdin.write(requests.map((r) => JSON.stringify(r)).join("\n") + "\n");
+			proc.stdin.write(`${requests.map((r) => JSON.stringify(r)).join("\n")}\n`);
 			proc.stdin.flush();
 		} catch {} // the server is gone: the response wait reports it
 	};
@@ -215,7 +216,8 @@ export function serveCli(cli: Cli, args: string[], options: Omit<RunOptions, "st
 				if (late) return late;
 				throw new Error(`the server exited with code ${exitCode} before answering ${JSON.stringify(id)}; stderr:\n${err.text()}`);
 			}
-			if (performance.now() > deadline) throw new Error(`no response to ${JSON.stringify(id)} within ${timeoutMs} ms; stderr:\n${err.text()}`);
+			if (performance.now() > deadline)
+				throw new Error(`no response to ${JSON.stringify(id)} within ${timeoutMs} ms; stderr:\n${err.text()}`);
 			await Bun.sleep(10);
 		}
 	};

@@ -62,7 +62,9 @@ export function expectBlockedEmit(
 	} catch (error) {
 		fail(`stdout is not one JSON document (${(error as Error).message})`, run);
 	}
-	const keys = Object.keys(output ?? {}).sort().join(",");
+	const keys = Object.keys(output ?? {})
+		.sort()
+		.join(",");
 	if (keys !== "errors,event,loadErrors,result") fail(`stdout has keys ${keys}, expected errors,event,loadErrors,result`, run);
 	if (output.result?.block !== true) fail("result.block is not true", run);
 	const text = checkReason(output.result.reason, reason, run);

@@ -38,7 +38,11 @@ export const touch = (path: string): string => `require("node:fs").writeFileSync
 export const bashCall = (command: string): string => JSON.stringify({ toolName: "bash", input: { command } });
 
 /** The `serve` toolCall request for `bash` running `command`. */
-export const toolCallRequest = (id: unknown, command: string) => ({ id, method: "toolCall", params: { toolName: "bash", input: { command } } });
+export const toolCallRequest = (id: unknown, command: string) => ({
+	id,
+	method: "toolCall",
+	params: { toolName: "bash", input: { command } },
+});
 
 /** A hook module whose (synchronous) `tool_call` handler runs `body`, with `event` in scope, for calls whose command contains `touch`. */
 export function guardOn(body: string): string {

@@ -32,32 +32,44 @@ function project(cli: Cli, source = ALLOW) {
 }
 
 function cells(cli: Cli): void {
-	test.concurrent("an approved project hook edited afterwards blocks tool_call (exit 2) and prints the exact trust approve command", async () => {
-		const p = project(cli);
-		await p.approve();
-		writeFileSync(p.hook, `${ALLOW}// edited after approval\n`);
-		const run = await runCli(cli, ["emit", "tool_call"], { cwd: p.dir, home: p.home, stdin: bashCall("ls") });
-		expectBlockedEmit(run, /\S/);
-		expect(run.stderr).toContain(`xcsh-hooks trust approve ${p.hook}`);
-	}, CELL_TIMEOUT_MS);
+	test.concurrent(
+		"an approved project hook edited afterwards blocks tool_call (exit 2) and prints the exact trust approve command",
+		async () => {
+			const p = project(cli);
+			await p.approve();
+			writeFileSync(p.hook, `${ALLOW}// edited after approval\n`);
+			const run = await runCli(cli, ["emit", "tool_call"], { cwd: p.dir, home: p.home, stdin: bashCall("ls") });
+			expectBlockedEmit(run, /\S/);
+			expect(run.stderr).toContain(`xcsh-hooks trust approve ${p.hook}`);
+		},
+		CELL_TIMEOUT_MS,
+	);
 
-	test.concurrent("check exits 1 while a fresh project hook awaits approval, naming the approve command", async () => {
-		const p = project(cli);
-		const run = await runCli(cli, ["check"], { cwd: p.dir, home: p.home });
-		expectCleanFailure(run, 1);
-		expect(run.stdout + run.stderr).toContain(`xcsh-hooks trust approve ${p.hook}`);
-	}, CELL_TIMEOUT_MS);
+	test.concurrent(
+		"check exits 1 while a fresh project hook awaits approval, naming the approve command",
+		async () => {
+			const p = project(cli);
+			const run = await runCli(cli, ["check"], { cwd: p.dir, home: p.home });
+			expectCleanFailure(run, 1);
+			expect(run.stdout + run.stderr).toContain(`xcsh-hooks trust approve ${p.hook}`);
+		},
+		CELL_TIMEOUT_MS,
+	);
 
-	test.concurrent("check exits 1 when an approved project hook changed since", async () => {
-		const p = project(cli);
-		await p.approve();
-		const before = await runCli(cli, ["check"], { cwd: p.dir, home: p.home });
-		expect(before.code).toBe(0);
-		writeFileSync(p.hook, `${ALLOW}// edited after approval\n`);
-		const run = await runCli(cli, ["check"], { cwd: p.dir, home: p.home });
-		expectCleanFailure(run, 1);
-		expect(run.stdout + run.stderr).toContain(`xcsh-hooks trust approve ${p.hook}`);
-	}, CELL_TIMEOUT_MS);
+	test.concurrent(
+		"check exits 1 when an approved project hook changed since",
+		async () => {
+			const p = project(cli);
+			await p.approve();
+			const before = await runCli(cli, ["check"], { cwd: p.dir, home: p.home });
+			expect(before.code).toBe(0);
+			writeFileSync(p.hook, `${ALLOW}// edited after approval\n`);
+			const run = await runCli(cli, ["check"], { cwd: p.dir, home: p.home });
+			expectCleanFailure(run, 1);
+			expect(run.stdout + run.stderr).toContain(`xcsh-hooks trust approve ${p.hook}`);
+		},
+		CELL_TIMEOUT_MS,
+	);
 
 	describe("list shows a running user hook as it is", () => {
 		/** The user guard at `~/.xcsh/agent/hooks/guard.ts` in `home`: its row in `list`, and proof that it runs. */
@@ -70,36 +82,48 @@ function cells(cli: Cli): void {
 			return { row, emit, stdout: list.stdout };
 		}
 
-		test.concurrent("not shadowed by an unapproved project hook with the same key", async () => {
-			const p = project(cli, guardSource("project guard"));
-			writeFiles(p.home, { ".xcsh/agent/hooks/guard.ts": USER_GUARD });
-			const { row, emit, stdout } = await userGuard(p.dir, p.home);
-			expectBlockedEmit(emit, "user guard"); // it runs
-			if (!row) throw new Error(`list does not show the user hook:\n${stdout}`);
-			expect(row).not.toMatch(/shadowed|disabled/);
-		}, CELL_TIMEOUT_MS);
+		test.concurrent(
+			"not shadowed by an unapproved project hook with the same key",
+			async () => {
+				const p = project(cli, guardSource("project guard"));
+				writeFiles(p.home, { ".xcsh/agent/hooks/guard.ts": USER_GUARD });
+				const { row, emit, stdout } = await userGuard(p.dir, p.home);
+				expectBlockedEmit(emit, "user guard"); // it runs
+				if (!row) throw new Error(`list does not show the user hook:\n${stdout}`);
+				expect(row).not.toMatch(/shadowed|disabled/);
+			},
+			CELL_TIMEOUT_MS,
+		);
 
-		test.concurrent("not disabled by the project's settings (disabledExtensions)", async () => {
-			const dir = tempDir("xcsh-faults-approval-");
-			const home = privateHome();
-			writeFiles(home, { ".xcsh/agent/hooks/guard.ts": USER_GUARD });
-			writeFiles(dir, { ".xcsh/settings.json": JSON.stringify({ disabledExtensions: ["hook:pre:*:guard"] }) });
-			const { row, emit, stdout } = await userGuard(dir, home);
-			expectBlockedEmit(emit, "user guard");
-			if (!row) throw new Error(`list does not show the user hook:\n${stdout}`);
-			expect(row).not.toMatch(/shadowed|disabled/);
-		}, CELL_TIMEOUT_MS);
+		test.concurrent(
+			"not disabled by the project's settings (disabledExtensions)",
+			async () => {
+				const dir = tempDir("xcsh-faults-approval-");
+				const home = privateHome();
+				writeFiles(home, { ".xcsh/agent/hooks/guard.ts": USER_GUARD });
+				writeFiles(dir, { ".xcsh/settings.json": JSON.stringify({ disabledExtensions: ["hook:pre:*:guard"] }) });
+				const { row, emit, stdout } = await userGuard(dir, home);
+				expectBlockedEmit(emit, "user guard");
+				if (!row) throw new Error(`list does not show the user hook:\n${stdout}`);
+				expect(row).not.toMatch(/shadowed|disabled/);
+			},
+			CELL_TIMEOUT_MS,
+		);
 
-		test.concurrent("not hidden by the project's settings (disabledProviders)", async () => {
-			const dir = tempDir("xcsh-faults-approval-");
-			const home = privateHome();
-			writeFiles(home, { ".xcsh/agent/hooks/guard.ts": USER_GUARD });
-			writeFiles(dir, { ".xcsh/settings.json": JSON.stringify({ disabledProviders: ["native"] }) });
-			const { row, emit, stdout } = await userGuard(dir, home);
-			expectBlockedEmit(emit, "user guard");
-			if (!row) throw new Error(`list does not show the user hook that runs:\n${stdout}`);
-			expect(row).not.toMatch(/shadowed|disabled/);
-		}, CELL_TIMEOUT_MS);
+		test.concurrent(
+			"not hidden by the project's settings (disabledProviders)",
+			async () => {
+				const dir = tempDir("xcsh-faults-approval-");
+				const home = privateHome();
+				writeFiles(home, { ".xcsh/agent/hooks/guard.ts": USER_GUARD });
+				writeFiles(dir, { ".xcsh/settings.json": JSON.stringify({ disabledProviders: ["native"] }) });
+				const { row, emit, stdout } = await userGuard(dir, home);
+				expectBlockedEmit(emit, "user guard");
+				if (!row) throw new Error(`list does not show the user hook that runs:\n${stdout}`);
+				expect(row).not.toMatch(/shadowed|disabled/);
+			},
+			CELL_TIMEOUT_MS,
+		);
 	});
 
 	test.concurrent("a hook swapped between approved content and other content while emit runs: the unapproved content never runs", async () => {

@@ -22,32 +22,58 @@ function invalidUtf8Event(): { bytes: Uint8Array; offset: number } {
 }
 
 function cells(cli: Cli): void {
-	test.concurrent("invalid UTF-8 on stdin for emit tool_call: exit 1, the message names the byte offset", async () => {
-		const { bytes, offset } = invalidUtf8Event();
-		const run = await runCli(cli, ["emit", "tool_call"], { cwd: tempDir(), home: privateHome(), stdin: bytes, timeoutMs: 5000 });
-		expectCleanFailure(run, 1, /utf-?8/i);
-		// The offset of the bad byte, counted from 0 (or from 1, as editors do).
-		expect(run.stderr).toMatch(new RegExp(`\\b(${offset}|${offset + 1})\\b`));
-	}, CELL_TIMEOUT_MS);
+	test.concurrent(
+		"invalid UTF-8 on stdin for emit tool_call: exit 1, the message names the byte offset",
+		async () => {
+			const { bytes, offset } = invalidUtf8Event();
+			const run = await runCli(cli, ["emit", "tool_call"], { cwd: tempDir(), home: privateHome(), stdin: bytes, timeoutMs: 5000 });
+			expectCleanFailure(run, 1, /utf-?8/i);
+			// The offset of the bad byte, counted from 0 (or from 1, as editors do).
+			expect(run.stderr).toMatch(new RegExp(`\\b(${offset}|${offset + 1})\\b`));
+		},
+		CELL_TIMEOUT_MS,
+	);
 
-	test.concurrent(`stdin "[" × ${DEEP.toLocaleString("en")} for emit tool_call: exit 1 within 5 s, naming the nesting limit`, async () => {
-		const run = await runCli(cli, ["emit", "tool_call"], { cwd: tempDir(), home: privateHome(), stdin: "[".repeat(DEEP), timeoutMs: 5000 });
-		expectCleanFailure(run, 1, NESTING);
-	}, CELL_TIMEOUT_MS);
+	test.concurrent(
+		`stdin "[" × ${DEEP.toLocaleString("en")} for emit tool_call: exit 1 within 5 s, naming the nesting limit`,
+		async () => {
+			const run = await runCli(cli, ["emit", "tool_call"], {
+				cwd: tempDir(),
+				home: privateHome(),
+				stdin: "[".repeat(DEEP),
+				timeoutMs: 5000,
+			});
+			expectCleanFailure(run, 1, NESTING);
+		},
+		CELL_TIMEOUT_MS,
+	);
 
-	test.concurrent(`a valid event whose input is nested ${DEEP.toLocaleString("en")} deep: exit 1 within 5 s, naming the nesting limit`, async () => {
-		const stdin = `{"toolName":"bash","input":{"command":"ls","deep":${"[".repeat(DEEP)}${"]".repeat(DEEP)}}}`;
-		const run = await runCli(cli, ["emit", "tool_call"], { cwd: tempDir(), home: privateHome(), stdin, timeoutMs: 5000 });
-		expectCleanFailure(run, 1, NESTING);
-	}, CELL_TIMEOUT_MS);
+	test.concurrent(
+		`a valid event whose input is nested ${DEEP.toLocaleString("en")} deep: exit 1 within 5 s, naming the nesting limit`,
+		async () => {
+			const stdin = `{"toolName":"bash","input":{"command":"ls","deep":${"[".repeat(DEEP)}${"]".repeat(DEEP)}}}`;
+			const run = await runCli(cli, ["emit", "tool_call"], { cwd: tempDir(), home: privateHome(), stdin, timeoutMs: 5000 });
+			expectCleanFailure(run, 1, NESTING);
+		},
+		CELL_TIMEOUT_MS,
+	);
 
-	test.concurrent("--cwd naming a FIFO: exit 1, not a directory", async () => {
-		const dir = tempDir();
-		mkfifo(join(dir, "pipe"));
-		const run = await runCli(cli, ["emit", "tool_call", "--cwd", join(dir, "pipe")], { cwd: dir, home: privateHome(), stdin: bashCall("ls"), timeoutMs: 5000 });
-		expectCleanFailure(run, 1, "not a directory");
-		expect(run.stderr).toContain(join(dir, "pipe"));
-	}, CELL_TIMEOUT_MS);
+	test.concurrent(
+		"--cwd naming a FIFO: exit 1, not a directory",
+		async () => {
+			const dir = tempDir();
+			mkfifo(join(dir, "pipe"));
+			const run = await runCli(cli, ["emit", "tool_call", "--cwd", join(dir, "pipe")], {
+				cwd: dir,
+				home: privateHome(),
+				stdin: bashCall("ls"),
+				timeoutMs: 5000,
+			});
+			expectCleanFailure(run, 1, "not a directory");
+			expect(run.stderr).toContain(join(dir, "pipe"));
+		},
+		CELL_TIMEOUT_MS,
+	);
 
 	describe("--session naming something that is not a regular file", () => {
 		/** A hook that writes to the session on every turn_start. */
@@ -63,22 +89,30 @@ function cells(cli: Cli): void {
 				timeoutMs: 5000,
 			});
 
-		test.concurrent("a FIFO: refused with exit 1 naming it, no hang, still a FIFO", async () => {
-			const dir = tempDir();
-			const session = join(dir, "session.jsonl");
-			mkfifo(session);
-			const run = await emitTurn(dir, session);
-			expectCleanFailure(run, 1, session);
-			expect(fileKind(session)).toBe("fifo");
-		}, CELL_TIMEOUT_MS);
+		test.concurrent(
+			"a FIFO: refused with exit 1 naming it, no hang, still a FIFO",
+			async () => {
+				const dir = tempDir();
+				const session = join(dir, "session.jsonl");
+				mkfifo(session);
+				const run = await emitTurn(dir, session);
+				expectCleanFailure(run, 1, session);
+				expect(fileKind(session)).toBe("fifo");
+			},
+			CELL_TIMEOUT_MS,
+		);
 
-		test.concurrent("a directory: refused with exit 1 naming it", async () => {
-			const dir = tempDir();
-			const session = join(dir, "sessions");
-			mkdirSync(session);
-			const run = await emitTurn(dir, session);
-			expectCleanFailure(run, 1, session);
-		}, CELL_TIMEOUT_MS);
+		test.concurrent(
+			"a directory: refused with exit 1 naming it",
+			async () => {
+				const dir = tempDir();
+				const session = join(dir, "sessions");
+				mkdirSync(session);
+				const run = await emitTurn(dir, session);
+				expectCleanFailure(run, 1, session);
+			},
+			CELL_TIMEOUT_MS,
+		);
 	});
 }
 

@@ -33,7 +33,12 @@ const MODES: Mode[] = [
 		source: guardOn(`throw { toString() { throw new Error("cannot print me"); } };`),
 		reason: UNPRINTABLE,
 	},
-	{ name: "returns a rejected promise", file: "rejected.ts", source: guardOn(`return Promise.reject(new Error("guard rejected"));`), reason: "guard rejected" },
+	{
+		name: "returns a rejected promise",
+		file: "rejected.ts",
+		source: guardOn(`return Promise.reject(new Error("guard rejected"));`),
+		reason: "guard rejected",
+	},
 	{
 		name: "takes longer than hookTimeoutMs 200",
 		file: "slow.ts",
@@ -56,8 +61,18 @@ const MODES: Mode[] = [
 		reason: /failed to load.*exit-factory\.ts/i,
 		atLoad: true,
 	},
-	{ name: 'returns {block: "yes"}', file: "block-yes.ts", source: guardOn(`return { block: "yes" };`), reason: /block-yes\.ts.*tool_call.*block/ },
-	{ name: "returns {block: true, reason: 42}", file: "reason-42.ts", source: guardOn("return { block: true, reason: 42 };"), reason: /reason-42\.ts.*tool_call.*reason/ },
+	{
+		name: 'returns {block: "yes"}',
+		file: "block-yes.ts",
+		source: guardOn(`return { block: "yes" };`),
+		reason: /block-yes\.ts.*tool_call.*block/,
+	},
+	{
+		name: "returns {block: true, reason: 42}",
+		file: "reason-42.ts",
+		source: guardOn("return { block: true, reason: 42 };"),
+		reason: /reason-42\.ts.*tool_call.*reason/,
+	},
 	{
 		name: "returns the typo {blok: true}",
 		file: "blok.ts",
@@ -77,34 +92,47 @@ beforeAll(() => {
 function cells(cli: Cli, mode: Mode): void {
 	const hook = () => join(project, mode.file);
 
-	test.concurrent("emit tool_call: exit 2, only the JSON result on stdout, only the one-line reason on stderr", async () => {
-		const run = await runCli(cli, ["emit", "tool_call", "--hook", hook()], {
-			cwd: project,
-			home: privateHome(mode.settings),
-			stdin: bashCall(`touch ${join(tempDir(), "MARKER")}`),
-		});
-		expectBlockedEmit(run, mode.reason, { onlyReason: true });
-	}, CELL_TIMEOUT_MS);
+	test.concurrent(
+		"emit tool_call: exit 2, only the JSON result on stdout, only the one-line reason on stderr",
+		async () => {
+			const run = await runCli(cli, ["emit", "tool_call", "--hook", hook()], {
+				cwd: project,
+				home: privateHome(mode.settings),
+				stdin: bashCall(`touch ${join(tempDir(), "MARKER")}`),
+			});
+			expectBlockedEmit(run, mode.reason, { onlyReason: true });
+		},
+		CELL_TIMEOUT_MS,
+	);
 
-	test.concurrent("run bash: exit 2, `blocked: <reason>` on stderr, the command never ran", async () => {
-		const ran = marker(tempDir());
-		const run = await runCli(cli, ["run", "bash", "--hook", hook(), "--input", JSON.stringify({ command: `touch ${ran.path}` })], {
-			cwd: project,
-			home: privateHome(mode.settings),
-		});
-		expectBlockedRun(run, mode.reason, ran.exists, { onlyReason: !mode.atLoad });
-	}, CELL_TIMEOUT_MS);
+	test.concurrent(
+		"run bash: exit 2, `blocked: <reason>` on stderr, the command never ran",
+		async () => {
+			const ran = marker(tempDir());
+			const run = await runCli(cli, ["run", "bash", "--hook", hook(), "--input", JSON.stringify({ command: `touch ${ran.path}` })], {
+				cwd: project,
+				home: privateHome(mode.settings),
+			});
+			expectBlockedRun(run, mode.reason, ran.exists, { onlyReason: !mode.atLoad });
+		},
+		CELL_TIMEOUT_MS,
+	);
 
-	test.concurrent("serve toolCall: answered {block: true, reason}, and the next request is still served", async () => {
-		const server = serveCli(cli, ["--no-watch", "--hook", hook()], { cwd: project, home: privateHome(mode.settings) });
-		await withServer(server, async () => {
-			server.send(toolCallRequest(1, `touch ${join(tempDir(), "MARKER")}`), toolCallRequest(2, "ls"));
-			expectServeBlock(await server.response(1), mode.reason);
-			const next = await server.response(2);
-			if (mode.atLoad) expectServeBlock(next, mode.reason);
-			else if (next.result?.block !== false) throw new Error(`the harmless call after the fault was not allowed: ${JSON.stringify(next)}`);
-		});
-	}, CELL_TIMEOUT_MS);
+	test.concurrent(
+		"serve toolCall: answered {block: true, reason}, and the next request is still served",
+		async () => {
+			const server = serveCli(cli, ["--no-watch", "--hook", hook()], { cwd: project, home: privateHome(mode.settings) });
+			await withServer(server, async () => {
+				server.send(toolCallRequest(1, `touch ${join(tempDir(), "MARKER")}`), toolCallRequest(2, "ls"));
+				expectServeBlock(await server.response(1), mode.reason);
+				const next = await server.response(2);
+				if (mode.atLoad) expectServeBlock(next, mode.reason);
+				else if (next.result?.block !== false)
+					throw new Error(`the harmless call after the fault was not allowed: ${JSON.stringify(next)}`);
+			});
+		},
+		CELL_TIMEOUT_MS,
+	);
 }
 
 for (const cli of CLIS)

@@ -41,49 +41,77 @@ const NOISES = ["noise-import", "noise-log", "noise-write", "noise-bun"];
 function cells(cli: Cli): void {
 	for (const output of SHELL_OUTPUTS)
 		describe(`a shell pre hook that exits 0 printing ${output.name}`, () => {
-			test.concurrent("emit tool_call is blocked, the reason naming the hook", async () => {
-				const run = await runCli(cli, ["emit", "tool_call"], { cwd: tempDir(), home: homeWithShellHook(output.script), stdin: bashCall("touch x") });
-				expectBlockedEmit(run, "bash.sh");
-			}, CELL_TIMEOUT_MS);
+			test.concurrent(
+				"emit tool_call is blocked, the reason naming the hook",
+				async () => {
+					const run = await runCli(cli, ["emit", "tool_call"], {
+						cwd: tempDir(),
+						home: homeWithShellHook(output.script),
+						stdin: bashCall("touch x"),
+					});
+					expectBlockedEmit(run, "bash.sh");
+				},
+				CELL_TIMEOUT_MS,
+			);
 
-			test.concurrent("run bash is blocked and the command never runs", async () => {
-				const ran = marker(tempDir());
-				const run = await runCli(cli, ["run", "bash", "--input", JSON.stringify({ command: `touch ${ran.path}` })], {
-					cwd: tempDir(),
-					home: homeWithShellHook(output.script),
-				});
-				expectBlockedRun(run, "bash.sh", ran.exists);
-			}, CELL_TIMEOUT_MS);
+			test.concurrent(
+				"run bash is blocked and the command never runs",
+				async () => {
+					const ran = marker(tempDir());
+					const run = await runCli(cli, ["run", "bash", "--input", JSON.stringify({ command: `touch ${ran.path}` })], {
+						cwd: tempDir(),
+						home: homeWithShellHook(output.script),
+					});
+					expectBlockedRun(run, "bash.sh", ran.exists);
+				},
+				CELL_TIMEOUT_MS,
+			);
 		});
 
-	test.concurrent("a shell pre hook printing its block after 50 MiB of padding (past the output cap): emit tool_call is blocked", async () => {
-		const run = await runCli(cli, ["emit", "tool_call"], { cwd: tempDir(), home: homeWithShellHook(PADDED), stdin: bashCall("touch x") });
-		expectBlockedEmit(run, "bash.sh");
-	}, CELL_TIMEOUT_MS);
+	test.concurrent(
+		"a shell pre hook printing its block after 50 MiB of padding (past the output cap): emit tool_call is blocked",
+		async () => {
+			const run = await runCli(cli, ["emit", "tool_call"], { cwd: tempDir(), home: homeWithShellHook(PADDED), stdin: bashCall("touch x") });
+			expectBlockedEmit(run, "bash.sh");
+		},
+		CELL_TIMEOUT_MS,
+	);
 
 	describe("a hook writing to stdout with console.log, process.stdout.write (no newline) and Bun.write(Bun.stdout)", () => {
-		test.concurrent("emit: stdout is exactly one JSON document; the noise is on stderr", async () => {
-			const dir = tempDir();
-			writeFiles(dir, { "noisy.ts": NOISY });
-			const run = await runCli(cli, ["emit", "tool_call", "--hook", join(dir, "noisy.ts")], { cwd: dir, home: privateHome(), stdin: bashCall("ls") });
-			expectBlockedEmit(run, "noisy guard");
-			for (const noise of NOISES) {
-				expect(run.stdout).not.toContain(noise);
-				expect(run.stderr).toContain(noise);
-			}
-		}, CELL_TIMEOUT_MS);
+		test.concurrent(
+			"emit: stdout is exactly one JSON document; the noise is on stderr",
+			async () => {
+				const dir = tempDir();
+				writeFiles(dir, { "noisy.ts": NOISY });
+				const run = await runCli(cli, ["emit", "tool_call", "--hook", join(dir, "noisy.ts")], {
+					cwd: dir,
+					home: privateHome(),
+					stdin: bashCall("ls"),
+				});
+				expectBlockedEmit(run, "noisy guard");
+				for (const noise of NOISES) {
+					expect(run.stdout).not.toContain(noise);
+					expect(run.stderr).toContain(noise);
+				}
+			},
+			CELL_TIMEOUT_MS,
+		);
 
-		test.concurrent("serve: every stdout line is JSON, the call is answered, the noise is on stderr", async () => {
-			const dir = tempDir();
-			writeFiles(dir, { "noisy.ts": NOISY });
-			const server = serveCli(cli, ["--no-watch", "--hook", join(dir, "noisy.ts")], { cwd: dir, home: privateHome() });
-			await withServer(server, async () => {
-				server.send(toolCallRequest(1, "ls"), toolCallRequest(2, "ls"));
-				expectServeBlock(await server.response(1), "noisy guard");
-				expectServeBlock(await server.response(2), "noisy guard");
-			});
-			for (const noise of NOISES) expect(server.stderr()).toContain(noise);
-		}, CELL_TIMEOUT_MS);
+		test.concurrent(
+			"serve: every stdout line is JSON, the call is answered, the noise is on stderr",
+			async () => {
+				const dir = tempDir();
+				writeFiles(dir, { "noisy.ts": NOISY });
+				const server = serveCli(cli, ["--no-watch", "--hook", join(dir, "noisy.ts")], { cwd: dir, home: privateHome() });
+				await withServer(server, async () => {
+					server.send(toolCallRequest(1, "ls"), toolCallRequest(2, "ls"));
+					expectServeBlock(await server.response(1), "noisy guard");
+					expectServeBlock(await server.response(2), "noisy guard");
+				});
+				for (const noise of NOISES) expect(server.stderr()).toContain(noise);
+			},
+			CELL_TIMEOUT_MS,
+		);
 	});
 }
 

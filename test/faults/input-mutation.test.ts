@@ -36,23 +36,36 @@ const MUTATORS = [
 
 function cells(cli: Cli): void {
 	for (const mutator of MUTATORS)
-		test.concurrent(`${mutator.name} rewriting event.input.command: the rewritten command never runs`, async () => {
-			const dir = tempDir("xcsh-faults-mutate-");
-			const ran = marker(dir);
-			const original = join(dir, "original.txt");
-			writeFiles(dir, { "guard.ts": GUARD, [mutator.file]: mutator.source(`touch ${ran.path}`) });
-			const run = await runCli(
-				cli,
-				["run", "bash", "--hook", join(dir, "guard.ts"), "--hook", join(dir, mutator.file), "--input", JSON.stringify({ command: `echo original > ${original}` })],
-				{ cwd: dir, home: privateHome() },
-			);
-			expect(ran.exists()).toBe(false);
-			if (run.code === 2) expectBlockedRun(run, /\S/, ran.exists);
-			else {
-				expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
-				expect(existsSync(original) && readFileSync(original, "utf8")).toBe("original\n");
-			}
-		}, CELL_TIMEOUT_MS);
+		test.concurrent(
+			`${mutator.name} rewriting event.input.command: the rewritten command never runs`,
+			async () => {
+				const dir = tempDir("xcsh-faults-mutate-");
+				const ran = marker(dir);
+				const original = join(dir, "original.txt");
+				writeFiles(dir, { "guard.ts": GUARD, [mutator.file]: mutator.source(`touch ${ran.path}`) });
+				const run = await runCli(
+					cli,
+					[
+						"run",
+						"bash",
+						"--hook",
+						join(dir, "guard.ts"),
+						"--hook",
+						join(dir, mutator.file),
+						"--input",
+						JSON.stringify({ command: `echo original > ${original}` }),
+					],
+					{ cwd: dir, home: privateHome() },
+				);
+				expect(ran.exists()).toBe(false);
+				if (run.code === 2) expectBlockedRun(run, /\S/, ran.exists);
+				else {
+					expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
+					expect(existsSync(original) && readFileSync(original, "utf8")).toBe("original\n");
+				}
+			},
+			CELL_TIMEOUT_MS,
+		);
 }
 
 for (const cli of useClis()) describe(cli.name, () => cells(cli));

@@ -90,23 +90,35 @@ function expectEnvUntouched(p: Project, { list, trust, emit }: Runs): void {
 }
 
 describe("a project with a bunfig.toml preload and a .env replacing HOME, before any approval", () => {
-	test.concurrent("(a) the compiled executable: the preload never runs, the .env never reaches the hooks", async () => {
-		const p = makeProject();
-		expectEnvUntouched(p, await runAll(p, (args) => [executablePath(), ...args]));
-		expect(p.preloadRan.exists()).toBe(false);
-	}, CELL_TIMEOUT_MS);
+	test.concurrent(
+		"(a) the compiled executable: the preload never runs, the .env never reaches the hooks",
+		async () => {
+			const p = makeProject();
+			expectEnvUntouched(p, await runAll(p, (args) => [executablePath(), ...args]));
+			expect(p.preloadRan.exists()).toBe(false);
+		},
+		CELL_TIMEOUT_MS,
+	);
 
-	test.concurrent("(b) src/cli.ts started as a program (its shebang, as the package's bin): the preload never runs, the .env never reaches the hooks", async () => {
-		const p = makeProject();
-		const program = asProgram(CLI_SOURCE);
-		expectEnvUntouched(p, await runAll(p, (args) => [...program, ...args]));
-		expect(p.preloadRan.exists()).toBe(false);
-	}, CELL_TIMEOUT_MS);
+	test.concurrent(
+		"(b) src/cli.ts started as a program (its shebang, as the package's bin): the preload never runs, the .env never reaches the hooks",
+		async () => {
+			const p = makeProject();
+			const program = asProgram(CLI_SOURCE);
+			expectEnvUntouched(p, await runAll(p, (args) => [...program, ...args]));
+			expect(p.preloadRan.exists()).toBe(false);
+		},
+		CELL_TIMEOUT_MS,
+	);
 
-	test.concurrent("(c) bun src/cli.ts: Bun runs the preload before xcsh-hooks starts, but the .env never reaches the hooks and stderr says the bunfig.toml was read", async () => {
-		const p = makeProject();
-		const runs = await runAll(p, (args) => [process.execPath, CLI_SOURCE, ...args]);
-		expectEnvUntouched(p, runs);
-		for (const run of Object.values(runs)) expect(run.stderr).toContain("bunfig.toml");
-	}, CELL_TIMEOUT_MS);
+	test.concurrent(
+		"(c) bun src/cli.ts: Bun runs the preload before xcsh-hooks starts, but the .env never reaches the hooks and stderr says the bunfig.toml was read",
+		async () => {
+			const p = makeProject();
+			const runs = await runAll(p, (args) => [process.execPath, CLI_SOURCE, ...args]);
+			expectEnvUntouched(p, runs);
+			for (const run of Object.values(runs)) expect(run.stderr).toContain("bunfig.toml");
+		},
+		CELL_TIMEOUT_MS,
+	);
 });

@@ -63,15 +63,23 @@ const TOOLS = [
 function cells(cli: Cli): void {
 	for (const target of TARGETS)
 		for (const { tool, input } of TOOLS)
-			test.skipIf(target.rootOnly === true && !isRoot).concurrent(`run ${tool} on ${target.name}: exit 1 naming the path, no hang, the file is left as it was`, async () => {
-				const dir = tempDir("xcsh-faults-special-");
-				const { path, special } = target.make(dir);
-				const run = await runCli(cli, ["run", tool, "--input", JSON.stringify(input(path))], { cwd: dir, home: privateHome(), timeoutMs: 5000 });
-				expectCleanFailure(run, 1);
-				expect(run.stderr.includes(path) || run.stderr.includes(special)).toBe(true);
-				expect(fileKind(special)).toBe(target.kind);
-				if (path !== special) expect(lstatSync(path).isSymbolicLink()).toBe(true);
-			}, CELL_TIMEOUT_MS);
+			test.skipIf(target.rootOnly === true && !isRoot).concurrent(
+				`run ${tool} on ${target.name}: exit 1 naming the path, no hang, the file is left as it was`,
+				async () => {
+					const dir = tempDir("xcsh-faults-special-");
+					const { path, special } = target.make(dir);
+					const run = await runCli(cli, ["run", tool, "--input", JSON.stringify(input(path))], {
+						cwd: dir,
+						home: privateHome(),
+						timeoutMs: 5000,
+					});
+					expectCleanFailure(run, 1);
+					expect(run.stderr.includes(path) || run.stderr.includes(special)).toBe(true);
+					expect(fileKind(special)).toBe(target.kind);
+					if (path !== special) expect(lstatSync(path).isSymbolicLink()).toBe(true);
+				},
+				CELL_TIMEOUT_MS,
+			);
 }
 
 for (const cli of useClis()) describe(cli.name, () => cells(cli));

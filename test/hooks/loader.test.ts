@@ -44,7 +44,8 @@ describe("loadHooks", () => {
 		expect(hooks.map((h) => h.path)).toEqual(["good1.ts", "good2.ts"]);
 		expect(errors.map((e) => e.path)).toEqual(["missing.ts", "no-default.ts", "not-fn.ts", "syntax.ts", "throws.ts", "rejects.ts"]);
 		const byPath = Object.fromEntries(errors.map((e) => [e.path, e.error]));
-		for (const path of ["missing.ts", "syntax.ts", "throws.ts", "rejects.ts"]) expect(byPath[path]?.startsWith("Failed to load hook: ")).toBe(true);
+		for (const path of ["missing.ts", "syntax.ts", "throws.ts", "rejects.ts"])
+			expect(byPath[path]?.startsWith("Failed to load hook: ")).toBe(true);
 		expect(byPath["missing.ts"]).toContain(join(dir, "missing.ts"));
 		// Exactly as upstream: no prefix for a default export that is not a function.
 		expect(byPath["no-default.ts"]).toBe("Hook must export a default function");
@@ -57,7 +58,9 @@ describe("loadHooks", () => {
 		const dir = tempDir();
 		writeFiles(dir, { "bad.ts": `export default (pi) => {\n  pi.on("tool_call", () => { ;\n};\n` });
 		const { errors } = await loadHooks(["bad.ts"], dir);
-		expect(errors[0]?.error).toMatch(new RegExp(`^Failed to load hook: ${join(dir, "bad.ts").replaceAll(".", "\\.")}:3:2: Expected "\\)" but found ";"`));
+		expect(errors[0]?.error).toMatch(
+			new RegExp(`^Failed to load hook: ${join(dir, "bad.ts").replaceAll(".", "\\.")}:3:2: Expected "\\)" but found ";"`),
+		);
 	});
 
 	test("an async factory is awaited before the hook counts as loaded", async () => {

@@ -130,10 +130,7 @@ describe("emitToolCall", () => {
 			hasUI: true,
 		});
 		await emitAll();
-		expect(globalThis.__calls).toEqual([
-			...Array(4).fill("false:true:undefined"),
-			...Array(4).fill("true:false:m2"),
-		]);
+		expect(globalThis.__calls).toEqual([...Array(4).fill("false:true:undefined"), ...Array(4).fill("true:false:m2")]);
 	});
 });
 
@@ -145,7 +142,7 @@ describe("emit: results and errors", () => {
 			"c.ts": `export default (pi) => pi.on("tool_result", (e) => { __calls.push("c:" + e.content[0].text + ":" + JSON.stringify(e.details)); });`,
 		});
 		expect(await runner.emit(toolResult)).toEqual({ content: [{ type: "text", text: "a" }], details: { b: 1 } });
-		expect(globalThis.__calls).toEqual(["a:" + (toolResult.content[0] as { text: string }).text, "b:a", 'c:a:{"b":1}']);
+		expect(globalThis.__calls).toEqual([`a:${(toolResult.content[0] as { text: string }).text}`, "b:a", 'c:a:{"b":1}']);
 	});
 
 	test("session_before_*: cancel returns at once; otherwise the last truthy result is kept", async () => {
@@ -278,7 +275,9 @@ describe("commands, renderers and host wiring", () => {
 			"other:undefined",
 		]);
 		const renderer = runner.getMessageRenderer("note");
-		expect(renderer?.({ role: "custom", customType: "note", content: "", display: true }, { expanded: false }, runner.getUIContext().theme)).toBe("a");
+		expect(
+			renderer?.({ role: "custom", customType: "note", content: "", display: true }, { expanded: false }, runner.getUIContext().theme),
+		).toBe("a");
 		expect(runner.getHookPaths()).toEqual(["a.ts", "b.ts"]);
 		expect(runner.hasHandlers("tool_call")).toBe(false);
 	});

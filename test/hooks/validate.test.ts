@@ -6,11 +6,31 @@ import { validateEvent, validateResult } from "../../src/hooks/validate.ts";
 describe("validateEvent", () => {
 	test("covers every event of the spec", () => {
 		expect(HOOK_EVENT_TYPES).toEqual([
-			"session_start", "session_before_switch", "session_switch", "session_before_branch", "session_branch",
-			"session_before_compact", "session.compacting", "session_compact", "session_before_tree", "session_tree",
-			"session_shutdown", "context", "before_agent_start", "agent_start", "agent_end", "turn_start", "turn_end",
-			"auto_compaction_start", "auto_compaction_end", "auto_retry_start", "auto_retry_end", "ttsr_triggered",
-			"todo_reminder", "tool_call", "tool_result",
+			"session_start",
+			"session_before_switch",
+			"session_switch",
+			"session_before_branch",
+			"session_branch",
+			"session_before_compact",
+			"session.compacting",
+			"session_compact",
+			"session_before_tree",
+			"session_tree",
+			"session_shutdown",
+			"context",
+			"before_agent_start",
+			"agent_start",
+			"agent_end",
+			"turn_start",
+			"turn_end",
+			"auto_compaction_start",
+			"auto_compaction_end",
+			"auto_retry_start",
+			"auto_retry_end",
+			"ttsr_triggered",
+			"todo_reminder",
+			"tool_call",
+			"tool_result",
 		]);
 	});
 

@@ -13,7 +13,10 @@ function project(): { dir: string; file: string } {
 	const dir = tempDir("xcsh-install-http-");
 	const file = join(dir, ".claude", "settings.json");
 	mkdirSync(join(dir, ".claude"));
-	const own = { permissions: { allow: ["Bash(ls)"] }, hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "./guard.sh" }] }] } };
+	const own = {
+		permissions: { allow: ["Bash(ls)"] },
+		hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "./guard.sh" }] }] },
+	};
 	writeFileSync(file, `${JSON.stringify(own, null, "\t")}\n`);
 	return { dir, file };
 }
@@ -41,7 +44,15 @@ describe("install claude --http", () => {
 		});
 		expect(config.hooks.UserPromptSubmit[0].hooks[0].onFailure).toBe("block");
 		expect(config.hooks.PostToolUse[0].hooks[0]).not.toHaveProperty("onFailure");
-		expect(Object.keys(config.hooks).sort()).toEqual(["PostToolUse", "PreCompact", "PreToolUse", "SessionEnd", "SessionStart", "Stop", "UserPromptSubmit"]);
+		expect(Object.keys(config.hooks).sort()).toEqual([
+			"PostToolUse",
+			"PreCompact",
+			"PreToolUse",
+			"SessionEnd",
+			"SessionStart",
+			"Stop",
+			"UserPromptSubmit",
+		]);
 		expect(result.notes.join("\n")).toContain("XCSH_HOOKS_TOKEN");
 		expect(result.notes.join("\n")).toContain("serve --http 127.0.0.1:8377");
 	});
@@ -54,7 +65,9 @@ describe("install claude --http", () => {
 		expect(toCommand.changes.every((c) => c.action === "update")).toBe(true);
 		let config = read(p.file);
 		expect(config.hooks.PreToolUse).toHaveLength(2);
-		expect(config.hooks.PreToolUse[1].hooks).toEqual([{ type: "command", command: "/opt/xcsh-hooks bridge claude", timeout: 60, onFailure: "block" }]);
+		expect(config.hooks.PreToolUse[1].hooks).toEqual([
+			{ type: "command", command: "/opt/xcsh-hooks bridge claude", timeout: 60, onFailure: "block" },
+		]);
 		await installBridge("claude", { cwd: p.dir, http: "http://127.0.0.1:9000/claude" });
 		config = read(p.file);
 		expect(config.hooks.PreToolUse[1].hooks[0].url).toBe("http://127.0.0.1:9000/claude");

@@ -50,7 +50,10 @@ const EXISTING: Record<Agent, { path: string; value: unknown; indent: string | n
 	cursor: {
 		path: ".cursor/hooks.json",
 		indent: 2,
-		value: { version: 1, hooks: { afterFileEdit: [{ command: "./format.sh" }], preToolUse: [{ command: "./other.sh", matcher: "Shell" }] } },
+		value: {
+			version: 1,
+			hooks: { afterFileEdit: [{ command: "./format.sh" }], preToolUse: [{ command: "./other.sh", matcher: "Shell" }] },
+		},
 	},
 	copilot: {
 		path: ".github/hooks/xcsh-hooks.json",
@@ -165,7 +168,12 @@ describe("install details", () => {
 		]);
 		expect(claude.hooks.Stop).toEqual([{ hooks: [{ type: "command", command: `${CMD} bridge claude`, timeout: 60 }] }]);
 		const gemini = await read("gemini");
-		expect(gemini.hooks.BeforeTool[0].hooks[0]).toEqual({ type: "command", name: "xcsh-hooks", command: `${CMD} bridge gemini`, timeout: 60000 });
+		expect(gemini.hooks.BeforeTool[0].hooks[0]).toEqual({
+			type: "command",
+			name: "xcsh-hooks",
+			command: `${CMD} bridge gemini`,
+			timeout: 60000,
+		});
 		const cursor = await read("cursor");
 		expect(cursor.hooks.preToolUse).toEqual([{ command: `${CMD} bridge cursor`, timeout: 60, failClosed: true }]);
 		const copilot = await read("copilot");
@@ -253,11 +261,25 @@ describe("install details", () => {
 		const dir = tempDir();
 		const file = join(dir, ".claude/settings.json");
 		mkdirSync(dirname(file), { recursive: true });
-		const shared = { hooks: { PreToolUse: [{ matcher: "*", hooks: [{ type: "command", command: "./mine.sh" }, { type: "command", command: `${CMD} bridge claude` }] }] } };
+		const shared = {
+			hooks: {
+				PreToolUse: [
+					{
+						matcher: "*",
+						hooks: [
+							{ type: "command", command: "./mine.sh" },
+							{ type: "command", command: `${CMD} bridge claude` },
+						],
+					},
+				],
+			},
+		};
 		writeFileSync(file, JSON.stringify(shared));
 		const removed = await uninstallBridge("claude", { cwd: dir });
 		expect(removed.changes).toEqual([{ action: "remove", event: "PreToolUse", matcher: "*", command: `${CMD} bridge claude` }]);
-		expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ hooks: { PreToolUse: [{ matcher: "*", hooks: [{ type: "command", command: "./mine.sh" }] }] } });
+		expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({
+			hooks: { PreToolUse: [{ matcher: "*", hooks: [{ type: "command", command: "./mine.sh" }] }] },
+		});
 		expect((await uninstallBridge("claude", { cwd: dir })).changes).toEqual([]);
 	});
 });

@@ -56,7 +56,14 @@ describe("scripts/release.ts", () => {
 	test("names carry the version and the platform, .exe on Windows", () => {
 		expect(assetName("0.1.0", "linux-x64")).toBe("xcsh-hooks-0.1.0-linux-x64");
 		expect(assetName("0.1.0", "windows-x64")).toBe("xcsh-hooks-0.1.0-windows-x64.exe");
-		expect(Object.keys(RELEASE_TARGETS).sort()).toEqual(["darwin-arm64", "darwin-x64", "linux-arm64", "linux-x64", "linux-x64-musl", "windows-x64"]);
+		expect(Object.keys(RELEASE_TARGETS).sort()).toEqual([
+			"darwin-arm64",
+			"darwin-x64",
+			"linux-arm64",
+			"linux-x64",
+			"linux-x64-musl",
+			"windows-x64",
+		]);
 	});
 
 	test("writes the asset and a SHA256SUMS that sha256sum -c accepts", async () => {
@@ -97,7 +104,11 @@ describe.skipIf(process.platform === "win32")("scripts/install.sh from a local r
 	test("--dir and --version choose where and which", async () => {
 		const home = freshHome();
 		const dir = join(home, "tools", "bin");
-		const run = await install(["--dir", dir, "--version", VERSION], { HOME: home, XCSH_HOOKS_RELEASE: release, PATH: `${dir}:/usr/bin:/bin` });
+		const run = await install(["--dir", dir, "--version", VERSION], {
+			HOME: home,
+			XCSH_HOOKS_RELEASE: release,
+			PATH: `${dir}:/usr/bin:/bin`,
+		});
 		expect(run.code).toBe(0);
 		expect(run.stdout).not.toContain("not on PATH");
 		expect(existsSync(join(dir, "xcsh-hooks"))).toBe(true);

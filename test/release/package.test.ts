@@ -23,10 +23,15 @@ function spawn(argv: string[], cwd: string, env: Record<string, string>) {
 
 beforeAll(() => {
 	root = mkdtempSync(join(tmpdir(), "xcsh-hooks-pack-"));
-	const packed = spawn([process.execPath, "pm", "pack", "--destination", root, "--quiet"], ROOT, { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? root });
+	const packed = spawn([process.execPath, "pm", "pack", "--destination", root, "--quiet"], ROOT, {
+		PATH: process.env.PATH ?? "",
+		HOME: process.env.HOME ?? root,
+	});
 	if (packed.code !== 0) throw new Error(`bun pm pack failed:\n${packed.stdout}\n${packed.stderr}`);
 	tarball = join(root, `xcsh-hooks-${pkg.version}.tgz`);
-	entries = spawn(["tar", "tzf", tarball], root, { PATH: process.env.PATH ?? "" }).stdout.trim().split("\n");
+	entries = spawn(["tar", "tzf", tarball], root, { PATH: process.env.PATH ?? "" })
+		.stdout.trim()
+		.split("\n");
 
 	// A consumer as after `bun add xcsh-hooks`: the package unpacked, its dependencies and the type checker beside it.
 	consumer = join(root, "consumer");
@@ -71,7 +76,14 @@ afterAll(() => {
 
 describe("the packed tarball", () => {
 	test("holds the library, the bin, README.md and LICENSE, and no tests", () => {
-		for (const file of ["package/package.json", "package/README.md", "package/LICENSE", "package/bin/xcsh-hooks", "package/src/index.ts", "package/src/cli.ts"])
+		for (const file of [
+			"package/package.json",
+			"package/README.md",
+			"package/LICENSE",
+			"package/bin/xcsh-hooks",
+			"package/src/index.ts",
+			"package/src/cli.ts",
+		])
 			expect(entries).toContain(file);
 		expect(entries.filter((e) => e.startsWith("package/test/"))).toEqual([]);
 		const manifest = JSON.parse(readFileSync(join(consumer, "node_modules", "xcsh-hooks", "package.json"), "utf8"));
@@ -83,11 +95,18 @@ describe("the packed tarball", () => {
 	/** tsc over the consumer with its tsconfig plus `extra` compiler options; resolves the error lines. */
 	const typecheck = (extra: Record<string, boolean>) => {
 		const config = JSON.parse(readFileSync(join(consumer, "tsconfig.json"), "utf8"));
-		writeFileSync(join(consumer, "tsconfig.check.json"), JSON.stringify({ ...config, compilerOptions: { ...config.compilerOptions, ...extra } }));
-		const tsc = spawn([process.execPath, join(consumer, "node_modules", "typescript", "bin", "tsc"), "-p", join(consumer, "tsconfig.check.json")], consumer, {
-			PATH: process.env.PATH ?? "",
-			HOME: root,
-		});
+		writeFileSync(
+			join(consumer, "tsconfig.check.json"),
+			JSON.stringify({ ...config, compilerOptions: { ...config.compilerOptions, ...extra } }),
+		);
+		const tsc = spawn(
+			[process.execPath, join(consumer, "node_modules", "typescript", "bin", "tsc"), "-p", join(consumer, "tsconfig.check.json")],
+			consumer,
+			{
+				PATH: process.env.PATH ?? "",
+				HOME: root,
+			},
+		);
 		return { code: tsc.code, errors: (tsc.stdout + tsc.stderr).split("\n").filter((l) => l.includes("error TS")) };
 	};
 

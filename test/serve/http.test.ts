@@ -53,7 +53,12 @@ describe("serve --http (real server on 127.0.0.1, port 0)", () => {
 	test("401 without a token or with a wrong one, and nothing runs", async () => {
 		const p = project();
 		server = startHttpServer({ hostname: "127.0.0.1", port: 0, token: TOKEN, hookPaths: [p.hook], discovery: false, watch: false });
-		const attempts: Record<string, string>[] = [{}, { authorization: "Bearer wrong" }, { authorization: TOKEN }, { authorization: `Bearer ${TOKEN}x` }];
+		const attempts: Record<string, string>[] = [
+			{},
+			{ authorization: "Bearer wrong" },
+			{ authorization: TOKEN },
+			{ authorization: `Bearer ${TOKEN}x` },
+		];
 		for (const headers of attempts) {
 			const response = await post(server.url, preToolUse(p.dir, "rm -rf build"), headers);
 			expect(response.status).toBe(401);
@@ -69,7 +74,11 @@ describe("serve --http (real server on 127.0.0.1, port 0)", () => {
 		const denied = await post(server.url, preToolUse(p.dir, "rm -rf build"));
 		expect(denied.status).toBe(200);
 		expect(await denied.json()).toEqual({
-			hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "no rm here [xcsh-hooks: guard.ts]" },
+			hookSpecificOutput: {
+				hookEventName: "PreToolUse",
+				permissionDecision: "deny",
+				permissionDecisionReason: "no rm here [xcsh-hooks: guard.ts]",
+			},
 		});
 		const allowed = await post(`${server.url}claude`, preToolUse(p.dir, "ls"));
 		expect(allowed.status).toBe(200);
@@ -77,7 +86,9 @@ describe("serve --http (real server on 127.0.0.1, port 0)", () => {
 		expect(await fileLines(p.log)).toEqual(["rm -rf build", "ls"]);
 		expect(server.pool.size()).toBe(1); // one host, loaded once, for both requests
 		// The same answer as the one-process-per-call bridge.
-		const bridge = Bun.spawnSync(["bun", CLI, "bridge", "claude", "--no-discovery", "--hook", p.hook], { stdin: Buffer.from(preToolUse(p.dir, "rm -rf build")) });
+		const bridge = Bun.spawnSync(["bun", CLI, "bridge", "claude", "--no-discovery", "--hook", p.hook], {
+			stdin: Buffer.from(preToolUse(p.dir, "rm -rf build")),
+		});
 		expect(bridge.stdout.toString().trim()).toBe(JSON.stringify(await (await post(server.url, preToolUse(p.dir, "rm -rf build"))).json()));
 	});
 
@@ -86,7 +97,9 @@ describe("serve --http (real server on 127.0.0.1, port 0)", () => {
 		server = startHttpServer({ hostname: "127.0.0.1", port: 0, token: TOKEN, hookPaths: [p.hook], discovery: false, watch: false });
 		const bad = await post(server.url, "{not json");
 		expect(bad.status).toBe(200);
-		expect(((await bad.json()) as { hookSpecificOutput: { permissionDecision: string } }).hookSpecificOutput.permissionDecision).toBe("deny");
+		expect(((await bad.json()) as { hookSpecificOutput: { permissionDecision: string } }).hookSpecificOutput.permissionDecision).toBe(
+			"deny",
+		);
 		expect((await post(`${server.url}nosuch`, preToolUse(p.dir, "ls"))).status).toBe(404);
 		expect((await fetch(server.url, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(405);
 	});
@@ -123,7 +136,11 @@ describe("serve --http addresses", () => {
 		expect(refused.stderr.toString()).toContain("--allow-remote");
 
 		const p = project();
-		const proc = Bun.spawn(["bun", CLI, "serve", "--http", "127.0.0.1:0", "--no-discovery", "--hook", p.hook], { env, stdout: "pipe", stderr: "pipe" });
+		const proc = Bun.spawn(["bun", CLI, "serve", "--http", "127.0.0.1:0", "--no-discovery", "--hook", p.hook], {
+			env,
+			stdout: "pipe",
+			stderr: "pipe",
+		});
 		const kill = setTimeout(() => proc.kill("SIGKILL"), 20_000);
 		try {
 			const reader = proc.stdout.getReader();
@@ -137,7 +154,9 @@ describe("serve --http addresses", () => {
 			expect(token.length).toBeGreaterThanOrEqual(40);
 			expect((await post(ready.params.url, preToolUse(p.dir, "ls"), {})).status).toBe(401);
 			const denied = await post(ready.params.url, preToolUse(p.dir, "rm -rf build"), { authorization: `Bearer ${token}` });
-			expect(((await denied.json()) as { hookSpecificOutput: { permissionDecision: string } }).hookSpecificOutput.permissionDecision).toBe("deny");
+			expect(((await denied.json()) as { hookSpecificOutput: { permissionDecision: string } }).hookSpecificOutput.permissionDecision).toBe(
+				"deny",
+			);
 			proc.kill("SIGTERM");
 			expect(await proc.exited).toBe(0);
 		} finally {

@@ -28,10 +28,11 @@ function serve(args: string[]) {
 		}
 	})();
 	const send = (...requests: (object | string)[]) => {
-		proc.stdin.write(requests.map((r) => (typeof r === "string" ? r : JSON.stringify(r))).join("\n") + "\n");
+		proc.stdin.write(`${requests.map((r) => (typeof r === "string" ? r : JSON.stringify(r))).join("\n")}\n`);
 		proc.stdin.flush();
 	};
-	const response = (id: unknown, timeoutMs = 15_000) => waitFor(() => lines.find((l) => l.id === id), timeoutMs, `response ${JSON.stringify(id)}`);
+	const response = (id: unknown, timeoutMs = 15_000) =>
+		waitFor(() => lines.find((l) => l.id === id), timeoutMs, `response ${JSON.stringify(id)}`);
 	return { proc, lines, send, response, pump, stderr: () => new Response(proc.stderr).text() };
 }
 
@@ -108,7 +109,16 @@ describe("xcsh-hooks serve (subprocess)", () => {
 		const proc = Bun.spawn(["bun", CLI, "serve", "--help"], { stdout: "pipe", env: { ...process.env, NO_COLOR: "1" } });
 		const help = await new Response(proc.stdout).text();
 		expect(await proc.exited).toBe(0);
-		for (const word of ["toolCall", "beforeAgentStart", "reload", "reloaded", "parse_error", "--no-watch", "--allow-load-errors", "session_shutdown"])
+		for (const word of [
+			"toolCall",
+			"beforeAgentStart",
+			"reload",
+			"reloaded",
+			"parse_error",
+			"--no-watch",
+			"--allow-load-errors",
+			"session_shutdown",
+		])
 			expect(help).toContain(word);
 	});
 });

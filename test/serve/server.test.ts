@@ -39,18 +39,36 @@ describe("createServer", () => {
 		const { lines, request } = await start([p.hook], { host: { sessionFile: p.session } as ServerOptions["host"] });
 		expect(lines[0]).toEqual({ method: "ready", params: { hooks: [p.hook], loadErrors: [], skipped: [], warnings: [] } });
 
-		const emitted = await request(1, "emit", { type: "tool_result", toolName: "bash", input: {}, content: [], details: null, isError: false });
+		const emitted = await request(1, "emit", {
+			type: "tool_result",
+			toolName: "bash",
+			input: {},
+			content: [],
+			details: null,
+			isError: false,
+		});
 		expect(emitted.result).toEqual({ result: { content: [{ type: "text", text: "v1" }] }, errors: [], loadErrors: [] });
-		expect((await request(2, "toolCall", { toolName: "bash", input: { command: "rm -rf /" } })).result).toEqual({ block: true, reason: "v1: no rm" });
-		expect((await request(3, "toolCall", { toolName: "bash", toolCallId: "c1", input: { command: "ls" } })).result).toEqual({ block: false });
+		expect((await request(2, "toolCall", { toolName: "bash", input: { command: "rm -rf /" } })).result).toEqual({
+			block: true,
+			reason: "v1: no rm",
+		});
+		expect((await request(3, "toolCall", { toolName: "bash", toolCallId: "c1", input: { command: "ls" } })).result).toEqual({
+			block: false,
+		});
 		// Fail closed: a throwing handler blocks with its message; a bare {block: true} gets the default reason.
-		expect((await request(4, "toolCall", { toolName: "bash", input: { command: "boom" } })).result).toEqual({ block: true, reason: "v1 exploded" });
+		expect((await request(4, "toolCall", { toolName: "bash", input: { command: "boom" } })).result).toEqual({
+			block: true,
+			reason: "v1 exploded",
+		});
 		expect((await request(5, "toolCall", { toolName: "bash", input: { command: "quiet" } })).result).toEqual({
 			block: true,
 			reason: "Tool execution was blocked by a hook",
 		});
 		expect((await request(6, "context", { messages: [{ role: "user", content: "hi" }] })).result).toEqual({
-			messages: [{ role: "user", content: "hi" }, { role: "user", content: "v1" }],
+			messages: [
+				{ role: "user", content: "hi" },
+				{ role: "user", content: "v1" },
+			],
 			errors: [],
 		});
 		expect((await request(7, "beforeAgentStart", { prompt: "go" })).result).toEqual({
@@ -59,8 +77,14 @@ describe("createServer", () => {
 		});
 		expect((await request(8, "command", { name: "/tag", args: "a b" })).result).toEqual({ ok: true, errors: [] });
 		expect(await fileLines(p.session)).toContainEqual(expect.stringContaining('"customType":"v1"'));
-		expect((await request(9, "command", { name: "tag", args: "fail" })).error).toEqual({ code: "handler_error", message: "/tag failed: asked to fail" });
-		expect((await request(10, "command", { name: "nope" })).error).toEqual({ code: "command_not_found", message: "no hook registers /nope; registered: /tag" });
+		expect((await request(9, "command", { name: "tag", args: "fail" })).error).toEqual({
+			code: "handler_error",
+			message: "/tag failed: asked to fail",
+		});
+		expect((await request(10, "command", { name: "nope" })).error).toEqual({
+			code: "command_not_found",
+			message: "no hook registers /nope; registered: /tag",
+		});
 	});
 
 	test("a bad line gets an error response and the server keeps answering", async () => {
@@ -92,7 +116,9 @@ describe("createServer", () => {
 		expect(await message("a", "toolCall", { input: {} })).toStartWith("params.toolName: expected string");
 		expect(await message("b", "toolCall", { toolName: "bash", input: "ls" })).toStartWith("params.input:");
 		expect(await message("c", "toolCall")).toBe("params must be a JSON object {toolName, toolCallId?, input}, got nothing");
-		expect(await message("d", "emit", { type: "turn_start", turnIndex: "x", timestamp: 1 })).toStartWith("params.turnIndex: expected integer");
+		expect(await message("d", "emit", { type: "turn_start", turnIndex: "x", timestamp: 1 })).toStartWith(
+			"params.turnIndex: expected integer",
+		);
 		expect(await message("e", "emit", { type: "no_such_event" })).toStartWith('unknown event type "no_such_event"');
 		expect(await message("f", "emit", {})).toStartWith("params.type is missing");
 		expect(await message("g", "context", { messages: [{ role: "robot" }] })).toStartWith("params.messages[0]");
@@ -102,9 +128,12 @@ describe("createServer", () => {
 
 	test("concurrent requests are answered by id, each with only its own handler errors", async () => {
 		const { server, lines } = await start([hookProject().hook]);
-		const turn = (id: number, turnIndex: number) => JSON.stringify({ id, method: "emit", params: { type: "turn_start", turnIndex, timestamp: 0 } });
+		const turn = (id: number, turnIndex: number) =>
+			JSON.stringify({ id, method: "emit", params: { type: "turn_start", turnIndex, timestamp: 0 } });
 		await Promise.all([
-			server.handleLine(JSON.stringify({ id: "slow", method: "toolCall", params: { toolName: "bash", input: { slow: 80, command: "rm x" } } })),
+			server.handleLine(
+				JSON.stringify({ id: "slow", method: "toolCall", params: { toolName: "bash", input: { slow: 80, command: "rm x" } } }),
+			),
 			server.handleLine(turn(13, 13)),
 			server.handleLine(turn(1, 1)),
 			server.handleLine(JSON.stringify({ id: "fast", method: "toolCall", params: { toolName: "bash", input: { command: "ls" } } })),
@@ -133,7 +162,9 @@ describe("createServer", () => {
 	test("reload imports edited hooks afresh; a request already running finishes on the old ones", async () => {
 		const p = hookProject("v1");
 		const { server, lines, request } = await start([p.hook], { host: { sessionFile: p.session } as ServerOptions["host"] });
-		const slow = server.handleLine(JSON.stringify({ id: "old", method: "toolCall", params: { toolName: "bash", input: { slow: 150, command: "rm" } } }));
+		const slow = server.handleLine(
+			JSON.stringify({ id: "old", method: "toolCall", params: { toolName: "bash", input: { slow: 150, command: "rm" } } }),
+		);
 		await Bun.sleep(20);
 		writeFileSync(p.hook, hookSource("v2", p.shutdownLog));
 		expect((await request("r", "reload")).result).toEqual({ hooks: [p.hook], loadErrors: [] });
@@ -145,7 +176,9 @@ describe("createServer", () => {
 		expect(await fileLines(p.session)).toContainEqual(expect.stringContaining('"customType":"v2"'));
 
 		writeFileSync(p.hook, "export default 42;");
-		expect((await request("bad", "reload")).result.loadErrors).toMatchObject([{ path: p.hook, error: expect.stringContaining("default function") }]);
+		expect((await request("bad", "reload")).result.loadErrors).toMatchObject([
+			{ path: p.hook, error: expect.stringContaining("default function") },
+		]);
 	});
 
 	test("watching: an edited hook file reloads by itself and a `reloaded` notification follows", async () => {

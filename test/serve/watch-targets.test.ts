@@ -6,7 +6,14 @@ test("serve watches what every discovery provider reads: hook folders and the ag
 	const cwd = "/project";
 	const home = process.env.HOME as string;
 	const { dirs, files } = discoveryTargets(cwd);
-	expect(dirs).toEqual(expect.arrayContaining([join(cwd, ".xcsh", "hooks"), join(cwd, ".xcsh", "hooks", "pre"), join(home, ".claude", "hooks", "post"), join(cwd, ".codex", "hooks")]));
+	expect(dirs).toEqual(
+		expect.arrayContaining([
+			join(cwd, ".xcsh", "hooks"),
+			join(cwd, ".xcsh", "hooks", "pre"),
+			join(home, ".claude", "hooks", "post"),
+			join(cwd, ".codex", "hooks"),
+		]),
+	);
 	expect(files).toEqual(
 		expect.arrayContaining([
 			join(cwd, ".xcsh", "settings.json"),

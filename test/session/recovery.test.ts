@@ -59,7 +59,11 @@ describe("torn last line", () => {
 		expect(session.getWarnings()).toEqual([]);
 		expect(session.getEntries().map((e) => e.id)).toEqual(ids);
 		const next = session.appendCustomEntry("after");
-		expect(load(file).getEntries().map((e) => e.id)).toEqual([...ids, next]);
+		expect(
+			load(file)
+				.getEntries()
+				.map((e) => e.id),
+		).toEqual([...ids, next]);
 	});
 });
 
@@ -86,7 +90,7 @@ describe("bad lines in the middle", () => {
 		expect(warnings).toHaveLength(3);
 		expect(warnings[0]).toMatch(/:4: skipped invalid entry: \/message/);
 		expect(warnings[1]).toContain(':5: skipped invalid entry: unknown entry type "mystery"');
-		expect(warnings[2]).toContain(':6: skipped entry with duplicate id');
+		expect(warnings[2]).toContain(":6: skipped entry with duplicate id");
 		expect(session.getEntries().map((e) => e.id)).toEqual(ids);
 	});
 

@@ -89,7 +89,11 @@ describe("tool events", () => {
 
 	test("toolResult without an override returns the original", async () => {
 		const h = await createHookHarness(() => {});
-		const content = [{ type: "text" as const, text: "a" }, { type: "image" as const, data: "AA==", mimeType: "image/png" }, { type: "text" as const, text: "b" }];
+		const content = [
+			{ type: "text" as const, text: "a" },
+			{ type: "image" as const, data: "AA==", mimeType: "image/png" },
+			{ type: "text" as const, text: "b" },
+		];
 		expect(await h.toolResult("read", {}, content, { details: { n: 1 } })).toEqual({ content, details: { n: 1 }, text: "a\nb" });
 	});
 
@@ -163,22 +167,28 @@ describe("recordings", () => {
 	});
 
 	test("notifications, statuses, the rendered status line and the editor text", async () => {
-		const h = await createHookHarness((pi) => {
-			pi.on("turn_start", (event, ctx) => {
-				ctx.ui.notify("starting");
-				ctx.ui.notify("careful", "warning");
-				ctx.ui.setStatus("b-turn", `turn\n${event.turnIndex}`);
-				ctx.ui.setStatus("a-model", ctx.model?.id ?? "none");
-				ctx.ui.setEditorText(`${ctx.ui.getEditorText()}draft`);
-			});
-			pi.on("agent_end", (_event, ctx) => ctx.ui.setStatus("b-turn", undefined));
-		}, { model: { id: "m1", provider: "p" } });
+		const h = await createHookHarness(
+			(pi) => {
+				pi.on("turn_start", (event, ctx) => {
+					ctx.ui.notify("starting");
+					ctx.ui.notify("careful", "warning");
+					ctx.ui.setStatus("b-turn", `turn\n${event.turnIndex}`);
+					ctx.ui.setStatus("a-model", ctx.model?.id ?? "none");
+					ctx.ui.setEditorText(`${ctx.ui.getEditorText()}draft`);
+				});
+				pi.on("agent_end", (_event, ctx) => ctx.ui.setStatus("b-turn", undefined));
+			},
+			{ model: { id: "m1", provider: "p" } },
+		);
 		await h.emit({ type: "turn_start", turnIndex: 3, timestamp: 0 });
 		expect(h.notifications).toEqual([
 			{ message: "starting", type: "info" },
 			{ message: "careful", type: "warning" },
 		]);
-		expect([...h.statuses]).toEqual([["b-turn", "turn\n3"], ["a-model", "m1"]]);
+		expect([...h.statuses]).toEqual([
+			["b-turn", "turn\n3"],
+			["a-model", "m1"],
+		]);
 		expect(h.statusLine()).toBe("m1 turn 3");
 		expect(h.statusLine(5)).toBe("m1 t…");
 		expect(h.editorText).toBe("draft");
@@ -189,16 +199,19 @@ describe("recordings", () => {
 
 describe("commands", () => {
 	test("runs a registered command with a command context", async () => {
-		const h = await createHookHarness((pi) => {
-			pi.registerCommand("hello", {
-				description: "greets",
-				handler: async (args, ctx) => {
-					await ctx.waitForIdle();
-					ctx.ui.notify(`hello ${args}`);
-					pi.appendEntry("hello", { args, cwd: ctx.cwd });
-				},
-			});
-		}, { cwd: "/tmp" });
+		const h = await createHookHarness(
+			(pi) => {
+				pi.registerCommand("hello", {
+					description: "greets",
+					handler: async (args, ctx) => {
+						await ctx.waitForIdle();
+						ctx.ui.notify(`hello ${args}`);
+						pi.appendEntry("hello", { args, cwd: ctx.cwd });
+					},
+				});
+			},
+			{ cwd: "/tmp" },
+		);
 		await h.command("hello", "world");
 		expect(h.notifications).toEqual([{ message: "hello world", type: "info" }]);
 		expect(h.entries).toEqual([{ customType: "hello", data: { args: "world", cwd: "/tmp" } }]);

@@ -24,7 +24,14 @@ const answers = async (h: Awaited<ReturnType<typeof createHookHarness>>) => {
 describe("scripted UI through the harness", () => {
 	test("without answers: the no-op answers, and hasUI false", async () => {
 		const h = await createHookHarness(askEverything);
-		expect(await answers(h)).toEqual({ hasUI: false, confirm: false, select: undefined, input: undefined, editor: undefined, custom: undefined });
+		expect(await answers(h)).toEqual({
+			hasUI: false,
+			confirm: false,
+			select: undefined,
+			input: undefined,
+			editor: undefined,
+			custom: undefined,
+		});
 		expect(h.prompts.map((p) => [p.kind, p.answer])).toEqual([
 			["confirm", false],
 			["select", undefined],

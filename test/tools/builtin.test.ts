@@ -58,7 +58,11 @@ describe("validateToolInput", () => {
 		expect(validateToolInput(tools.bash, { command: 1 })).toEqual({ ok: false, errors: ["bash input.command: expected string (got 1)"] });
 		const read = validateToolInput(tools.read, { path: 1, offset: 0 });
 		expect(read.ok).toBe(false);
-		if (!read.ok) expect(read.errors).toEqual(["read input.path: expected string (got 1)", "read input.offset: expected integer to be greater or equal to 1 (got 0)"]);
+		if (!read.ok)
+			expect(read.errors).toEqual([
+				"read input.path: expected string (got 1)",
+				"read input.offset: expected integer to be greater or equal to 1 (got 0)",
+			]);
 	});
 
 	test("non-objects are rejected with what was given", () => {

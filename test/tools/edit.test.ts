@@ -78,14 +78,18 @@ describe("edit tool", () => {
 	test("missing files and directories are errors naming the path", async () => {
 		const { dir, tool } = setup();
 		mkdirSync(join(dir, "sub"));
-		await expect(tool.execute("1", { path: "nope.txt", oldText: "a", newText: "b" })).rejects.toThrow(`File not found: ${join(dir, "nope.txt")}`);
+		await expect(tool.execute("1", { path: "nope.txt", oldText: "a", newText: "b" })).rejects.toThrow(
+			`File not found: ${join(dir, "nope.txt")}`,
+		);
 		await expect(tool.execute("1", { path: "sub", oldText: "a", newText: "b" })).rejects.toThrow("is a directory");
 	});
 
 	test("invalid input is rejected naming the field", async () => {
 		const { path, tool } = setup();
 		await expect(tool.execute("1", { path: "f.txt", oldText: "", newText: "x" })).rejects.toThrow("edit input.oldText");
-		await expect(tool.execute("1", { path: "f.txt", oldText: "a" } as never)).rejects.toThrow("edit input.newText: expected required property");
+		await expect(tool.execute("1", { path: "f.txt", oldText: "a" } as never)).rejects.toThrow(
+			"edit input.newText: expected required property",
+		);
 		await expect(tool.execute("1", { path: "f.txt", old_string: "a", newText: "b", oldText: "a" } as never)).rejects.toThrow(
 			"edit input.old_string: unexpected property",
 		);

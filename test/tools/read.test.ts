@@ -55,7 +55,9 @@ describe("read tool", () => {
 		const dir = tempDir();
 		writeFiles(dir, { "many.txt": Array.from({ length: READ_MAX_LINES + 10 }, (_, i) => `line ${i + 1}`).join("\n") });
 		const result = await createReadTool(dir).execute("1", { path: "many.txt" });
-		expect(text(result)).toEndWith(`line ${READ_MAX_LINES}\n\n[Showing lines 1-${READ_MAX_LINES} of ${READ_MAX_LINES + 10}. Use offset=${READ_MAX_LINES + 1} to continue.]`);
+		expect(text(result)).toEndWith(
+			`line ${READ_MAX_LINES}\n\n[Showing lines 1-${READ_MAX_LINES} of ${READ_MAX_LINES + 10}. Use offset=${READ_MAX_LINES + 1} to continue.]`,
+		);
 		expect(result.details).toMatchObject({ lines: READ_MAX_LINES, truncated: true });
 	});
 

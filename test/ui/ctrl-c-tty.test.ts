@@ -25,13 +25,18 @@ async function ctrlCAt(args: string[], waitFor: string, cwd: string): Promise<nu
 
 // In the CLI, Ctrl-C at a hook's prompt ends the whole command (exit 130), as it would anywhere else
 // in a terminal; the library's terminal UI keeps answering it as "cancelled" (terminal-tty.test.ts).
-test.skipIf(process.platform === "win32")("Ctrl-C at a hook's confirm prompt ends the command with 130 and the tool never runs", async () => {
-	const dir = tempDir();
-	writeFiles(dir, {
-		"ask.ts": `export default (pi) => pi.on("tool_call", async (_e, ctx) => { if (!(await ctx.ui.confirm("Really run it?"))) return { block: true, reason: "declined" }; });\n`,
-	});
-	const hook = ["--no-discovery", "--hook", join(dir, "ask.ts")];
-	expect(await ctrlCAt(["run", "bash", ...hook, "--input", '{"command":"touch ran"}'], "Really run it?", dir)).toBe(130);
-	expect(existsSync(join(dir, "ran"))).toBe(false);
-	expect(await ctrlCAt(["emit", "tool_call", ...hook, "--data", '{"toolName":"bash","input":{"command":"ls"}}'], "Really run it?", dir)).toBe(130);
-});
+test.skipIf(process.platform === "win32")(
+	"Ctrl-C at a hook's confirm prompt ends the command with 130 and the tool never runs",
+	async () => {
+		const dir = tempDir();
+		writeFiles(dir, {
+			"ask.ts": `export default (pi) => pi.on("tool_call", async (_e, ctx) => { if (!(await ctx.ui.confirm("Really run it?"))) return { block: true, reason: "declined" }; });\n`,
+		});
+		const hook = ["--no-discovery", "--hook", join(dir, "ask.ts")];
+		expect(await ctrlCAt(["run", "bash", ...hook, "--input", '{"command":"touch ran"}'], "Really run it?", dir)).toBe(130);
+		expect(existsSync(join(dir, "ran"))).toBe(false);
+		expect(
+			await ctrlCAt(["emit", "tool_call", ...hook, "--data", '{"toolName":"bash","input":{"command":"ls"}}'], "Really run it?", dir),
+		).toBe(130);
+	},
+);

@@ -40,7 +40,11 @@ function render(output: string, cols = 80): string[] {
 			line()[col++] = ch;
 		}
 	}
-	return rows.map((r) => Array.from(r, (c) => c ?? " ").join("").trimEnd());
+	return rows.map((r) =>
+		Array.from(r, (c) => c ?? " ")
+			.join("")
+			.trimEnd(),
+	);
 }
 
 const script = (resultFile: string) => `
@@ -54,45 +58,48 @@ const answers = {
 await Bun.write(${JSON.stringify(resultFile)}, JSON.stringify(answers));
 `;
 
-test.skipIf(process.platform === "win32")("select redraws in place and an answered prompt leaves one line, at a real terminal", async () => {
-	const resultFile = join(mkdtempSync(join(tmpdir(), "xcsh-ui-redraw-")), "answers.json");
-	let screen = "";
-	const decoder = new TextDecoder();
-	const proc = Bun.spawn([process.execPath, "-e", script(resultFile)], {
-		env: { ...process.env, NO_COLOR: "1" },
-		timeout: 15_000,
-		terminal: { cols: 80, rows: 24, data: (_term, data) => void (screen += decoder.decode(data, { stream: true })) },
-	});
-	const terminal = proc.terminal;
-	if (!terminal) throw new Error("no pseudo-terminal");
-	const waitFor = async (text: string) => {
-		for (let i = 0; i < 200; i++) {
-			if (render(screen).join("\n").includes(text)) return;
-			await Bun.sleep(25);
-		}
-		throw new Error(`timed out waiting for ${JSON.stringify(text)}; screen:\n${render(screen).join("\n")}`);
-	};
-	const type = async (...keys: string[]) => {
-		for (const key of keys) {
-			terminal.write(key);
-			await Bun.sleep(40);
-		}
-	};
+test.skipIf(process.platform === "win32")(
+	"select redraws in place and an answered prompt leaves one line, at a real terminal",
+	async () => {
+		const resultFile = join(mkdtempSync(join(tmpdir(), "xcsh-ui-redraw-")), "answers.json");
+		let screen = "";
+		const decoder = new TextDecoder();
+		const proc = Bun.spawn([process.execPath, "-e", script(resultFile)], {
+			env: { ...process.env, NO_COLOR: "1" },
+			timeout: 15_000,
+			terminal: { cols: 80, rows: 24, data: (_term, data) => void (screen += decoder.decode(data, { stream: true })) },
+		});
+		const terminal = proc.terminal;
+		if (!terminal) throw new Error("no pseudo-terminal");
+		const waitFor = async (text: string) => {
+			for (let i = 0; i < 200; i++) {
+				if (render(screen).join("\n").includes(text)) return;
+				await Bun.sleep(25);
+			}
+			throw new Error(`timed out waiting for ${JSON.stringify(text)}; screen:\n${render(screen).join("\n")}`);
+		};
+		const type = async (...keys: string[]) => {
+			for (const key of keys) {
+				terminal.write(key);
+				await Bun.sleep(40);
+			}
+		};
 
-	await waitFor("❯ alpha");
-	await type("\x1b[B", "\x1b[B");
-	await waitFor("❯ gamma");
-	// Mid-way the menu is drawn once: one title, three choices, nothing echoed.
-	const during = render(screen).filter(Boolean);
-	expect(during).toEqual(["? Pick one", "  alpha", "  beta", "❯ gamma"]);
-	await type("\r");
-	await waitFor("? Proceed?");
-	await type("y");
-	await waitFor("? Escape me");
-	await type("\x1b");
-	expect(await proc.exited).toBe(0);
-	terminal.close();
+		await waitFor("❯ alpha");
+		await type("\x1b[B", "\x1b[B");
+		await waitFor("❯ gamma");
+		// Mid-way the menu is drawn once: one title, three choices, nothing echoed.
+		const during = render(screen).filter(Boolean);
+		expect(during).toEqual(["? Pick one", "  alpha", "  beta", "❯ gamma"]);
+		await type("\r");
+		await waitFor("? Proceed?");
+		await type("y");
+		await waitFor("? Escape me");
+		await type("\x1b");
+		expect(await proc.exited).toBe(0);
+		terminal.close();
 
-	expect(render(screen).filter(Boolean)).toEqual(["✔ Pick one › gamma", "✔ Proceed? › Yes", "✖ Escape me"]);
-	expect(await Bun.file(resultFile).json()).toEqual({ select: "gamma", confirm: true, cancelled: null });
-});
+		expect(render(screen).filter(Boolean)).toEqual(["✔ Pick one › gamma", "✔ Proceed? › Yes", "✖ Escape me"]);
+		expect(await Bun.file(resultFile).json()).toEqual({ select: "gamma", confirm: true, cancelled: null });
+	},
+);

@@ -1,11 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import {
-	createStatusLine,
-	renderStatusLine,
-	sanitizeStatusText,
-	truncateToWidth,
-	visibleWidth,
-} from "../../src/ui/index.ts";
+import { createStatusLine, renderStatusLine, sanitizeStatusText, truncateToWidth, visibleWidth } from "../../src/ui/index.ts";
 
 const RED = "\x1b[31m";
 const RESET = "\x1b[0m";
@@ -100,13 +94,19 @@ describe("renderStatusLine", () => {
 	});
 
 	test("accepts a Map", () => {
-		expect(renderStatusLine(new Map([["z", "last"], ["m", "mid"]]), 80)).toBe("mid last");
+		expect(
+			renderStatusLine(
+				new Map([
+					["z", "last"],
+					["m", "mid"],
+				]),
+				80,
+			),
+		).toBe("mid last");
 	});
 
 	test("a value that leaves colour on is reset before the next one", () => {
-		expect(renderStatusLine({ a: `${RED}red`, b: "plain", c: `${RED}ok${RESET}` }, 80)).toBe(
-			`${RED}red${RESET} plain ${RED}ok${RESET}`,
-		);
+		expect(renderStatusLine({ a: `${RED}red`, b: "plain", c: `${RED}ok${RESET}` }, 80)).toBe(`${RED}red${RESET} plain ${RED}ok${RESET}`);
 	});
 
 	test("truncated to the width in visible columns", () => {

@@ -11,12 +11,15 @@ test.skipIf(process.platform === "win32")("the status line never runs into the c
 	writeFiles(dir, { "status.ts": `export default (pi) => pi.on("tool_call", (_e, ctx) => { ctx.ui.setStatus("s", "STATUS-LINE"); });\n` });
 	let screen = "";
 	const decoder = new TextDecoder();
-	const proc = Bun.spawn(["bun", CLI, "run", "bash", "--no-discovery", "--hook", join(dir, "status.ts"), "--input", '{"command":"echo RESULT-TEXT"}'], {
-		cwd: dir,
-		env: { ...process.env, HOME: tempDir("xcsh-hooks-home-"), NO_COLOR: "1" },
-		timeout: 15_000,
-		terminal: { cols: 80, rows: 24, data: (_term, data) => void (screen += decoder.decode(data, { stream: true })) },
-	});
+	const proc = Bun.spawn(
+		["bun", CLI, "run", "bash", "--no-discovery", "--hook", join(dir, "status.ts"), "--input", '{"command":"echo RESULT-TEXT"}'],
+		{
+			cwd: dir,
+			env: { ...process.env, HOME: tempDir("xcsh-hooks-home-"), NO_COLOR: "1" },
+			timeout: 15_000,
+			terminal: { cols: 80, rows: 24, data: (_term, data) => void (screen += decoder.decode(data, { stream: true })) },
+		},
+	);
 	expect(await proc.exited).toBe(0);
 	proc.terminal?.close();
 	expect(screen).toContain("STATUS-LINE");

@@ -1,11 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import {
-	CLEAR_LINE,
-	createPlainTheme,
-	createTerminalUIContext,
-	type PromptFn,
-	type TerminalUIContextOptions,
-} from "../../src/ui/index.ts";
+import { CLEAR_LINE, createPlainTheme, createTerminalUIContext, type PromptFn, type TerminalUIContextOptions } from "../../src/ui/index.ts";
 
 const CANCEL = Symbol.for("cancel");
 
@@ -135,9 +129,7 @@ describe("notify and status", () => {
 		ui.setStatus("a", undefined);
 		ui.setStatus("b", undefined);
 		ui.setStatus("c", undefined); // nothing shown, nothing to erase
-		expect(output()).toBe(
-			`${CLEAR_LINE}build ok${CLEAR_LINE}lint 3 warnings bui…${CLEAR_LINE}build ok${CLEAR_LINE}`,
-		);
+		expect(output()).toBe(`${CLEAR_LINE}build ok${CLEAR_LINE}lint 3 warnings bui…${CLEAR_LINE}build ok${CLEAR_LINE}`);
 	});
 
 	test("notifications go above the status line", () => {
@@ -216,9 +208,7 @@ async function runWithUI(code: string, stdin: Blob = new Blob([])) {
 }
 
 test("importing the UI does not load consola", async () => {
-	const run = await runWithUI(
-		`console.log(JSON.stringify(Object.keys(require.cache).filter((k) => k.includes("consola"))));`,
-	);
+	const run = await runWithUI(`console.log(JSON.stringify(Object.keys(require.cache).filter((k) => k.includes("consola"))));`);
 	expect(run).toEqual({ code: 0, stdout: "[]\n", stderr: "" });
 });
 

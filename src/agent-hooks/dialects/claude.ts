@@ -30,7 +30,10 @@ function toolResponse(call: AgentCall, text: string): unknown {
 			return { stdout: text, stderr: "", interrupted: false, isImage: false };
 		case "Read": {
 			const lines = text === "" ? 0 : text.split("\n").length;
-			return { type: "text", file: { filePath: input.file_path, content: text, numLines: lines, startLine: input.offset ?? 1, totalLines: lines } };
+			return {
+				type: "text",
+				file: { filePath: input.file_path, content: text, numLines: lines, startLine: input.offset ?? 1, totalLines: lines },
+			};
 		}
 		case "Write":
 			return { type: "create", filePath: input.file_path, content: input.content };
@@ -111,7 +114,8 @@ function readJson(entry: AgentHookEntry, json: Json): AgentAnswer {
 			return answer;
 		}
 		case "UserPromptSubmit":
-			if (json.decision === "block") return { failure: `blocks the prompt, which a before_agent_start hook cannot do: ${str(json.reason) ?? ""}` };
+			if (json.decision === "block")
+				return { failure: `blocks the prompt, which a before_agent_start hook cannot do: ${str(json.reason) ?? ""}` };
 			return answer;
 		case "Stop":
 			if (json.decision === "block") answer.continueWith = str(json.reason) ?? "continue";

@@ -1,7 +1,18 @@
 import { codexBridge } from "../../bridges/codex.ts";
 import { outputAsText } from "../../bridges/map.ts";
 import type { AgentHookEntry } from "../types.ts";
-import { type AgentAnswer, type Dialect, exitFailure, isObject, type Json, lastAssistantText, lifecycle, parseAnswer, type RunInfo, str } from "./common.ts";
+import {
+	type AgentAnswer,
+	type Dialect,
+	exitFailure,
+	isObject,
+	type Json,
+	lastAssistantText,
+	lifecycle,
+	parseAnswer,
+	type RunInfo,
+	str,
+} from "./common.ts";
 
 /**
  * Codex CLI's command hooks (PROTOCOLS.md A.2, B.2). Like Claude's, with Codex's own readings: exit 2
@@ -10,10 +21,11 @@ import { type AgentAnswer, type Dialect, exitFailure, isObject, type Json, lastA
  * "Failed" (and lets pass) is a failure here, which blocks a `tool_call`.
  */
 
-function eventFields(entry: AgentHookEntry, info: RunInfo): Json {
+function eventFields(_entry: AgentHookEntry, info: RunInfo): Json {
 	const { event, call } = info;
 	if (event.type === "tool_call") return { tool_name: call?.name, tool_input: call?.input, tool_use_id: event.toolCallId };
-	if (event.type === "tool_result") return { tool_name: call?.name, tool_input: call?.input, tool_response: info.text ?? "", tool_use_id: event.toolCallId };
+	if (event.type === "tool_result")
+		return { tool_name: call?.name, tool_input: call?.input, tool_response: info.text ?? "", tool_use_id: event.toolCallId };
 	if (event.type === "agent_end") return { stop_hook_active: false, last_assistant_message: lastAssistantText(event) };
 	return lifecycle(event);
 }
@@ -57,11 +69,15 @@ function readJson(entry: AgentHookEntry, json: Json): AgentAnswer {
 		}
 		case "PostToolUse":
 			if (hso.updatedToolOutput !== undefined || hso.updatedMCPToolOutput !== undefined)
-				return { failure: "Codex does not support replacing a tool output with updatedToolOutput; use decision: \"block\" with the new text as reason" };
+				return {
+					failure:
+						'Codex does not support replacing a tool output with updatedToolOutput; use decision: "block" with the new text as reason',
+				};
 			if (json.decision === "block") answer.output = str(json.reason) ?? "";
 			return answer;
 		case "UserPromptSubmit":
-			if (json.decision === "block") return { failure: `blocks the prompt, which a before_agent_start hook cannot do: ${str(json.reason) ?? ""}` };
+			if (json.decision === "block")
+				return { failure: `blocks the prompt, which a before_agent_start hook cannot do: ${str(json.reason) ?? ""}` };
 			return answer;
 		case "Stop":
 			if (json.decision === "block") answer.continueWith = str(json.reason) ?? "continue";

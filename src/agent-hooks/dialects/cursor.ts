@@ -30,21 +30,47 @@ function eventFields(entry: AgentHookEntry, info: RunInfo): Json {
 	const text = info.text ?? "";
 	switch (entry.event) {
 		case "preToolUse":
-			return { tool_name: call?.name, tool_input: call?.name === "Shell" ? { ...input, working_directory: cwd } : input, tool_use_id: (event as { toolCallId?: string }).toolCallId, cwd, agent_message: "" };
+			return {
+				tool_name: call?.name,
+				tool_input: call?.name === "Shell" ? { ...input, working_directory: cwd } : input,
+				tool_use_id: (event as { toolCallId?: string }).toolCallId,
+				cwd,
+				agent_message: "",
+			};
 		case "beforeShellExecution":
 			return { command: input.command, cwd, sandbox: false };
 		case "beforeReadFile":
 			return { file_path: input.file_path, content: fileContent(input.file_path, cwd), attachments: [] };
 		case "postToolUse":
-			return { tool_name: call?.name, tool_input: input, tool_output: JSON.stringify({ output: text }), tool_use_id: (event as { toolCallId?: string }).toolCallId, cwd, duration: 0 };
+			return {
+				tool_name: call?.name,
+				tool_input: input,
+				tool_output: JSON.stringify({ output: text }),
+				tool_use_id: (event as { toolCallId?: string }).toolCallId,
+				cwd,
+				duration: 0,
+			};
 		case "postToolUseFailure":
-			return { tool_name: call?.name, tool_input: input, tool_use_id: (event as { toolCallId?: string }).toolCallId, cwd, error_message: text, failure_type: "error", duration: 0, is_interrupt: false };
+			return {
+				tool_name: call?.name,
+				tool_input: input,
+				tool_use_id: (event as { toolCallId?: string }).toolCallId,
+				cwd,
+				error_message: text,
+				failure_type: "error",
+				duration: 0,
+				is_interrupt: false,
+			};
 		case "afterShellExecution":
 			return { command: input.command, output: text, duration: 0, sandbox: false };
 		case "afterFileEdit":
 			return {
 				file_path: input.file_path ?? input.path,
-				edits: [call?.name === "Write" ? { old_string: "", new_string: input.content ?? "" } : { old_string: input.oldText ?? "", new_string: input.newText ?? "" }],
+				edits: [
+					call?.name === "Write"
+						? { old_string: "", new_string: input.content ?? "" }
+						: { old_string: input.oldText ?? "", new_string: input.newText ?? "" },
+				],
 			};
 		case "beforeSubmitPrompt":
 			return { prompt: (event as { prompt?: string }).prompt ?? "", attachments: [] };
@@ -68,7 +94,8 @@ function readJson(entry: AgentHookEntry, json: Json, info: RunInfo): AgentAnswer
 		const permission = json.permission;
 		if (permission === "deny") return { deny: message ?? "denied by a Cursor hook" };
 		if (permission === "ask") return { ask: message ?? "a Cursor hook asks for confirmation" };
-		if (permission !== undefined && permission !== "allow") return { failure: `permission must be allow, deny or ask, got ${JSON.stringify(permission)}` };
+		if (permission !== undefined && permission !== "allow")
+			return { failure: `permission must be allow, deny or ask, got ${JSON.stringify(permission)}` };
 		if (json.updated_input !== undefined && entry.event === "preToolUse") {
 			if (!isObject(json.updated_input)) return { failure: "updated_input must be an object" };
 			const { working_directory: _, ...rest } = json.updated_input;
@@ -136,7 +163,8 @@ export const cursorDialect: Dialect = {
 		const stderr = result.stderr.trim();
 		if (result.code === 2) {
 			if (GATES.has(entry.event)) return { deny: stderr || `blocked by ${entry.command}` };
-			if (entry.event === "beforeSubmitPrompt") return { failure: `blocks the prompt, which a before_agent_start hook cannot do: ${stderr}` };
+			if (entry.event === "beforeSubmitPrompt")
+				return { failure: `blocks the prompt, which a before_agent_start hook cannot do: ${stderr}` };
 			return stderr ? { notice: stderr } : {};
 		}
 		if (result.code !== 0) return { failure: exitFailure(result) };

@@ -13,12 +13,16 @@ import { type AgentAnswer, type Dialect, isObject, type Json, lastAssistantText,
  * scheduler replaces them — a hook that sends complete arguments gets the same call either way).
  */
 
-function eventFields(entry: AgentHookEntry, info: RunInfo): Json {
+function eventFields(_entry: AgentHookEntry, info: RunInfo): Json {
 	const { event, call } = info;
 	if (event.type === "tool_call") return { tool_name: call?.name, tool_input: call?.input };
 	if (event.type === "tool_result") {
 		const text = info.text ?? "";
-		return { tool_name: call?.name, tool_input: call?.input, tool_response: { llmContent: text, returnDisplay: text, ...(event.isError ? { error: text } : {}) } };
+		return {
+			tool_name: call?.name,
+			tool_input: call?.input,
+			tool_response: { llmContent: text, returnDisplay: text, ...(event.isError ? { error: text } : {}) },
+		};
 	}
 	if (event.type === "agent_end") return { prompt: "", prompt_response: lastAssistantText(event), stop_hook_active: false };
 	if (event.type === "session_shutdown") return { reason: "exit" };
