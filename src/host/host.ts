@@ -1,4 +1,5 @@
 import { statSync, writeSync } from "node:fs";
+import { DeferredSessionView } from "../session/deferred-view.ts";
 import { dirname, join } from "pathe";
 import type { Settings } from "../discovery/settings.ts";
 import { discoverAndLoadHooks, type SkippedHook } from "../discovery/discover.ts";
@@ -83,23 +84,6 @@ function sessionStore(): typeof SessionManager {
 	return (require("../session/session-manager.ts") as typeof import("../session/session-manager.ts")).SessionManager;
 }
 
-/** A session view that opens the file only when a hook first calls one of its methods. */
-class LazySession implements ReadonlySessionManager {
-	constructor(private readonly open: () => SessionManager) {}
-	getCwd = () => this.open().getCwd();
-	getSessionDir = () => this.open().getSessionDir();
-	getSessionId = () => this.open().getSessionId();
-	getSessionFile = () => this.open().getSessionFile();
-	getHeader = () => this.open().getHeader();
-	getEntries = () => this.open().getEntries();
-	getEntry = (id: string) => this.open().getEntry(id);
-	getLeafId = () => this.open().getLeafId();
-	getLeafEntry = () => this.open().getLeafEntry();
-	getBranch = (fromId?: string) => this.open().getBranch(fromId);
-	getLabel = (id: string) => this.open().getLabel(id);
-	getTree = () => this.open().getTree();
-}
-
 /**
  * Loads hooks the way the CLI does (discovery, settings, trust store for project hooks, `--hook`
  * paths) and wires a runner: session writes go to a JSONL file; `newSession` starts a new file next
@@ -127,7 +111,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
 		: createHeadlessUIContext(options.notify ?? ((line) => writeSync(2, line))); // sync: lines stay in order
 
 	const handlerTimeoutMs = loaded.settings.hookTimeoutMs || undefined;
-	const view = options.sessionView ? options.sessionView(openSession) : new LazySession(openSession);
+	const view = options.sessionView ? options.sessionView(openSession) : new DeferredSessionView(openSession);
 	const runner = new HookRunner(loaded.hooks, cwd, view, undefined, {
 		handlerTimeoutMs,
 		eventTimeouts: { tool_call: handlerTimeoutMs ?? DEFAULT_TOOL_CALL_TIMEOUT_MS },

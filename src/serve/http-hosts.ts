@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { DeferredSessionView } from "../session/deferred-view.ts";
 import { ownConfigProvider } from "../bridges/own-config.ts";
 import type { BridgeHost, BridgeHostRequest, BridgeHostSource } from "../bridges/run.ts";
 import { agentSessionView } from "../bridges/transcript.ts";
@@ -59,23 +60,6 @@ interface Call {
 	view?: ReadonlySessionManager;
 }
 
-/** `ctx.sessionManager` of a pooled host: the session view of whichever request is running. */
-class RoutedSessionView implements ReadonlySessionManager {
-	constructor(private readonly target: () => ReadonlySessionManager) {}
-	getCwd = () => this.target().getCwd();
-	getSessionDir = () => this.target().getSessionDir();
-	getSessionId = () => this.target().getSessionId();
-	getSessionFile = () => this.target().getSessionFile();
-	getHeader = () => this.target().getHeader();
-	getEntries = () => this.target().getEntries();
-	getEntry = (id: string) => this.target().getEntry(id);
-	getLeafId = () => this.target().getLeafId();
-	getLeafEntry = () => this.target().getLeafEntry();
-	getBranch = (fromId?: string) => this.target().getBranch(fromId);
-	getLabel = (id: string) => this.target().getLabel(id);
-	getTree = () => this.target().getTree();
-}
-
 /** Creates an empty pool; hosts are loaded on demand. */
 export function createHostPool(options: HostPoolOptions): HostPool {
 	const calls = new AsyncLocalStorage<Call>();
@@ -106,7 +90,7 @@ export function createHostPool(options: HostPoolOptions): HostPool {
 	const load = async (entry: Entry, request: BridgeHostRequest): Promise<Host> => {
 		const viewOf = (open: () => SessionManager) => {
 			const fallback = agentSessionView(open, request.agent, request.payload, options.log);
-			return new RoutedSessionView(() => {
+			return new DeferredSessionView(() => {
 				const call = calls.getStore();
 				if (!call?.request) return fallback;
 				const r = call.request;
