@@ -72,9 +72,22 @@ test("lower layers never import the layers that drive them (the README's map, en
 });
 
 test("the agents' protocol tables in src/bridges load without the host (discovery reuses them)", () => {
-	const tables = ["claude.ts", "codex.ts", "gemini.ts", "cursor.ts", "copilot.ts", "tools.ts", "map.ts", "fields.ts", "_answer.ts", "types.ts"];
+	const tables = [
+		"claude.ts",
+		"codex.ts",
+		"gemini.ts",
+		"cursor.ts",
+		"copilot.ts",
+		"tools.ts",
+		"map.ts",
+		"fields.ts",
+		"_answer.ts",
+		"types.ts",
+	];
 	const problems = imports()
 		.filter(({ file }) => tables.some((t) => file === `bridges/${t}`))
-		.flatMap(({ file, targets }) => targets.filter((t) => ["host", "serve", "cli"].includes(layerOf(t))).map((t) => `${file} imports ${t}`));
+		.flatMap(({ file, targets }) =>
+			targets.filter((t) => ["host", "serve", "cli"].includes(layerOf(t))).map((t) => `${file} imports ${t}`),
+		);
 	expect(problems).toEqual([]);
 });
