@@ -1,5 +1,5 @@
-// Sync stats: most scanned folders do not exist, and a thread-pool round trip per folder costs more.
-import { lstatSync, statSync } from "node:fs";
+// Sync calls: most scanned folders do not exist, and a thread-pool round trip per folder costs more.
+import { type Dirent, lstatSync, readdirSync, statSync } from "node:fs";
 import { join, normalize } from "pathe";
 import { markKnownFile } from "./_known-files.ts";
 import type { Hook, HookLevel, HookType } from "./hooks-capability.ts";
@@ -28,48 +28,40 @@ const SKIPPED = /\.test\.|\.d\.[cm]?ts$/;
  * files are followed. A missing directory is empty. A dangling symlink, a symlink loop or an
  * unreadable directory becomes a warning naming the path.
  *
- * Two `Bun.Glob` passes: files (symlinks followed), then every entry. Only the entries the first
- * pass did not return — directories and broken links, usually none — are `lstat`ed.
+ * One `readdir` with file types, names matched with `Bun.Glob` (hidden names never match): only
+ * symlinks need a `stat`. Two glob scans per folder cost ≈ 4× as much on every CLI start and agent call.
  */
 export async function scanDir(directory: string, pattern = "*"): Promise<ScanResult> {
 	const dir = normalize(directory);
-	// Most scanned folders do not exist: one stat answers that for a fraction of a glob pass (measured
-	// ≈0.15 ms per Bun.Glob scan of a missing folder, on every CLI start and agent call).
-	// A link (dangling, looping) or a non-directory takes the full path below, which names what is wrong.
-	if (lstatSync(dir, { throwIfNoEntry: false }) === undefined) return { items: [], warnings: [] };
-	const glob = new Bun.Glob(pattern);
-	let files: string[];
-	let entries: string[];
+	let entries: Dirent[];
 	try {
-		files = Array.from(glob.scanSync({ cwd: dir, followSymlinks: true }));
-		entries = Array.from(glob.scanSync({ cwd: dir, onlyFiles: false }));
+		entries = readdirSync(dir, { withFileTypes: true });
 	} catch (error) {
 		return { items: [], warnings: directoryProblem(dir, error) };
 	}
-	// Plain concatenation: `join` per file costs as much as a glob pass on a 1,000-file directory.
+	const glob = new Bun.Glob(pattern);
+	// Plain concatenation: `join` per file costs as much as the scan itself on a 1,000-file directory.
 	const base = dir.endsWith("/") ? dir : `${dir}/`;
 	const warnings: string[] = [];
-	if (entries.length > files.length) {
-		const isFile = new Set(files);
-		const odd = entries.filter((name) => !isFile.has(name) && !SKIPPED.test(name));
-		for (const name of odd) {
-			const problem = entryProblem(base + name);
-			if (problem) warnings.push(problem);
+	const files: string[] = [];
+	for (const entry of entries) {
+		const name = entry.name;
+		if (name.startsWith(".") || SKIPPED.test(name) || !glob.match(name)) continue;
+		if (entry.isFile()) files.push(name);
+		else if (entry.isSymbolicLink()) {
+			const problem = linkProblem(base + name);
+			if (problem === "file") files.push(name);
+			else if (problem) warnings.push(problem);
 		}
 	}
-	const items = files
-		.filter((name) => !SKIPPED.test(name))
-		.sort()
-		.map((name) => ({ name, path: base + name }));
+	const items = files.sort().map((name) => ({ name, path: base + name }));
 	return { items, warnings };
 }
 
-/** Why a non-file entry is worth a warning: only broken symlinks are; directories are skipped. */
-function entryProblem(path: string): string | undefined {
+/** What a symlink leads to: `"file"`, `undefined` for a directory (skipped), or the warning for a dangling link or a loop. */
+function linkProblem(path: string): "file" | string | undefined {
 	try {
-		if (!lstatSync(path).isSymbolicLink()) return undefined;
-		statSync(path);
-		return undefined; // a symlink to a directory (or other non-file): skipped like a directory
+		return statSync(path).isFile() ? "file" : undefined;
 	} catch (error) {
 		return describeError(path, error);
 	}
