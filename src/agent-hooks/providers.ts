@@ -6,6 +6,9 @@ import { AGENT_CONFIG_PROVIDER } from "./provider-ids.ts";
 import { type AgentConfigFile, readAgentConfig } from "./read-config.ts";
 import type { AgentHookEntry, AgentId } from "./types.ts";
 
+// One provider per agent below, each the same call with that agent's files: the repetition is the
+// data (which files, which level), deliberately spelled out so each agent reads on its own.
+
 /** The hook's path: `<settings file>#<key>`, e.g. `/p/.claude/settings.json#hooks.PreToolUse[0].hooks[0]`. */
 export function agentHookPath(entry: AgentHookEntry): string {
 	return `${entry.file}#${entry.key}`;

@@ -2,7 +2,10 @@ import type { AgentBridge } from "./types.ts";
 
 /**
  * The agents `xcsh-hooks bridge <agent>` speaks for, each loaded only when named (one module per
- * agent). Adding an agent is one file and one line here.
+ * agent). Adding an agent is one file and one line here. The agent modules share their layout (payload
+ * fields, event map, tool rules, answer builders), so parts of them look alike: each is that agent's
+ * protocol written out on its own, deliberately, and what is truly common lives in `_answer.ts`,
+ * `fields.ts`, `map.ts` and `tools.ts`.
  */
 export const bridges: Record<string, () => Promise<AgentBridge>> = {
 	claude: () => import("./claude.ts").then((m) => m.claudeBridge),

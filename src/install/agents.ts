@@ -1,5 +1,8 @@
 import { join, resolve } from "pathe";
 
+// One spec per agent below, each of the same shape with that agent's events, file and handler: the
+// repetition is the data, deliberately spelled out per agent (adding an agent is adding a spec).
+
 /** The agents `install`/`uninstall` write hook entries for (SPEC §12). */
 export const AGENTS = ["claude", "codex", "gemini", "cursor", "copilot"] as const;
 /** One of {@link AGENTS}. */

@@ -3,6 +3,7 @@ import type { ExecResult } from "../../exec/exec-command.ts";
 import type { AgentHookEntry } from "../types.ts";
 import {
 	type AgentAnswer,
+	promptOrStopDecision,
 	type AgentCall,
 	type Dialect,
 	exitFailure,
@@ -114,12 +115,8 @@ function readJson(entry: AgentHookEntry, json: Json): AgentAnswer {
 			return answer;
 		}
 		case "UserPromptSubmit":
-			if (json.decision === "block")
-				return { failure: `blocks the prompt, which a before_agent_start hook cannot do: ${str(json.reason) ?? ""}` };
-			return answer;
 		case "Stop":
-			if (json.decision === "block") answer.continueWith = str(json.reason) ?? "continue";
-			return answer;
+			return promptOrStopDecision(entry.event, json, answer);
 		case "PreCompact":
 			if (json.decision === "block") answer.cancel = str(json.reason) ?? "compaction blocked by a Claude Code hook";
 			return answer;

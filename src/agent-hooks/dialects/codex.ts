@@ -3,6 +3,7 @@ import { outputAsText } from "../../bridges/map.ts";
 import type { AgentHookEntry } from "../types.ts";
 import {
 	type AgentAnswer,
+	promptOrStopDecision,
 	type Dialect,
 	exitFailure,
 	isObject,
@@ -76,12 +77,8 @@ function readJson(entry: AgentHookEntry, json: Json): AgentAnswer {
 			if (json.decision === "block") answer.output = str(json.reason) ?? "";
 			return answer;
 		case "UserPromptSubmit":
-			if (json.decision === "block")
-				return { failure: `blocks the prompt, which a before_agent_start hook cannot do: ${str(json.reason) ?? ""}` };
-			return answer;
 		case "Stop":
-			if (json.decision === "block") answer.continueWith = str(json.reason) ?? "continue";
-			return answer;
+			return promptOrStopDecision(entry.event, json, answer);
 		default:
 			return answer;
 	}

@@ -153,3 +153,15 @@ export function lifecycle(event: HookEvent): Json {
 			return {};
 	}
 }
+
+/**
+ * Claude Code and Codex read `decision: "block"` the same way on these two events: a blocked prompt
+ * is something a `before_agent_start` hook cannot do (a failure), a blocked Stop asks the agent to go on.
+ */
+export function promptOrStopDecision(event: "UserPromptSubmit" | "Stop", json: Json, answer: AgentAnswer): AgentAnswer {
+	if (json.decision !== "block") return answer;
+	if (event === "UserPromptSubmit")
+		return { failure: `blocks the prompt, which a before_agent_start hook cannot do: ${str(json.reason) ?? ""}` };
+	answer.continueWith = str(json.reason) ?? "continue";
+	return answer;
+}
