@@ -233,7 +233,7 @@ export async function planHooks(configuredPaths: string[], cwd: string, options:
 			if ("error" in verdict) {
 				if (!plan.failClosed.some((e) => e.path === path)) plan.failClosed.push({ path, error: verdict.error });
 				entry("fails-closed", verdict.skip?.reason === "changed" ? "changed since it was approved" : verdict.error);
-			} else entry("not-approved", "never approved");
+			} else entry("not-approved");
 			continue;
 		}
 		if (hook) {
