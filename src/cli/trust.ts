@@ -50,7 +50,10 @@ async function status(store: TrustStore, cwd: string) {
 			} catch (error) {
 				// A hook that cannot be read (or is not a file) is reported, not a crash of the whole listing.
 				if (error instanceof TrustError && error.code !== "TRUST_FILE_CORRUPT" && error.code !== "TRUST_FILE_UNREADABLE")
-					return { path, status: error.code === "HOOK_NOT_A_FILE" ? "not-a-file" : "unreadable" };
+					return {
+						path,
+						status: error.code === "HOOK_NOT_A_FILE" ? "not-a-file" : error.code === "HOOK_UNPINNABLE" ? "unpinnable" : "unreadable",
+					};
 				throw new CliError(errorMessage(error));
 			}
 		}),

@@ -135,7 +135,10 @@ async function verdicts(candidates: Candidate[], store: TrustStore, warnings: st
 					result.set(candidate, { run: false, error, skip });
 				} catch (error) {
 					const message = errorMessage(error);
-					if (error instanceof TrustError && (error.code === "HOOK_UNREADABLE" || error.code === "HOOK_NOT_A_FILE"))
+					if (
+						error instanceof TrustError &&
+						(error.code === "HOOK_UNREADABLE" || error.code === "HOOK_NOT_A_FILE" || error.code === "HOOK_UNPINNABLE")
+					)
 						return result.set(candidate, { run: false, error: `Failed to load hook: ${message}` });
 					storeProblem = message;
 					const skip: SkippedHook = { path: candidate.path, reason: "unverifiable", approve };
@@ -153,9 +156,10 @@ async function verdicts(candidates: Candidate[], store: TrustStore, warnings: st
  * `cwd`; deduplicated by absolute path, first occurrence wins. Discovered non-module files run as
  * shell hooks. Settings may disable providers and extension ids.
  *
- * With a trust store, project content cannot weaken the user's own hooks: a project hook that does
- * not run never shadows a user hook of the same key (it is dropped before the first-wins choice),
- * and the project's settings file may disable project hooks only and cannot set timeouts.
+ * With a trust store, project content cannot weaken the user's own hooks: a project hook never shadows
+ * a user hook of the same key (one that does not run is dropped before the first-wins choice, and an
+ * approved one runs beside the user's), and the project's settings file may disable project hooks only
+ * and cannot set timeouts.
  */
 export async function planHooks(configuredPaths: string[], cwd: string, options: DiscoverAndLoadOptions = {}): Promise<HookPlan> {
 	const trust = options.trust ?? "all";
@@ -218,7 +222,7 @@ export async function planHooks(configuredPaths: string[], cwd: string, options:
 	const trusted = guarded ? await verdicts(candidates, trust, warnings) : undefined;
 	mark("trust");
 	const plan: HookPlan = { entries: [], load: [], sources: new Map(), failClosed: [], skipped: [], warnings, settings };
-	const keys = new Map<string, string>();
+	const keys = new Map<string, { path: string; level: HookSource["level"] }>();
 	const chosen = new Set<string>();
 	for (const candidate of candidates) {
 		const { path, source, hook } = candidate;
@@ -239,11 +243,15 @@ export async function planHooks(configuredPaths: string[], cwd: string, options:
 		if (hook) {
 			const key = hookKey(hook);
 			const winner = keys.get(key);
-			if (winner !== undefined) {
-				entry("shadowed", `by ${winner}`);
+			// With a trust store the project never switches off the user's own hook: a user hook whose key a
+			// project hook took first still runs, beside it (approving a harmless project file must not
+			// silence your guard of the same name).
+			const keepsUserHook = guarded && source.level === "user" && winner?.level === "project";
+			if (winner !== undefined && !keepsUserHook) {
+				entry("shadowed", `by ${winner.path}`);
 				continue; // shadowed by a higher-priority hook that will run
 			}
-			keys.set(key, path);
+			if (winner === undefined) keys.set(key, { path, level: source.level });
 		}
 		if (chosen.has(path)) continue;
 		chosen.add(path);

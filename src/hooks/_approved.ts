@@ -1,3 +1,4 @@
+import { realpathSync } from "node:fs";
 import { moduleLoader } from "./module-files.ts";
 
 /*
@@ -16,6 +17,14 @@ export interface ApprovedSource {
 }
 
 let loads = 0;
+
+function realPath(path: string): string {
+	try {
+		return realpathSync(path);
+	} catch {
+		return path;
+	}
+}
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
 /**
@@ -28,8 +37,11 @@ export function serveApprovedModules(sources: ReadonlyMap<string, ApprovedSource
 	const query = `?xcsh-approved=${++loads}`;
 	const byPath = new Map<string, ApprovedSource>();
 	for (const [path, source] of sources) {
-		specifiers.set(path, path + query);
-		byPath.set(path, source);
+		// Bun resolves a specifier through symlinks before it asks plugins: the filter must name the real
+		// path, or a symlinked hook (or project) would be read from disk again, unapproved.
+		const real = realPath(path);
+		specifiers.set(path, real + query);
+		byPath.set(real, source);
 	}
 	const filter = new RegExp(`^(?:${[...byPath.keys()].map(escapeRegExp).join("|")})${escapeRegExp(query)}$`);
 	Bun.plugin({

@@ -1,5 +1,5 @@
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
-import { basename, dirname, join } from "pathe";
+import { basename, dirname, isAbsolute, join } from "pathe";
 import { execCommand } from "../exec/exec-command.ts";
 import { parseJsonText } from "../json.ts";
 import { userAgentDir } from "../paths.ts";
@@ -26,6 +26,17 @@ export function inferShellHookSpec(path: string): ShellHookSpec | undefined {
 	const dot = name.lastIndexOf(".");
 	const stem = dot > 0 ? name.slice(0, dot) : name;
 	return { type, tool: stem === "*" || stem === "" ? "*" : stem };
+}
+
+/**
+ * The interpreter of a script's `#!` line when it is a relative path: the kernel resolves it against the
+ * working directory — the project — so it would run a project file that nobody approved.
+ */
+export function relativeInterpreter(bytes: Uint8Array): string | undefined {
+	const head = new TextDecoder().decode(bytes.subarray(0, 256));
+	if (!head.startsWith("#!")) return undefined;
+	const interpreter = head.slice(2).trimStart().split(/\s/, 1)[0] ?? "";
+	return interpreter !== "" && !isAbsolute(interpreter) ? interpreter : undefined;
 }
 
 function assertRunnable(path: string): void {
@@ -107,6 +118,11 @@ export async function createShellHookFactory(
 	approved?: ApprovedSource,
 ): Promise<HookFactory> {
 	assertRunnable(path);
+	const interpreter = relativeInterpreter(approved?.bytes ?? readFileSync(path));
+	if (interpreter)
+		throw new Error(
+			`${path} starts with #!${interpreter}, a relative interpreter that would be looked up in the project at run time; use an absolute one (#!/bin/sh, #!/usr/bin/env bash)`,
+		);
 	// An approved hook runs a copy of the approved bytes; its $0 is that copy (XCSH_PROJECT_DIR names the project).
 	const run = approved ? await approvedCopy(path, approved) : path;
 	const wiring = spec ?? inferShellHookSpec(path);

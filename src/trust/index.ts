@@ -10,5 +10,6 @@ export {
 	TrustError,
 	type TrustErrorCode,
 	type TrustFile,
+	trustKey,
 	TrustStore,
 } from "./trust-store.ts";

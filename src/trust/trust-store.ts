@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from "node:fs";
 import { join, resolve } from "pathe";
 import { userAgentDir } from "../paths.ts";
 
@@ -13,7 +13,7 @@ export interface TrustEntry {
 /** The on-disk format of `trust.json`. */
 export interface TrustFile {
 	version: 1;
-	/** Keyed by absolute path (symlinks not resolved: the content hash is what is trusted). */
+	/** Keyed by {@link trustKey}: the absolute path with symlinks resolved. */
 	approved: Record<string, TrustEntry>;
 }
 
@@ -29,7 +29,8 @@ export interface TrustCheck {
 }
 
 /** Codes of {@link TrustError}. */
-export type TrustErrorCode = "TRUST_FILE_CORRUPT" | "TRUST_FILE_UNREADABLE" | "HOOK_UNREADABLE" | "HOOK_NOT_A_FILE";
+/** `HOOK_UNPINNABLE`: an approval could not cover what the hook runs (an agent entry that `cd`s, expands variables…). */
+export type TrustErrorCode = "TRUST_FILE_CORRUPT" | "TRUST_FILE_UNREADABLE" | "HOOK_UNREADABLE" | "HOOK_NOT_A_FILE" | "HOOK_UNPINNABLE";
 
 /** A trust-store failure; `message` names the file at fault. */
 export class TrustError extends Error {
@@ -97,6 +98,27 @@ export async function hashFile(path: string): Promise<string> {
 	return sha256Hex(readHookFile(path));
 }
 
+/**
+ * The key of an approval: the absolute path with symlinks resolved (`/link/proj/hook.ts` and
+ * `/real/proj/hook.ts` are one approval, whichever way the project is reached). For an agent entry,
+ * `<settings file>#<key>`, the file part is resolved. A path that cannot be resolved is a {@link TrustError}.
+ */
+export function trustKey(path: string): string {
+	const absolute = resolve(path);
+	const hash = absolute.indexOf("#", absolute.lastIndexOf("/"));
+	const file = hash < 0 ? absolute : absolute.slice(0, hash);
+	let real: string;
+	try {
+		real = realpathSync(file);
+	} catch (error) {
+		// A hook whose path cannot be resolved right now (a dangling or swapped link) cannot be looked up:
+		// reported as unreadable, which fails closed — never as "not approved yet", which would skip it.
+		const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+		throw new TrustError("HOOK_UNREADABLE", `Cannot resolve ${file} to check its approval (${code})`);
+	}
+	return hash < 0 ? real : real + absolute.slice(hash);
+}
+
 /** Pending writes per trust file, shared by every store of this process. */
 const writeQueues = new Map<string, Promise<void>>();
 
@@ -128,12 +150,14 @@ export class TrustStore {
 	 * its own (an agent's hook entry, keyed `<settings file>#<key>`): those bytes are checked instead.
 	 */
 	async check(path: string, content?: Uint8Array): Promise<TrustCheck> {
-		const key = resolve(path);
-		const bytes = content ?? readHookFile(key);
+		const key = trustKey(path);
+		const bytes = content ?? readHookFile(resolve(path));
 		const sha256 = sha256Hex(bytes);
 		// One read of the trust file serves every check of a load (a CLI start checks each project hook).
 		this.#snapshot ??= this.#read();
-		const entry = (await this.#snapshot).approved[key];
+		const { approved } = await this.#snapshot;
+		// Approvals written before keys were resolved through symlinks are still found under their plain path.
+		const entry = approved[key] ?? approved[resolve(path)];
 		if (!entry) return { trusted: false, reason: "unknown", sha256, bytes };
 		if (entry.sha256 !== sha256) return { trusted: false, reason: "changed", sha256, bytes };
 		return { trusted: true, sha256, bytes };
@@ -141,8 +165,8 @@ export class TrustStore {
 
 	/** Approves the file's current content (or `content`, as in {@link check}); returns the stored entry. */
 	async approve(path: string, content?: Uint8Array): Promise<TrustEntry> {
-		const key = resolve(path);
-		const sha256 = content ? sha256Hex(content) : await hashFile(key);
+		const key = trustKey(path);
+		const sha256 = content ? sha256Hex(content) : await hashFile(resolve(path));
 		const entry: TrustEntry = { sha256, approvedAt: new Date().toISOString() };
 		await this.#update((approved) => {
 			approved[key] = entry;
@@ -152,11 +176,17 @@ export class TrustStore {
 
 	/** Removes an approval; `false` when the path was not approved. */
 	async revoke(path: string): Promise<boolean> {
-		const key = resolve(path);
+		// A file already deleted can still have its approval revoked, by its plain path.
+		const keys = [resolve(path)];
+		try {
+			keys.push(trustKey(path));
+		} catch {}
 		let removed = false;
 		await this.#update((approved) => {
-			removed = key in approved;
-			delete approved[key];
+			for (const key of keys) {
+				if (key in approved) removed = true;
+				delete approved[key];
+			}
 		});
 		return removed;
 	}
