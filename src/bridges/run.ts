@@ -31,6 +31,11 @@ export interface BridgeOptions {
 	env?: Record<string, string | undefined>;
 	/** Where the call's hooks come from; default: loaded for this call and closed after it (`serve --http` lends pooled ones). */
 	host?: BridgeHostSource;
+	/**
+	 * Called once the event is known, with the answer to give should the process have to end before the
+	 * hooks decide (a signal): the agent's deny for a guard event, "no opinion" for the others.
+	 */
+	onFallback?: ((answer: string) => void) | undefined;
 }
 
 /** What a bridge call asks of its {@link BridgeHostSource}. */
@@ -184,6 +189,16 @@ async function answerBridge(agent: AgentBridge, options: BridgeOptions): Promise
 		return { stdout: agent.denyUnknown(reason), stderr, decision: decisionOf(agent, "unknown", payload, { kind: "deny", reason }) };
 	}
 	const guard = isGuard(agent.events[name]);
+	options.onFallback?.(
+		agent.answer(
+			name,
+			isRecord(payload) ? payload : {},
+			guard
+				? { kind: "deny", reason: `xcsh-hooks bridge ${agent.name}: interrupted before the hooks decided (fail closed)` }
+				: { kind: "none" },
+			notes,
+		),
+	);
 	let settings: Record<string, unknown> | undefined;
 	const fail = (why: string): BridgeAnswer => {
 		say(guard ? `${why}; the tool call is denied (fail closed)` : `${why}; no opinion`);

@@ -3,8 +3,9 @@ import { readStdinBytes } from "../bridges/_stdin.ts";
 import { runBridge } from "../bridges/run.ts";
 import { logDecision } from "../host/decisions.ts";
 import { mark } from "../profile.ts";
-import { claimStdout } from "../host/stdout.ts";
-import { CliError, EXIT_OK, globalArgs, hookPaths, projectDir, writeErr, writeOut, defineCommand } from "./_shared.ts";
+import { exitProcess } from "../host/exit-guard.ts";
+import { claimStdout, protocolFd } from "../host/stdout.ts";
+import { CliError, EXIT_OK, writeAll, globalArgs, hookPaths, projectDir, writeErr, writeOut, defineCommand } from "./_shared.ts";
 
 /** `--timeout SECONDS`: a positive number. */
 function timeoutSeconds(value: unknown): number | undefined {
@@ -12,6 +13,25 @@ function timeoutSeconds(value: unknown): number | undefined {
 	const seconds = Number(value);
 	if (!Number.isFinite(seconds) || seconds <= 0) throw new CliError(`--timeout ${String(value)}: expected a positive number of seconds`);
 	return seconds;
+}
+
+/**
+ * A signal (the agent's own timeout, or a hook signalling its own process) must not end the call with
+ * no answer, which Codex and Gemini read as "allow": once the event is known, SIGTERM, SIGINT and SIGHUP
+ * write the fallback answer (the deny, for a guard event) and exit 0.
+ */
+function writeOutSync(text: string): void {
+	writeAll(protocolFd() ?? 1, text.endsWith("\n") ? text : `${text}\n`);
+}
+
+let answered = false;
+
+function answerOnSignal(answer: string): void {
+	const handler = () => {
+		if (!answered && answer) writeOutSync(answer);
+		exitProcess(EXIT_OK);
+	};
+	for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.once(signal, handler);
 }
 
 /** `xcsh-hooks bridge <agent>`: one agent hook call in, exactly one answer in that agent's protocol out, exit 0. */
@@ -54,12 +74,14 @@ export const bridgeCommand = defineCommand({
 			discovery: args.discovery,
 			allowLoadErrors: args["allow-load-errors"] === true,
 			timeoutSeconds: timeoutSeconds(args.timeout),
+			onFallback: answerOnSignal,
 		});
 		// Every guard decision is on record (SPEC §12, the decision log); the answer still goes out if the log cannot be written.
 		mark("dispatched");
 		if (answer.decision)
 			logDecision({ settings: answer.settings ?? {} }, { ...answer.decision, durationMs: Math.round(answer.decision.durationMs) });
 		mark("decision-log");
+		answered = true; // from here on a signal changes nothing: the real answer is being written
 		for (const line of answer.stderr) await writeErr(line);
 		if (answer.stdout) await writeOut(answer.stdout);
 		mark("answer");

@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Cli, runArgv, useClis } from "./_cli.ts";
+import { runArgv, useClis } from "./_cli.ts";
 import { bashCall, marker, privateHome, tempDir, writeFiles } from "./_fixtures.ts";
 
 const TIMEOUT = 30_000;
@@ -106,6 +106,28 @@ for (const cli of useClis()) {
 				const emitted = await emit(project, home);
 				expect(emitted.code).toBe(2);
 				expect(emitted.stderr).toContain("GUARD");
+			},
+			TIMEOUT,
+		);
+
+		test(
+			"a bridge signalled before the hooks decide still answers the agent's deny, exit 0",
+			async () => {
+				const project = tempDir();
+				const home = privateHome();
+				writeFiles(project, {
+					"sig.ts": `export default (pi) => pi.on("tool_call", () => { process.kill(process.pid, "SIGTERM"); return new Promise(() => {}); });\n`,
+				});
+				const payload = JSON.stringify({
+					session_id: "s",
+					hook_event_name: "PreToolUse",
+					cwd: project,
+					tool_name: "Bash",
+					tool_input: { command: "ls" },
+				});
+				const bridged = await run(["bridge", "claude", "--no-discovery", "--hook", join(project, "sig.ts")], project, home, payload);
+				expect(bridged.code).toBe(0);
+				expect(JSON.parse(bridged.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: "deny" });
 			},
 			TIMEOUT,
 		);
