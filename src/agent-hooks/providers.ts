@@ -1,9 +1,10 @@
+import { lstatSync } from "node:fs";
 import { join } from "pathe";
 import { markKnownFile } from "../discovery/_known-files.ts";
 import type { Hook, HookLevel } from "../discovery/hooks-capability.ts";
 import type { LoadContext, LoadResult, ProviderDefinition } from "../capability/registry.ts";
 import { AGENT_CONFIG_PROVIDER } from "./provider-ids.ts";
-import { type AgentConfigFile, readAgentConfig } from "./read-config.ts";
+import type { AgentConfigFile } from "./read-config.ts";
 import type { AgentHookEntry, AgentId } from "./types.ts";
 
 // One provider per agent below, each the same call with that agent's files: the repetition is the
@@ -46,6 +47,10 @@ function agentProvider(agent: AgentId, layout: AgentConfigFile["layout"], meta: 
 			const items: Hook[] = [];
 			const warnings: string[] = [];
 			for (const { level, ...file } of files(ctx)) {
+				// Most of these files do not exist: one lstat answers, and the reader (with the agents' tables
+				// behind it) is loaded only for a file that does — every CLI start and agent call scans them all.
+				if (lstatSync(file.file, { throwIfNoEntry: false }) === undefined) continue;
+				const { readAgentConfig } = require("./read-config.ts") as typeof import("./read-config.ts");
 				const read = readAgentConfig({ agent, layout, ...file });
 				items.push(...read.entries.map((entry) => toHook(entry, level, provider)));
 				warnings.push(...read.warnings);

@@ -87,8 +87,15 @@ export function appendDecision(entry: DecisionEntry, options: AppendDecisionOpti
 	let fd: number | undefined;
 	try {
 		const data = Buffer.from(decisionLine(entry), "utf8");
-		mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-		fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK, 0o600);
+		const flags = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK;
+		try {
+			fd = openSync(file, flags, 0o600);
+		} catch (error) {
+			// The folder is created only the first time: a mkdir on every call costs the hot path.
+			if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+			mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+			fd = openSync(file, flags, 0o600);
+		}
 		if (!fstatSync(fd).isFile()) throw new Error("not a regular file");
 		const written = writeSync(fd, data);
 		if (written !== data.length) throw new Error(`short write (${written} of ${data.length} bytes)`);

@@ -1,4 +1,3 @@
-import { approvalContent } from "../agent-hooks/approval.ts";
 import type { AgentHookEntry } from "../agent-hooks/types.ts";
 import { type Hook, hookExtensionId, hookKey } from "./hooks-capability.ts";
 import { type CapabilityRegistry, defaultRegistry } from "../capability/registry.ts";
@@ -127,7 +126,11 @@ async function verdicts(candidates: Candidate[], store: TrustStore, warnings: st
 				// An agent entry is approved with its settings file (every entry of that file at once).
 				const approve = `xcsh-hooks trust approve ${candidate.entry?.file ?? candidate.path}`;
 				try {
-					const check = await store.check(candidate.path, candidate.entry && approvalContent(candidate.entry));
+					// The approval module is loaded only when there are agent config entries to check.
+					const content =
+						candidate.entry &&
+						(require("../agent-hooks/approval.ts") as typeof import("../agent-hooks/approval.ts")).approvalContent(candidate.entry);
+					const check = await store.check(candidate.path, content);
 					if (check.trusted) return result.set(candidate, { run: true, source: { bytes: check.bytes, sha256: check.sha256 } });
 					const skip: SkippedHook = { path: candidate.path, reason: check.reason ?? "unknown", sha256: check.sha256, approve };
 					if (skip.reason === "unknown") return result.set(candidate, { run: false, skip });
