@@ -33,8 +33,8 @@ executable, each figure Bun's own cost of the API, not of our code):
   bridge path uses \`node:fs\`. \`bun:ffi\` (claiming fd 1 for the protocol) ≈ 0.4 ms.
 - The bridge's code is ≈ 30 bytecode chunks (≈ 110 KB): ≈ 1.9 ms to load. One unsplit file is
   worse (first statement at ≈ 10 ms), and so is no bytecode (≈ 2× slower).
-- Discovery: each \`Bun.Glob\` scan costs ≈ 0.15 ms even for a missing folder, and discovery scans
-  every provider's folders at both levels.
+- Discovery: a \`Bun.Glob\` scan costs ≈ 0.15 ms per folder, so folders are now read with one \`readdir\`
+  and names matched with \`Bun.Glob\`; eight providers read their folders and config files at both levels.
 - The first TypeScript file imported from disk costs ≈ 0.8 ms (resolver and transpiler start-up, the
   directory walk above it), each further hook ≈ 0.1 ms.
 - Tried: caching each hook as a CommonJS bundle evaluated with \`new Function\` (3.0 ms for 10 hooks,
