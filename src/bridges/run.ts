@@ -235,18 +235,27 @@ interface Sinks {
 	settings(value: Record<string, unknown>): void;
 }
 
+/**
+ * What every bridge host is loaded with for `request` (one call here, a pooled host in `serve --http`):
+ * the agent's project and session, and never the agent's own config, whose hooks it runs itself.
+ */
+export function bridgeHostOptions(request: BridgeHostRequest, options: Pick<BridgeOptions, "hookPaths" | "discovery">) {
+	return {
+		cwd: request.cwd,
+		hookPaths: options.hookPaths,
+		discovery: options.discovery,
+		sessionFile: request.sessionFile,
+		excludeProviders: ownConfigProvider(request.agent.name),
+		interactive: false,
+	};
+}
+
 /** The default {@link BridgeHostSource}: the hooks loaded as `emit` does, for this call only. */
 function hostForOneCall(options: BridgeOptions): BridgeHostSource {
 	return async (request) => {
 		const host = await createHost({
-			cwd: request.cwd,
-			hookPaths: options.hookPaths,
-			discovery: options.discovery,
-			sessionFile: request.sessionFile,
-			// The agent runs the hooks of its own config itself; running them here too would run each twice.
-			excludeProviders: ownConfigProvider(request.agent.name),
+			...bridgeHostOptions(request, options),
 			sessionView: (open) => agentSessionView(open, request.agent, request.payload, request.say),
-			interactive: false,
 			notify: request.notify,
 		});
 		return { host, release: () => host.close() };

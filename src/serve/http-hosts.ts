@@ -1,7 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { DeferredSessionView } from "../session/deferred-view.ts";
-import { ownConfigProvider } from "../bridges/own-config.ts";
-import type { BridgeHost, BridgeHostRequest, BridgeHostSource } from "../bridges/run.ts";
+import { type BridgeHost, type BridgeHostRequest, type BridgeHostSource, bridgeHostOptions } from "../bridges/run.ts";
 import { agentSessionView } from "../bridges/transcript.ts";
 import { createHost, describeSkips, type Host } from "../host/host.ts";
 import { resolvePath } from "../paths.ts";
@@ -99,14 +98,8 @@ export function createHostPool(options: HostPoolOptions): HostPool {
 			});
 		};
 		const host = await createHost({
-			cwd: request.cwd,
-			hookPaths: options.hookPaths,
-			discovery: options.discovery,
-			sessionFile: request.sessionFile,
-			// The agent runs the hooks of its own config itself; running them here too would run each twice.
-			excludeProviders: ownConfigProvider(request.agent.name),
+			...bridgeHostOptions(request, options),
 			sessionView: viewOf,
-			interactive: false,
 			fresh: reloads > 0,
 			collectErrors: false,
 			notify: (line) => (current() ? current()?.notify(line) : options.log(line.trimEnd())),

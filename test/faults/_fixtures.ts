@@ -1,22 +1,16 @@
 /** Real files for the fault tests: temp dirs, private homes with settings, hook modules, markers. */
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, realpathSync } from "node:fs";
+import { writeFiles } from "../_helpers.ts";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 
 /** A fresh temp directory, realpath'd (so paths printed by the CLI compare equal). */
 export function tempDir(prefix = "xcsh-faults-"): string {
 	return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
 }
 
-/** Writes files (relative path → content) below `root`; `*.sh` files and those in `executable` get mode 755. */
-export function writeFiles(root: string, files: Record<string, string>, executable: string[] = []): void {
-	for (const [path, content] of Object.entries(files)) {
-		const full = join(root, path);
-		mkdirSync(dirname(full), { recursive: true });
-		writeFileSync(full, content);
-		if (path.endsWith(".sh") || executable.includes(path)) chmodSync(full, 0o755);
-	}
-}
+/** Writes files below `root` (the suite's shared helper; `*.sh` and `executable` get mode 755). */
+export { writeFiles };
 
 /** A private HOME, with `~/.xcsh/agent/settings.json` when `settings` is given. */
 export function privateHome(settings?: Record<string, unknown>): string {
