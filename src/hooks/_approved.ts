@@ -1,4 +1,3 @@
-import { realpathSync } from "node:fs";
 import { moduleLoader } from "./module-files.ts";
 
 /*
@@ -14,17 +13,12 @@ import { moduleLoader } from "./module-files.ts";
 export interface ApprovedSource {
 	bytes: Uint8Array;
 	sha256: string;
+	/** The file's path with symlinks resolved when it was hashed (the trust key); the module is imported there. */
+	realPath?: string | undefined;
 }
 
 let loads = 0;
 
-function realPath(path: string): string {
-	try {
-		return realpathSync(path);
-	} catch {
-		return path;
-	}
-}
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
 /**
@@ -37,9 +31,10 @@ export function serveApprovedModules(sources: ReadonlyMap<string, ApprovedSource
 	const query = `?xcsh-approved=${++loads}`;
 	const byPath = new Map<string, ApprovedSource>();
 	for (const [path, source] of sources) {
-		// Bun resolves a specifier through symlinks before it asks plugins: the filter must name the real
-		// path, or a symlinked hook (or project) would be read from disk again, unapproved.
-		const real = realPath(path);
+		// Bun resolves a specifier through symlinks before it asks plugins: the module is imported at the
+		// real path resolved when its bytes were hashed (never resolved again here: a link swapped or
+		// failing to resolve now must not send the import back to the disk), so the filter always matches.
+		const real = source.realPath ?? path;
 		specifiers.set(path, real + query);
 		byPath.set(real, source);
 	}

@@ -26,6 +26,8 @@ export interface TrustCheck {
 	sha256: string;
 	/** The bytes that were hashed: what must run if the file is trusted (never read the file twice). */
 	bytes: Uint8Array;
+	/** The approval's key: the path with symlinks resolved when it was checked ({@link trustKey}). */
+	key: string;
 }
 
 /** Codes of {@link TrustError}. */
@@ -158,9 +160,9 @@ export class TrustStore {
 		const { approved } = await this.#snapshot;
 		// Approvals written before keys were resolved through symlinks are still found under their plain path.
 		const entry = approved[key] ?? approved[resolve(path)];
-		if (!entry) return { trusted: false, reason: "unknown", sha256, bytes };
-		if (entry.sha256 !== sha256) return { trusted: false, reason: "changed", sha256, bytes };
-		return { trusted: true, sha256, bytes };
+		if (!entry) return { trusted: false, reason: "unknown", sha256, bytes, key };
+		if (entry.sha256 !== sha256) return { trusted: false, reason: "changed", sha256, bytes, key };
+		return { trusted: true, sha256, bytes, key };
 	}
 
 	/** Approves the file's current content (or `content`, as in {@link check}); returns the stored entry. */
