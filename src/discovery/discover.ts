@@ -131,7 +131,8 @@ async function verdicts(candidates: Candidate[], store: TrustStore, warnings: st
 						candidate.entry &&
 						(require("../agent-hooks/approval.ts") as typeof import("../agent-hooks/approval.ts")).approvalContent(candidate.entry);
 					const check = await store.check(candidate.path, content);
-					if (check.trusted) return result.set(candidate, { run: true, source: { bytes: check.bytes, sha256: check.sha256, realPath: check.key } });
+					if (check.trusted)
+						return result.set(candidate, { run: true, source: { bytes: check.bytes, sha256: check.sha256, realPath: check.key } });
 					const skip: SkippedHook = { path: candidate.path, reason: check.reason ?? "unknown", sha256: check.sha256, approve };
 					if (skip.reason === "unknown") return result.set(candidate, { run: false, skip });
 					const error = `project hook changed since it was approved, so it fails closed; review it, then run: ${approve}`;
