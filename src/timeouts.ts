@@ -19,3 +19,23 @@ export function checkTimeout(value: unknown, name: string): number | undefined {
 export function timerDelay(ms: number | undefined): number | undefined {
 	return ms !== undefined && ms > 0 && ms <= MAX_TIMER_MS ? ms : undefined;
 }
+
+/**
+ * `promise`, or what `onTimeout` gives (or throws) once `ms` have passed without it settling; the timer is
+ * cleared either way. A delay no timer can hold (`timerDelay`) means no timeout: `promise` as it is.
+ */
+export function withTimeout<T, U>(promise: Promise<T>, ms: number | undefined, onTimeout: () => U): Promise<T | U> {
+	const delay = timerDelay(ms);
+	if (delay === undefined) return promise;
+	let timer: ReturnType<typeof setTimeout> | undefined;
+	const expired = new Promise<U>((resolve, reject) => {
+		timer = setTimeout(() => {
+			try {
+				resolve(onTimeout());
+			} catch (error) {
+				reject(error);
+			}
+		}, delay);
+	});
+	return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
+}

@@ -1,4 +1,6 @@
 import { statSync } from "node:fs";
+import { parseJsonText } from "../json.ts";
+import { withTimeout } from "../timeouts.ts";
 import { ownConfigProvider } from "./own-config.ts";
 import { basename, resolve } from "pathe";
 import { dispatch } from "../host/dispatch.ts";
@@ -91,12 +93,9 @@ export interface BridgeAnswer {
 
 const TIMEOUT = Symbol("timeout");
 
+/** `pending`, or {@link TIMEOUT} after `ms` (a `--timeout` too long for a timer means no deadline, never "at once"). */
 function withDeadline<T>(pending: Promise<T>, ms: number): Promise<T | typeof TIMEOUT> {
-	let timer: ReturnType<typeof setTimeout> | undefined;
-	const deadline = new Promise<typeof TIMEOUT>((done) => {
-		timer = setTimeout(() => done(TIMEOUT), ms);
-	});
-	return Promise.race([pending, deadline]).finally(() => clearTimeout(timer));
+	return withTimeout(pending, ms, () => TIMEOUT);
 }
 
 function parsePayload(stdin: Uint8Array | undefined | Error): { value: unknown } | { error: string } {
@@ -110,9 +109,9 @@ function parsePayload(stdin: Uint8Array | undefined | Error): { value: unknown }
 	}
 	if (!text.trim()) return { error: "stdin is empty, expected the agent's hook JSON" };
 	try {
-		return { value: JSON.parse(text) };
+		return { value: parseJsonText(text, "stdin") }; // with the nesting limit of every untrusted input
 	} catch (error) {
-		return { error: `stdin is not valid JSON: ${(error as Error).message}` };
+		return { error: (error as Error).message };
 	}
 }
 

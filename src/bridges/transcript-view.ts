@@ -1,14 +1,7 @@
+import { deepFreeze } from "../freeze.ts";
 import type { SessionManager } from "../session/session-manager.ts";
 import type { ReadonlySessionManager, SessionEntry, SessionHeader, SessionMessageEntry, SessionTreeNode } from "../session/types.ts";
 import type { TranscriptMessage } from "./_jsonl.ts";
-
-function freeze<T>(value: T): T {
-	if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-		Object.freeze(value);
-		for (const child of Object.values(value)) freeze(child);
-	}
-	return value;
-}
 
 const time = (iso: string | undefined) => (iso === undefined ? Number.NaN : Date.parse(iso));
 
@@ -52,7 +45,7 @@ export class BridgeSessionView implements ReadonlySessionManager {
 		const entries: SessionEntry[] = [];
 		const byId = new Map<string, SessionEntry>();
 		for (const { entry } of order) {
-			const linked = freeze({ ...entry, parentId: entries.at(-1)?.id ?? null } as SessionEntry);
+			const linked = deepFreeze({ ...entry, parentId: entries.at(-1)?.id ?? null } as SessionEntry);
 			entries.push(linked);
 			byId.set(linked.id, linked);
 		}

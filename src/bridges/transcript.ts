@@ -2,9 +2,6 @@ import { readFileSync } from "node:fs";
 import type { SessionManager } from "../session/session-manager.ts";
 import type { ReadonlySessionManager } from "../session/types.ts";
 import type { TranscriptMessage } from "./_jsonl.ts";
-import { readClaudeTranscript } from "./transcript-claude.ts";
-import { readCodexTranscript } from "./transcript-codex.ts";
-import { readGeminiTranscript } from "./transcript-gemini.ts";
 import { BridgeSessionView } from "./transcript-view.ts";
 import type { AgentBridge, Payload } from "./types.ts";
 
@@ -27,11 +24,12 @@ export function readAgentTranscript(agent: AgentBridge, payload: Payload, warn: 
 	try {
 		switch (agent.transcriptFormat) {
 			case "claude":
-				return readClaudeTranscript(text, agent.tools);
+				// Each reader is loaded only for its own agent, and only when a hook reads the session.
+				return (require("./transcript-claude.ts") as typeof import("./transcript-claude.ts")).readClaudeTranscript(text, agent.tools);
 			case "codex":
-				return readCodexTranscript(text);
+				return (require("./transcript-codex.ts") as typeof import("./transcript-codex.ts")).readCodexTranscript(text);
 			case "gemini":
-				return readGeminiTranscript(text, agent.tools);
+				return (require("./transcript-gemini.ts") as typeof import("./transcript-gemini.ts")).readGeminiTranscript(text, agent.tools);
 		}
 	} catch (error) {
 		warn(

@@ -1,6 +1,7 @@
 import type { AgentMessage } from "../messages.ts";
+import { withTimeout } from "../timeouts.ts";
 import { describeValue, errorMessage, errorStack } from "./_describe.ts";
-import { frozenCopy } from "./_freeze.ts";
+import { frozenCopy } from "../freeze.ts";
 import { isHookResult } from "./checks.ts";
 import type { HookEventType } from "./schemas.ts";
 import type {
@@ -42,11 +43,9 @@ function keepsResult(type: string): boolean {
 function invoke(handler: AnyHookHandler, event: AnyEvent, ctx: HookContext, ms: number): unknown {
 	const result = handler(event, ctx);
 	if (!ms || !isThenable(result)) return result;
-	let timer: ReturnType<typeof setTimeout> | undefined;
-	const timeout = new Promise<never>((_, reject) => {
-		timer = setTimeout(() => reject(new Error(`${event.type} handler timed out after ${ms} ms`)), ms);
+	return withTimeout(Promise.resolve(result), ms, (): never => {
+		throw new Error(`${event.type} handler timed out after ${ms} ms`);
 	});
-	return Promise.race([result, timeout]).finally(() => clearTimeout(timer));
 }
 
 function report(target: DispatchTarget, hook: LoadedHook, event: string, error: unknown): void {

@@ -4,7 +4,7 @@ import { execCommand } from "../exec/exec-command.ts";
 import { mark, span } from "../profile.ts";
 import { createLogger } from "../logger.ts";
 import { resolvePath } from "../paths.ts";
-import { timerDelay } from "../timeouts.ts";
+import { withTimeout } from "../timeouts.ts";
 import { type ApprovedSource, serveApprovedModules } from "./_approved.ts";
 import { errorMessage } from "./_describe.ts";
 import type { PackageRoot } from "./package-root.ts";
@@ -154,13 +154,9 @@ export async function loadHookFromFactory(factory: HookFactory, path: string, cw
 
 /** Rejects when `promise` has not settled after `ms` (none when `ms` is not a usable delay). */
 function within<T>(promise: Promise<T>, ms: number | undefined, what: () => string): Promise<T> {
-	const delay = timerDelay(ms);
-	if (delay === undefined) return promise;
-	let timer: ReturnType<typeof setTimeout> | undefined;
-	const timeout = new Promise<never>((_, reject) => {
-		timer = setTimeout(() => reject(new Error(`${what()} did not finish within ${delay} ms`)), delay);
+	return withTimeout(promise, ms, (): never => {
+		throw new Error(`${what()} did not finish within ${ms} ms`);
 	});
-	return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 /**

@@ -159,10 +159,15 @@ export type ToolCallGate =
  * `tool_call` read fail-closed (SPEC §6 step 1): a `{block: true}` blocks with its reason (or
  * `Tool execution was blocked by a hook`); a handler that throws, times out or returns an invalid
  * result blocks with its error (a non-Error becomes `Hook failed, blocking execution: <value>`);
- * with `parameters`, a replaced input that fails them blocks, naming the field. The wrapper, the
+ * with `parameters` (a schema, or a function finding one, asked only when a handler replaced the
+ * input), a replaced input that fails them blocks, naming the field. The wrapper, the
  * CLI, `serve`, the bridges and the test harness all decide with this. Never rejects.
  */
-export async function gateToolCall(runner: HookRunner, event: ToolCallEvent, parameters?: TSchema): Promise<ToolCallGate> {
+export async function gateToolCall(
+	runner: HookRunner,
+	event: ToolCallEvent,
+	parameters?: TSchema | (() => Promise<TSchema | undefined>),
+): Promise<ToolCallGate> {
 	let outcome: Awaited<ReturnType<HookRunner["decideToolCall"]>>;
 	try {
 		outcome = await runner.decideToolCall(event);
@@ -176,9 +181,10 @@ export async function gateToolCall(runner: HookRunner, event: ToolCallEvent, par
 	const { result, hookPath } = outcome;
 	if (result?.block) return { block: true, reason: result.reason || DEFAULT_BLOCK_REASON, result, hookPath };
 	if (result?.input === undefined) return { block: false, result, hookPath };
-	if (parameters) {
+	const schema = typeof parameters === "function" ? await parameters() : parameters;
+	if (schema) {
 		const { validateValue } = require("./validate.ts") as typeof import("./validate.ts");
-		const checked = validateValue(parameters, result.input, `${event.toolName} input.`);
+		const checked = validateValue(schema, result.input, `${event.toolName} input.`);
 		if (!checked.ok) {
 			const reason = `Hook ${hookPath} replaced the input with an invalid one: ${checked.errors.join("; ")}`;
 			return { block: true, reason, error: new ToolBlockedError(reason, hookPath), result, hookPath };

@@ -1,5 +1,6 @@
 import { writeSync } from "node:fs";
-import { appendDecision, type DecisionEntry } from "../decisions/index.ts";
+// The writer alone: the log reader and formatter (the `log` command) stay off emit and bridge start-up.
+import { appendDecision, type DecisionEntry, decisionLogEnabled } from "../decisions/decision-log.ts";
 import type { Dispatched } from "./dispatch.ts";
 import type { Host } from "./host.ts";
 
@@ -17,7 +18,7 @@ export function decisionOf(dispatched: Dispatched): Pick<DecisionEntry, "decisio
  */
 export function logDecision(host: Pick<Host, "settings">, entry: DecisionEntry): void {
 	appendDecision(entry, {
-		enabled: host.settings.decisionLog !== false,
+		enabled: decisionLogEnabled(host.settings),
 		onWarning: (warning) => void writeSync(2, `warning: ${warning}\n`),
 	});
 }

@@ -1,4 +1,3 @@
-import type { TSchema } from "@sinclair/typebox";
 import { gateToolCall } from "../hooks/tool-wrapper.ts";
 import { builtinToolParameters } from "../tools/parameters.ts";
 import type { HookEvent, HookLoadError } from "../hooks/types.ts";
@@ -41,21 +40,12 @@ export async function dispatch(host: Host, event: HookEvent, allowLoadErrors: bo
 				return { result: { block: true, reason }, stopped: reason, hookPath: host.loadErrors[0]?.path };
 			}
 			const strayBefore = strayErrors().length;
-			const gate = await gateToolCall(runner, event);
+			// Whoever runs the call (an agent behind serve or a bridge) gets an input a built-in tool accepts, or a block.
+			const gate = await gateToolCall(runner, event, () => builtinToolParameters(event.toolName));
 			const stray = strayErrors().slice(strayBefore);
 			if (!gate.block && stray.length > 0) {
 				const reason = `blocked because a hook raised an uncaught error during the call (fail closed): ${stray.join("; ")}`;
 				return { result: { block: true, reason }, stopped: reason };
-			}
-			if (!gate.block && gate.input !== undefined) {
-				// Whoever runs the call (an agent behind serve or a bridge) gets an input a built-in tool accepts, or a block.
-				const parameters = await builtinToolParameters(event.toolName);
-				const { validateToolInput } = parameters ? await import("../tools/validate-input.ts") : { validateToolInput: undefined };
-				const checked = validateToolInput?.({ name: event.toolName, parameters: parameters as TSchema }, gate.input);
-				if (checked && !checked.ok) {
-					const reason = `Hook ${gate.hookPath} replaced the input with an invalid one: ${checked.errors.join("; ")}`;
-					return { result: { block: true, reason }, stopped: reason, hookPath: gate.hookPath };
-				}
 			}
 			if (!gate.block) return { result: gate.result, hookPath: gate.hookPath };
 			return { result: { block: true, reason: gate.reason }, stopped: gate.reason, hookPath: gate.hookPath };

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from "node:crypto";
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, statSync, writeSync } from "node:fs";
 import { join } from "pathe";
 import { userAgentDir } from "../paths.ts";
@@ -58,8 +59,5 @@ export function authorized(header: string | null, token: string): boolean {
 	if (header === null) return false;
 	const expected = Buffer.from(`Bearer ${token}`);
 	const given = Buffer.from(header.trim());
-	if (given.length !== expected.length) return false;
-	let diff = 0;
-	for (let i = 0; i < expected.length; i++) diff |= (expected[i] as number) ^ (given[i] as number);
-	return diff === 0;
+	return given.length === expected.length && timingSafeEqual(given, expected);
 }

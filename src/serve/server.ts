@@ -1,4 +1,5 @@
 import { writeSync } from "node:fs";
+import { withTimeout } from "../timeouts.ts";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { dispatch } from "../host/dispatch.ts";
 import { createHost, describeSkips, type Host, type HostOptions } from "../host/host.ts";
@@ -250,14 +251,6 @@ export async function createServer(options: ServerOptions): Promise<Server> {
 			closing ??= (async () => {
 				watcher?.close();
 				const grace = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
-				const deadline = Date.now() + grace;
-				const bounded = (work: Promise<unknown>) => {
-					let timer: ReturnType<typeof setTimeout> | undefined;
-					const expired = new Promise<"expired">((resolve) => {
-						timer = setTimeout(() => resolve("expired"), Math.max(0, deadline - Date.now()));
-					});
-					return Promise.race([work.then(() => "done" as const), expired]).finally(() => clearTimeout(timer));
-				};
 				const drained = async () => {
 					while (inflight.size > 0) await Promise.all(inflight);
 					await reloading;
@@ -267,7 +260,12 @@ export async function createServer(options: ServerOptions): Promise<Server> {
 						await requestErrors.exit(() => host.runner.emit({ type: "session_shutdown" }));
 					}
 				};
-				const outcome = await bounded(drained());
+				// A grace of 0 still lets the event loop turn once (a timer cannot wait 0 ms "forever").
+				const outcome = await withTimeout(
+					drained().then(() => "done" as const),
+					Math.max(1, grace),
+					() => "expired" as const,
+				);
 				current.host.close();
 				if (outcome === "done") return { clean: true, unanswered: 0 };
 				log(`shutdown grace of ${grace} ms ran out with ${inflight.size} request(s) unanswered (a hook that never settles)`);

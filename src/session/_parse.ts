@@ -1,3 +1,4 @@
+import { deepFreeze } from "../freeze.ts";
 import { Errors } from "@sinclair/typebox/errors";
 import { SessionError } from "./errors.ts";
 import { type SessionEntry, SessionEntrySchemas, type SessionHeader, SessionHeaderSchema } from "./types.ts";
@@ -20,15 +21,6 @@ export function checkEntry(value: unknown): string | undefined {
 	const error = Errors(schema, value).First();
 	if (!error) return undefined;
 	return `${error.path || "/"}: ${error.message}`;
-}
-
-/** Freezes an entry all the way down, so what hooks read cannot drift from what is on disk. */
-export function deepFreeze<T>(value: T): T {
-	if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-		Object.freeze(value);
-		for (const child of Object.values(value)) deepFreeze(child);
-	}
-	return value;
 }
 
 function parseJson(line: string): { value: unknown } | { error: string } {

@@ -1,3 +1,12 @@
+/** Freezes a value all the way down (objects and arrays; already-frozen parts, cycles included, are left as they are). */
+export function deepFreeze<T>(value: T): T {
+	if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+		Object.freeze(value);
+		for (const child of Object.values(value)) deepFreeze(child);
+	}
+	return value;
+}
+
 /**
  * A deep copy of a tool input, frozen all the way down: a handler that assigns to it throws (ESM
  * hooks are strict mode), and nothing it does can reach the object the tool runs with (SPEC §5).
@@ -5,10 +14,4 @@
  */
 export function frozenCopy<T>(value: T): T {
 	return deepFreeze(structuredClone(value));
-}
-
-function deepFreeze<T>(value: T): T {
-	if (value === null || typeof value !== "object" || Object.isFrozen(value)) return value;
-	for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
-	return Object.freeze(value);
 }
