@@ -68,3 +68,8 @@ export function parseJsonText(text: string, source: string): unknown {
 		throw new Error(`${source} is not valid JSON: ${(error as Error).message}`);
 	}
 }
+
+/** Whether a parsed JSON value is an object (not null, not an array): the one check every reader of JSON input uses. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+	return value !== null && typeof value === "object" && !Array.isArray(value);
+}

@@ -1,3 +1,4 @@
+import { isRecord as isObject } from "../json.ts";
 import { readFileSync } from "node:fs";
 import { AGENTS } from "../install/agents.ts";
 import { isBridgeCommand } from "../install/bridge-command.ts";
@@ -25,7 +26,6 @@ export interface AgentConfigFile {
 }
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => value !== null && typeof value === "object" && !Array.isArray(value);
 
 /** Gemini keeps control fields beside its events. */
 const CONTROL_KEYS = new Set(["enabled", "disabled", "notifications"]);

@@ -7,7 +7,7 @@ import { dispatch } from "../host/dispatch.ts";
 import { createHost, describeSkips, type Host } from "../host/host.ts";
 import { mark } from "../profile.ts";
 import { isRecord } from "./_answer.ts";
-import { decodeUtf8 } from "./_stdin.ts";
+import { decodeUtf8 } from "../json.ts";
 import { isGuard, type Mapped, mapPayload, rewriteToAgent, toOutcome } from "./map.ts";
 import { agentSessionFile, ensureSessionFile } from "./session.ts";
 import { agentSessionView } from "./transcript.ts";
@@ -103,7 +103,7 @@ function parsePayload(stdin: Uint8Array | undefined | Error): { value: unknown }
 	if (stdin === undefined) return { error: "no payload: stdin is a terminal, expected the agent's hook JSON" };
 	let text: string;
 	try {
-		text = decodeUtf8(stdin);
+		text = decodeUtf8(stdin, "stdin");
 	} catch (error) {
 		return { error: (error as Error).message };
 	}

@@ -1,8 +1,8 @@
 import type { ArgsDef, CommandDef } from "citty";
-import { readFileSync, statSync, writeSync } from "node:fs";
+import { statSync, writeSync } from "node:fs";
 import { resolve } from "pathe";
 import { protocolFd } from "../host/stdout.ts";
-import { isTerminal } from "../host/tty.ts";
+import { readStdinBytes } from "../host/stdin.ts";
 import { decodeUtf8, parseJsonText } from "../json.ts";
 import { aroundStdoutWrite } from "../ui/stdout-guard.ts";
 
@@ -127,15 +127,9 @@ export function parseJson(text: string, source: string): unknown {
  * of fd 0: setting up `Bun.stdin` costs more of the start-up than the read itself.
  */
 export function readStdin(): string | undefined {
-	if (isTerminal(0)) return undefined;
-	let bytes: Uint8Array;
 	try {
-		bytes = readFileSync(0);
-	} catch {
-		return ""; // stdin closed: reported as empty by the caller
-	}
-	try {
-		return decodeUtf8(bytes, "stdin");
+		const bytes = readStdinBytes();
+		return bytes === undefined ? undefined : decodeUtf8(bytes, "stdin");
 	} catch (error) {
 		throw new CliError((error as Error).message);
 	}

@@ -1,5 +1,5 @@
 import { bridgeNames, loadBridge } from "../bridges/index.ts";
-import { readStdinBytes } from "../bridges/_stdin.ts";
+import { readStdinBytes } from "../host/stdin.ts";
 import { runBridge } from "../bridges/run.ts";
 import { logDecision } from "../host/decisions.ts";
 import { mark } from "../profile.ts";

@@ -2,7 +2,7 @@ import { HookToolWrapper, ToolBlockedError } from "../hooks/tool-wrapper.ts";
 import { errorMessage } from "../hooks/_describe.ts";
 import { logDecision } from "../host/decisions.ts";
 import { loadErrorReason } from "../host/dispatch.ts";
-import { strayErrors } from "../host/exit-guard.ts";
+import { watchStrayErrors } from "../host/exit-guard.ts";
 import { claimStdout } from "../host/stdout.ts";
 import { onInterrupt } from "./_interrupt.ts";
 import { BUILTIN_TOOL_NAMES, createBuiltinTools, validateToolInput } from "../tools/index.ts";
@@ -76,13 +76,12 @@ export const runToolCommand = defineCommand({
 					durationMs: Math.round(performance.now() - decidedAt),
 				});
 			// A hook's uncaught error while the call was being decided blocks it, as in `emit` (fail closed).
-			const strayBefore = strayErrors().length;
+			const strayReason = watchStrayErrors();
 			const tracked = {
 				...tool,
 				execute: (...a: Parameters<typeof tool.execute>) => {
-					const stray = strayErrors().slice(strayBefore);
-					if (stray.length > 0)
-						throw new ToolBlockedError(`a hook raised an uncaught error during the call (fail closed): ${stray.join("; ")}`);
+					const stray = strayReason();
+					if (stray !== undefined) throw new ToolBlockedError(stray);
 					started = true;
 					log(a[1] !== checked.value ? "rewrite" : "allow"); // the wrapper passes a new object only when a hook replaced it
 					return tool.execute(...a);

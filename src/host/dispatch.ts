@@ -1,7 +1,7 @@
 import { gateToolCall } from "../hooks/tool-wrapper.ts";
 import { builtinToolParameters } from "../tools/parameters.ts";
 import type { HookEvent, HookLoadError } from "../hooks/types.ts";
-import { strayErrors } from "./exit-guard.ts";
+import { watchStrayErrors } from "./exit-guard.ts";
 import type { Host } from "./host.ts";
 
 /*
@@ -39,14 +39,11 @@ export async function dispatch(host: Host, event: HookEvent, allowLoadErrors: bo
 				const reason = loadErrorReason(host.loadErrors);
 				return { result: { block: true, reason }, stopped: reason, hookPath: host.loadErrors[0]?.path };
 			}
-			const strayBefore = strayErrors().length;
+			const strayReason = watchStrayErrors();
 			// Whoever runs the call (an agent behind serve or a bridge) gets an input a built-in tool accepts, or a block.
 			const gate = await gateToolCall(runner, event, () => builtinToolParameters(event.toolName));
-			const stray = strayErrors().slice(strayBefore);
-			if (!gate.block && stray.length > 0) {
-				const reason = `blocked because a hook raised an uncaught error during the call (fail closed): ${stray.join("; ")}`;
-				return { result: { block: true, reason }, stopped: reason };
-			}
+			const stray = gate.block ? undefined : strayReason();
+			if (stray !== undefined) return { result: { block: true, reason: stray }, stopped: stray };
 			if (!gate.block) return { result: gate.result, hookPath: gate.hookPath };
 			return { result: { block: true, reason: gate.reason }, stopped: gate.reason, hookPath: gate.hookPath };
 		}

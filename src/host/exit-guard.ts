@@ -26,18 +26,22 @@ let guarded = false;
 const stray: string[] = [];
 
 /**
- * Errors no handler was there to catch (a hook's timer that throws or calls `process.exit`, a promise
- * it never awaited that rejects), in order. Without the guard they would end the process with exit 1
- * and no answer, which an agent reads as "allow"; a guard event dispatched while one arrives is
- * blocked instead (see host/dispatch.ts).
+ * Errors no handler was there to catch (a hook's timer that throws or calls `process.exit`, a promise it
+ * never awaited that rejects) would end the process with exit 1 and no answer, which an agent reads as
+ * "allow". Starts watching for them; the returned function gives why the call decided since then
+ * must be blocked (fail closed), or `undefined` when none arrived. `emit`, `serve`, bridges and `run` share it.
  */
-export function strayErrors(): readonly string[] {
-	return stray;
+export function watchStrayErrors(): () => string | undefined {
+	const before = stray.length;
+	return () => {
+		const since = stray.slice(before);
+		return since.length === 0 ? undefined : `a hook raised an uncaught error during the call (fail closed): ${since.join("; ")}`;
+	};
 }
 
 /**
  * From now on `process.exit` throws a {@link HookExitError}, and uncaught
- * errors are recorded in {@link strayErrors} and printed on stderr instead of ending the process. Idempotent.
+ * errors are recorded (see {@link watchStrayErrors}) and printed on stderr instead of ending the process. Idempotent.
  */
 export function guardProcessExit(): void {
 	if (guarded) return;

@@ -1,3 +1,4 @@
+import { isRecord as isObject } from "../json.ts";
 import { constants } from "node:fs";
 import { open } from "node:fs/promises";
 import { InstallError } from "./errors.ts";
@@ -21,8 +22,6 @@ export interface JsonFile {
 	/** A byte-order mark to keep in front. */
 	bom: string;
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
 
 /** `"array"`, `"string"`, `"null"` … for messages. */
 export function kindOf(value: unknown): string {

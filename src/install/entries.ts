@@ -1,3 +1,4 @@
+import { isRecord as isObject } from "../json.ts";
 import { kindOf } from "./_json-file.ts";
 import { type AgentEvent, type AgentSpec, HTTP_TOKEN_VARIABLE } from "./agents.ts";
 import { isBridgeCommand } from "./bridge-command.ts";
@@ -14,7 +15,6 @@ export interface EntryChange {
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => value !== null && typeof value === "object" && !Array.isArray(value);
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** Where one of our handlers sits in an event's list. */

@@ -1,4 +1,4 @@
-import { MAX_PAYLOAD_BYTES } from "../bridges/_stdin.ts";
+import { MAX_PAYLOAD_BYTES } from "../host/stdin.ts";
 import { bridgeNames, loadBridge } from "../bridges/index.ts";
 import { runBridge } from "../bridges/run.ts";
 import { logDecision } from "../host/decisions.ts";

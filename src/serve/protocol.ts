@@ -1,3 +1,4 @@
+import { isRecord as isObject } from "../json.ts";
 import type { HookEvent, ToolCallEvent } from "../hooks/types.ts";
 import { validateEvent } from "../hooks/validate.ts";
 import { parseJsonText } from "../json.ts";
@@ -42,7 +43,6 @@ export class ServeError extends Error {
 export type ServeResponse = { id: RequestId; result: unknown } | { id: RequestId | null; error: { code: ServeErrorCode; message: string } };
 
 const describeType = (value: unknown) => (value === null ? "null" : Array.isArray(value) ? "an array" : typeof value);
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 function requestId(value: unknown): RequestId | null {
 	const id = isObject(value) ? value.id : undefined;

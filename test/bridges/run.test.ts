@@ -70,7 +70,7 @@ describe("runBridge", () => {
 
 describe("reading stdin", () => {
 	test("more than the cap is refused, never read to the end; a payload under it is read whole", async () => {
-		const script = `import { readStdinBytes } from ${JSON.stringify(`${import.meta.dir}/../../src/bridges/_stdin.ts`)};
+		const script = `import { readStdinBytes } from ${JSON.stringify(`${import.meta.dir}/../../src/host/stdin.ts`)};
 try { console.log("read " + readStdinBytes(100_000).length); } catch (e) { console.log(e.message); }`;
 		const run = async (size: number) => {
 			const proc = Bun.spawn([process.execPath, "-e", script], { stdin: new Uint8Array(size).fill(0x61), stdout: "pipe", stderr: "pipe" });

@@ -7,7 +7,9 @@ import type { MatchMode } from "../matcher.ts";
 import type { AgentHookEntry, AgentId } from "../types.ts";
 
 export type Json = Record<string, unknown>;
-export const isObject = (value: unknown): value is Json => value !== null && typeof value === "object" && !Array.isArray(value);
+import { isRecord as isObject } from "../../json.ts";
+
+export { isObject };
 export const str = (value: unknown): string | undefined => (typeof value === "string" && value ? value : undefined);
 
 /** One of our tool calls as the agent names it: its tool name and whole input, in its field names. */

@@ -1,7 +1,7 @@
 import { readSync } from "node:fs";
-import { isTerminal } from "../host/tty.ts";
+import { isTerminal } from "./tty.ts";
 
-/** The most stdin the bridge reads: a large file read is well below it, a runaway writer is not. */
+/** The most stdin the CLI reads (a hook payload, an event): a large file read is well below it, a runaway writer is not. */
 export const MAX_PAYLOAD_BYTES = 32 * 1024 * 1024;
 
 /**
@@ -29,13 +29,4 @@ export function readStdinBytes(limit = MAX_PAYLOAD_BYTES): Uint8Array | undefine
 		chunks.push(Buffer.from(chunk.subarray(0, n)));
 	}
 	return Buffer.concat(chunks, total);
-}
-
-/** Strict UTF-8: invalid bytes are an error, never replaced (a payload is read as it was written or not at all). */
-export function decodeUtf8(bytes: Uint8Array): string {
-	try {
-		return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-	} catch {
-		throw new Error("stdin is not valid UTF-8");
-	}
 }
