@@ -3,10 +3,9 @@ import { DeferredSessionView } from "../session/deferred-view.ts";
 import { type BridgeHost, type BridgeHostRequest, type BridgeHostSource, bridgeHostOptions } from "../bridges/run.ts";
 import { agentSessionView } from "../bridges/transcript.ts";
 import { createHost, describeSkips, type Host } from "../host/host.ts";
-import { resolvePath } from "../paths.ts";
 import type { SessionManager } from "../session/session-manager.ts";
 import type { ReadonlySessionManager } from "../session/types.ts";
-import { discoveryTargets, type HookWatcher, watchHookFiles } from "./watch.ts";
+import { type HookWatcher, watchHost } from "./watch.ts";
 
 /*
  * `serve --http` answers every request with hooks that are already loaded: one host per project
@@ -113,13 +112,7 @@ export function createHostPool(options: HostPoolOptions): HostPool {
 		for (const line of describeSkips(host)) options.log(line);
 		for (const e of host.loadErrors) options.log(`hook failed to load: ${e.path}: ${e.error}`);
 		if (options.watch !== false && !entry.retired) {
-			const targets = discoveryTargets(host.cwd);
-			const files = [
-				...host.hooks.map((h) => h.resolvedPath),
-				...host.loadErrors.map((e) => resolvePath(e.path, host.cwd)),
-				...targets.files,
-			];
-			entry.watcher = watchHookFiles({ files, dirs: options.discovery ? targets.dirs : [] }, options.debounceMs ?? 100, () => {
+			entry.watcher = watchHost(host, options.discovery, options.debounceMs, () => {
 				reloads++;
 				options.log(`hook files changed under ${host.cwd}: the hooks reload on the next request`);
 				retire(entry);

@@ -5,7 +5,6 @@ import { dispatch } from "../host/dispatch.ts";
 import { createHost, describeSkips, type Host, type HostOptions } from "../host/host.ts";
 import type { HookError } from "../hooks/types.ts";
 import { errorMessage } from "../hooks/_describe.ts";
-import { resolvePath } from "../paths.ts";
 import {
 	beforeAgentStartParams,
 	commandParams,
@@ -17,7 +16,7 @@ import {
 	type ServeResponse,
 	toolCallParams,
 } from "./protocol.ts";
-import { discoveryTargets, type HookWatcher, watchHookFiles } from "./watch.ts";
+import { type HookWatcher, watchHost } from "./watch.ts";
 
 /** Options of {@link createServer}. */
 export interface ServerOptions {
@@ -123,14 +122,7 @@ export async function createServer(options: ServerOptions): Promise<Server> {
 	const rewatch = () => {
 		watcher?.close();
 		if (options.watch === false || closing) return;
-		const { host } = current;
-		const targets = discoveryTargets(host.cwd);
-		const files = [
-			...host.hooks.map((h) => h.resolvedPath),
-			...host.loadErrors.map((e) => resolvePath(e.path, host.cwd)),
-			...targets.files,
-		];
-		watcher = watchHookFiles({ files, dirs: options.host.discovery ? targets.dirs : [] }, options.debounceMs ?? 100, () => {
+		watcher = watchHost(current.host, options.host.discovery, options.debounceMs, () => {
 			if (closing) return;
 			reload()
 				.then((gen) => send({ method: "reloaded", params: summary(gen.host) }))

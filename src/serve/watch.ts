@@ -1,6 +1,8 @@
 import { type FSWatcher, statSync, watch } from "node:fs";
 import { basename, dirname } from "pathe";
 import { hookWatchTargets } from "../discovery/register.ts";
+import type { Host } from "../host/host.ts";
+import { resolvePath } from "../paths.ts";
 import { homeDir } from "../paths.ts";
 
 /** What {@link watchHookFiles} watches. */
@@ -76,4 +78,19 @@ export function watchHookFiles(targets: WatchTargets, debounceMs: number, onChan
 			for (const watcher of watchers) watcher.close();
 		},
 	};
+}
+
+/**
+ * Watches everything a loaded host depends on: its hook files, the paths of hooks that failed to load,
+ * the settings and agent config files, and (with discovery) every discovery folder.
+ */
+export function watchHost(
+	host: Pick<Host, "cwd" | "hooks" | "loadErrors">,
+	discovery: boolean,
+	debounceMs: number | undefined,
+	onChange: () => void,
+): HookWatcher {
+	const targets = discoveryTargets(host.cwd);
+	const files = [...host.hooks.map((h) => h.resolvedPath), ...host.loadErrors.map((e) => resolvePath(e.path, host.cwd)), ...targets.files];
+	return watchHookFiles({ files, dirs: discovery ? targets.dirs : [] }, debounceMs ?? 100, onChange);
 }
