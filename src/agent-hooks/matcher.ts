@@ -18,18 +18,28 @@ export function matches(matcher: string | undefined, subject: string, mode: Matc
 			.split(/[|,]/)
 			.map((name) => name.trim())
 			.includes(subject);
-	let pattern: RegExp;
+	const pattern = compiled(matcher);
+	if (pattern === undefined) return mode === "regex-or-exact" && matcher === subject;
+	return pattern.test(subject);
+}
+
+/** Each matcher compiled once per process (they are checked on every tool event); `undefined` when invalid. */
+const patterns = new Map<string, RegExp | undefined>();
+function compiled(matcher: string): RegExp | undefined {
+	if (patterns.has(matcher)) return patterns.get(matcher);
+	let pattern: RegExp | undefined;
 	try {
 		pattern = new RegExp(matcher);
 	} catch {
-		return mode === "regex-or-exact" && matcher === subject;
+		pattern = undefined;
 	}
-	return pattern.test(subject);
+	patterns.set(matcher, pattern);
+	return pattern;
 }
 
 /** A warning for a matcher the agent cannot compile (it then matches nothing, or only itself). */
 export function matcherProblem(matcher: string | undefined, mode: MatchMode): string | undefined {
-	if (!matcher || matcher === "*" || (mode === "claude" && NAMES.test(matcher))) return undefined;
+	if (!matcher || matcher === "*" || (mode === "claude" && NAMES.test(matcher)) || compiled(matcher)) return undefined;
 	try {
 		new RegExp(matcher);
 		return undefined;

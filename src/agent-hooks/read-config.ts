@@ -1,6 +1,5 @@
 import { isRecord as isObject } from "../json.ts";
 import { readFileSync } from "node:fs";
-import { AGENTS } from "../install/agents.ts";
 import { isBridgeCommand } from "../install/bridge-command.ts";
 import { AGENT_EVENTS, MATCH_MODE, TIMEOUT_UNIT_MS } from "./events.ts";
 import { matcherProblem } from "./matcher.ts";
@@ -33,7 +32,7 @@ const CONTROL_KEYS = new Set(["enabled", "disabled", "notifications"]);
 /** Our own `xcsh-hooks bridge <agent>` entries point back at us: running them would loop. */
 function isOurs(command: string, args: string[] | undefined): boolean {
 	const line = args ? [command, ...args].join(" ") : command;
-	return AGENTS.some((agent) => isBridgeCommand(line, agent));
+	return isBridgeCommand(line);
 }
 
 /**

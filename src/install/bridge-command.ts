@@ -1,5 +1,5 @@
 import { resolve } from "pathe";
-import type { Agent } from "./agents.ts";
+import { AGENTS, type Agent } from "./agents.ts";
 import { InstallError } from "./errors.ts";
 
 /** `src/cli.ts` of this checkout: what a source install runs. */
@@ -37,7 +37,13 @@ export function bridgeCommand(agent: Agent, prefix?: string): string {
  * Whether a command string is one of our entries: its last two words are `bridge <agent>`. That is the
  * calling convention of `xcsh-hooks bridge`, whatever the program in front (moved executable, source
  * checkout, `--command` override), so an install can update its own entry and an uninstall finds it.
+ * Without `agent`: a bridge of any agent.
  */
-export function isBridgeCommand(command: unknown, agent: Agent): boolean {
-	return typeof command === "string" && new RegExp(`(?:^|\\s)bridge\\s+${agent}\\s*$`).test(command);
+export function isBridgeCommand(command: unknown, agent?: Agent): boolean {
+	if (typeof command !== "string") return false;
+	const named = BRIDGE_TAIL.exec(command)?.[1];
+	return named !== undefined && (agent === undefined ? (AGENTS as readonly string[]).includes(named) : named === agent);
 }
+
+/** `… bridge <agent>` at the end of a command line (one expression for every agent). */
+const BRIDGE_TAIL = /(?:^|\s)bridge\s+(\S+)\s*$/;
