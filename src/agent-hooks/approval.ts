@@ -10,7 +10,7 @@ import type { AgentHookEntry } from "./types.ts";
  * — and the bytes of every script inside the project the command names (`.claude/hooks/guard.sh`,
  * `"$CLAUDE_PROJECT_DIR"/hooks/x.py`, `bun .cursor/hooks/g.ts`). Files the script reads in turn are not
  * covered; a script outside the project is the user's machine, not the repository's content. An entry
- * whose command approval cannot pin ({@link unpinnedReason}) cannot be approved and fails closed.
+ * whose command approval cannot pin (see `commandFiles`) cannot be approved and fails closed.
  */
 
 /** Variables the agents set to the project directory, as commands reference them. */
@@ -80,46 +80,55 @@ function projectPath(word: string, project: string, base: string): string | unde
 	return inside.startsWith("..") || isAbsolute(inside) || inside === "" ? undefined : path;
 }
 
-/** Files inside the entry's project that its command names (nested `sh -c` included), in order, each once. */
-export function namedScripts(entry: AgentHookEntry): string[] {
+/** What one pass over an entry's command finds: the project scripts it names (read once), and why approval cannot pin it. */
+interface CommandFiles {
+	scripts: Array<{ path: string; bytes: Uint8Array }>;
+	unpinned?: string | undefined;
+}
+
+/**
+ * One pass over the command's words (nested `sh -c` included): every project file it names, read once,
+ * and the first reason approval could not pin what it runs — it changes directory, expands a variable or
+ * a pattern, names a project path that is not a file (an extension the runtime adds, a path made
+ * elsewhere), or a script it names starts with a relative `#!` interpreter. Such an entry would run files
+ * nobody hashed, so it fails closed instead of running on a stale approval.
+ */
+function commandFiles(entry: AgentHookEntry): CommandFiles {
+	const found: CommandFiles = { scripts: [] };
 	const project = entry.projectDir;
-	if (!project) return [];
+	if (!project) return found;
 	const base = entry.runDir ?? project;
-	const found: string[] = [];
+	const because = (why: string) => {
+		found.unpinned ??= why;
+	};
 	for (const word of expandedWords(entry, project)) {
-		if (word.includes("$")) continue;
+		if (word === "cd" || word === "pushd") because("it changes directory, so the scripts it then runs are not known");
+		if (/[$`]/.test(word)) {
+			because(`it expands ${JSON.stringify(word)}`);
+			continue;
+		}
 		const path = projectPath(word, project, base);
-		if (!path || !statSync(path, { throwIfNoEntry: false })?.isFile() || found.includes(path)) continue;
-		found.push(path);
+		if (!path) continue;
+		if (word.includes("/") && /[*?[]/.test(word)) because(`it runs the pattern ${JSON.stringify(word)}`);
+		const info = statSync(path, { throwIfNoEntry: false });
+		if (!info) {
+			if (word.includes("/")) because(`it names ${JSON.stringify(word)}, which is not a file in the project`);
+			continue;
+		}
+		if (!info.isFile() || found.scripts.some((s) => s.path === path)) continue;
+		const bytes = readHookFile(path);
+		const interpreter = relativeInterpreter(bytes);
+		if (interpreter) because(`${word} starts with #!${interpreter}, a relative interpreter`);
+		found.scripts.push({ path, bytes });
 	}
 	return found;
 }
 
-/**
- * Why approving `entry` could not pin what it runs, or `undefined`. Approval hashes the entry and the
- * project scripts it names; a command that changes directory, expands a variable or a pattern, or names
- * a project path that is not a file (an extension the runtime adds, a path made elsewhere) would run
- * files nobody hashed — such an entry fails closed instead of running on a stale approval.
- */
-export function unpinnedReason(entry: AgentHookEntry): string | undefined {
-	const project = entry.projectDir;
-	if (!project) return undefined;
-	const base = entry.runDir ?? project;
-	for (const word of expandedWords(entry, project)) {
-		if (word === "cd" || word === "pushd") return "it changes directory, so the scripts it then runs are not known";
-		if (/[$`]/.test(word)) return `it expands ${JSON.stringify(word)}`;
-		const path = projectPath(word, project, base);
-		if (!path || !word.includes("/")) continue;
-		if (/[*?[]/.test(word)) return `it runs the pattern ${JSON.stringify(word)}`;
-		const info = statSync(path, { throwIfNoEntry: false });
-		if (!info) return `it names ${JSON.stringify(word)}, which is not a file in the project`;
-		if (info.isFile()) {
-			const interpreter = relativeInterpreter(readHookFile(path));
-			if (interpreter) return `${word} starts with #!${interpreter}, a relative interpreter`;
-		}
-	}
-	return undefined;
+/** Files inside the entry's project that its command names (nested `sh -c` included), in order, each once. */
+export function namedScripts(entry: AgentHookEntry): string[] {
+	return commandFiles(entry).scripts.map((script) => script.path);
 }
+
 
 /** JSON with object keys sorted at every level: the same entry always has the same text. */
 export function canonicalJson(value: unknown): string {
@@ -138,7 +147,7 @@ export function canonicalJson(value: unknown): string {
  * `TrustError` naming it (the entry then fails closed).
  */
 export function approvalContent(entry: AgentHookEntry): Uint8Array {
-	const unpinned = unpinnedReason(entry);
+	const { scripts, unpinned } = commandFiles(entry);
 	if (unpinned)
 		throw new TrustError(
 			"HOOK_UNPINNABLE",
@@ -146,9 +155,7 @@ export function approvalContent(entry: AgentHookEntry): Uint8Array {
 		);
 	const encoder = new TextEncoder();
 	const parts: Uint8Array[] = [encoder.encode(canonicalJson({ agent: entry.agent, event: entry.event, entry: entry.raw }))];
-	for (const script of namedScripts(entry)) {
-		parts.push(encoder.encode(`\n\0${relative(entry.projectDir as string, script)}\0\n`), readHookFile(script));
-	}
+	for (const script of scripts) parts.push(encoder.encode(`\n\0${relative(entry.projectDir as string, script.path)}\0\n`), script.bytes);
 	const total = parts.reduce((n, p) => n + p.byteLength, 0);
 	const bytes = new Uint8Array(total);
 	let offset = 0;
