@@ -129,7 +129,6 @@ export function namedScripts(entry: AgentHookEntry): string[] {
 	return commandFiles(entry).scripts.map((script) => script.path);
 }
 
-
 /** JSON with object keys sorted at every level: the same entry always has the same text. */
 export function canonicalJson(value: unknown): string {
 	if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
