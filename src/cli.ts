@@ -1,14 +1,24 @@
 #!/usr/bin/env -S bun --no-env-file --config=/dev/null
 // The first import checks how Bun was started: nothing of a project may run before trust (SPEC §10).
 import "./start-guard.ts";
-import { main } from "./cli/main.ts";
-import { registerEmbeddedModules } from "./embedded/index.ts";
-import { exitProcess } from "./host/exit-guard.ts";
+import { forwardBridgeCall } from "./bridges/forward.ts";
 import { flushProfile, mark } from "./profile.ts";
 
+const argv = process.argv.slice(2);
+// A bridge call with `serve --socket` running is answered there: this process loads nothing else.
+const forwarded = argv[0] === "bridge" ? await forwardBridgeCall(argv) : undefined;
+if (forwarded !== undefined) {
+	flushProfile();
+	process.exit(forwarded);
+}
+const [{ main }, { registerEmbeddedModules }, { exitProcess }] = await Promise.all([
+	import("./cli/main.ts"),
+	import("./embedded/index.ts"),
+	import("./host/exit-guard.ts"),
+]);
 // Before any hook is imported: `import "xcsh-hooks"` in a hook resolves to this program's own copy.
 registerEmbeddedModules();
 mark("modules");
-const code = await main(process.argv.slice(2));
+const code = await main(argv);
 flushProfile();
 exitProcess(code);

@@ -1,4 +1,3 @@
-import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "pathe";
 
 /**
@@ -6,7 +5,8 @@ import { isAbsolute, join, resolve } from "pathe";
  * seen at start-up), so tests and embedders can point it elsewhere at run time.
  */
 export function homeDir(): string {
-	return process.env.HOME || process.env.USERPROFILE || homedir();
+	// node:os only when neither variable is set: this module is on the path of every start-up.
+	return process.env.HOME || process.env.USERPROFILE || (require("node:os") as typeof import("node:os")).homedir();
 }
 
 /** Expands `~` and `~/x` against {@link homeDir}; any other path is returned unchanged. */
@@ -25,4 +25,13 @@ export function resolvePath(path: string, cwd: string): string {
 /** The user-level agent directory, `~/.xcsh/agent`: user hooks, settings, trust store, sessions. */
 export function userAgentDir(): string {
 	return join(homeDir(), ".xcsh", "agent");
+}
+
+/**
+ * The socket `serve --socket` listens on and `bridge` calls look for first: `~/.xcsh/agent/bridge.sock`.
+ * One fixed place per user, so the entries `install` wrote use a running server with no setting.
+ */
+export function bridgeSocketPath(): string {
+	// Joined by hand: this runs on the forwarding client's path, where pathe's first call costs ≈0.4 ms.
+	return `${homeDir().replace(/\/+$/, "")}/.xcsh/agent/bridge.sock`;
 }

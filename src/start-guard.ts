@@ -1,5 +1,6 @@
 import { mark } from "./profile.ts";
-import { readdirSync, readFileSync, realpathSync } from "node:fs";
+// node:fs is required where needed: the compiled executable never needs it here, and this is every start-up's first module.
+const fs = () => require("node:fs") as typeof import("node:fs");
 import { join, resolve } from "pathe";
 
 /*
@@ -30,7 +31,7 @@ function startedClean(): boolean {
 function filesBunRead(dir: string): string[] {
 	let names: string[];
 	try {
-		names = readdirSync(dir);
+		names = fs().readdirSync(dir);
 	} catch {
 		return [];
 	}
@@ -40,7 +41,7 @@ function filesBunRead(dir: string): string[] {
 /** The environment this process was started with, before Bun merged any `.env` into it. */
 function startEnvironment(): Record<string, string> | undefined {
 	try {
-		const raw = readFileSync("/proc/self/environ", "utf8");
+		const raw = fs().readFileSync("/proc/self/environ", "utf8");
 		const env: Record<string, string> = {};
 		for (const entry of raw.split("\0")) {
 			const eq = entry.indexOf("=");
@@ -54,7 +55,7 @@ function startEnvironment(): Record<string, string> | undefined {
 
 function samePath(a: string, b: string): boolean {
 	try {
-		return realpathSync(a) === realpathSync(b);
+		return fs().realpathSync(a) === fs().realpathSync(b);
 	} catch {
 		return false;
 	}

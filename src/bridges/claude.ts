@@ -1,3 +1,4 @@
+import { BRIDGE_AGENTS } from "./agent-table.ts";
 import { answerJson, isRecord, nonEmpty, specificOutput, stringField } from "./_answer.ts";
 import { any, obj, opt, str, type Shape } from "./fields.ts";
 import { outputAsText } from "./map.ts";
@@ -124,9 +125,9 @@ export const claudeBridge: AgentBridge = {
 	name: "claude",
 	events: claudeEvents,
 	tools: [shellRule("Bash"), ...fileRules({ read: "Read", write: "Write", edit: "Edit" }, true)],
-	timeoutSeconds: 55,
+	timeoutSeconds: BRIDGE_AGENTS.claude.timeoutSeconds,
 	eventName: (payload, hint) => hint ?? stringField(payload, "hook_event_name"),
-	projectDirs: (payload, env) => [env.CLAUDE_PROJECT_DIR, stringField(payload, "cwd")],
+	projectDirs: (payload, env) => [env[BRIDGE_AGENTS.claude.projectVariable], stringField(payload, "cwd")],
 	sessionId: (payload) => stringField(payload, "session_id"),
 	transcript: (payload) => stringField(payload, "transcript_path"),
 	transcriptFormat: "claude",

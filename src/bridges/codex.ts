@@ -1,3 +1,4 @@
+import { BRIDGE_AGENTS } from "./agent-table.ts";
 import { answerJson, nonEmpty, specificOutput, stringField } from "./_answer.ts";
 import { any, nullable, obj, opt, str, type Shape } from "./fields.ts";
 import { outputAsText } from "./map.ts";
@@ -97,7 +98,7 @@ export const codexBridge: AgentBridge = {
 	name: "codex",
 	events: codexEvents,
 	tools: [shellRule("Bash")],
-	timeoutSeconds: 55,
+	timeoutSeconds: BRIDGE_AGENTS.codex.timeoutSeconds,
 	eventName: (payload, hint) => hint ?? stringField(payload, "hook_event_name"),
 	// Codex sets no project-dir variable: the hook runs in the session cwd, which the payload names.
 	projectDirs: (payload) => [stringField(payload, "cwd")],

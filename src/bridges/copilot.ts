@@ -1,3 +1,4 @@
+import { BRIDGE_AGENTS } from "./agent-table.ts";
 import { answerJson, isRecord, nonEmpty, stringField } from "./_answer.ts";
 import { num, obj, oneOf, opt, str, type Shape } from "./fields.ts";
 import { outputAsText } from "./map.ts";
@@ -138,13 +139,13 @@ export const copilotBridge: AgentBridge = {
 	name: "copilot",
 	events: copilotEvents,
 	tools: [shellRule("bash"), shellRule("Bash")],
-	timeoutSeconds: 25,
+	timeoutSeconds: BRIDGE_AGENTS.copilot.timeoutSeconds,
 	eventName(payload, hint) {
 		if (hint) return hint;
 		if (!isRecord(payload)) return undefined;
 		return stringField(payload, "hook_event_name") ?? stringField(payload, "hookName") ?? sniff(payload);
 	},
-	projectDirs: (payload, env) => [env.COPILOT_PROJECT_DIR, stringField(payload, "cwd")],
+	projectDirs: (payload, env) => [env[BRIDGE_AGENTS.copilot.projectVariable], stringField(payload, "cwd")],
 	sessionId: (payload) => stringField(payload, "sessionId") ?? stringField(payload, "session_id"),
 	outputText(call) {
 		const output = call.output;

@@ -1,3 +1,4 @@
+import { BRIDGE_AGENTS } from "./agent-table.ts";
 import { isRecord, nonEmpty, stringField } from "./_answer.ts";
 import { any, arr, nullable, obj, opt, str, type Shape } from "./fields.ts";
 import { outputAsText } from "./map.ts";
@@ -144,12 +145,12 @@ export const cursorBridge: AgentBridge = {
 	name: "cursor",
 	events: cursorEvents,
 	tools: [shellRule("Shell"), ...fileRules({ read: "Read", write: "Write" })],
-	timeoutSeconds: 25,
+	timeoutSeconds: BRIDGE_AGENTS.cursor.timeoutSeconds,
 	eventName: (payload, hint) => hint ?? stringField(payload, "hook_event_name"),
 	projectDirs(payload, env) {
 		const roots = (payload as { workspace_roots?: unknown }).workspace_roots;
 		return [
-			env.CURSOR_PROJECT_DIR,
+			env[BRIDGE_AGENTS.cursor.projectVariable],
 			Array.isArray(roots) && typeof roots[0] === "string" ? roots[0] : undefined,
 			stringField(payload, "cwd"),
 		];

@@ -1,3 +1,4 @@
+import { BRIDGE_AGENTS } from "./agent-table.ts";
 import { answerJson, isRecord, nonEmpty, specificOutput, stringField } from "./_answer.ts";
 import { obj, opt, str, type Shape } from "./fields.ts";
 import { outputAsText } from "./map.ts";
@@ -81,9 +82,9 @@ export const geminiBridge: AgentBridge = {
 	events: geminiEvents,
 	tools: [shellRule("run_shell_command"), ...fileRules({ read: "read_file", write: "write_file", edit: "replace" })],
 	// Gemini's default hook timeout is 60 s (in ms in its settings).
-	timeoutSeconds: 55,
+	timeoutSeconds: BRIDGE_AGENTS.gemini.timeoutSeconds,
 	eventName: (payload, hint) => hint ?? stringField(payload, "hook_event_name"),
-	projectDirs: (payload, env) => [env.GEMINI_PROJECT_DIR, stringField(payload, "cwd")],
+	projectDirs: (payload, env) => [env[BRIDGE_AGENTS.gemini.projectVariable], stringField(payload, "cwd")],
 	sessionId: (payload) => stringField(payload, "session_id"),
 	transcript: (payload) => stringField(payload, "transcript_path"),
 	transcriptFormat: "gemini",

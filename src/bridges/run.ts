@@ -31,6 +31,8 @@ export interface BridgeOptions {
 	timeoutSeconds?: number | undefined;
 	/** Where the agent's variables (`CLAUDE_PROJECT_DIR`…) are read; default `process.env`. */
 	env?: Record<string, string | undefined>;
+	/** The directory the bridge command was started in, used when no project directory the agent names exists; default `process.cwd()`. */
+	workingDir?: string | undefined;
 	/** Where the call's hooks come from; default: loaded for this call and closed after it (`serve --http` lends pooled ones). */
 	host?: BridgeHostSource;
 	/**
@@ -124,11 +126,12 @@ const isDirectory = (dir: string) => {
 };
 
 /** The first of the agent's project directories that exists, else the current directory. */
-function projectDir(agent: AgentBridge, payload: Payload, env: Record<string, string | undefined>, say: (line: string) => void): string {
-	const candidates = agent.projectDirs(payload, env).filter((dir): dir is string => !!dir);
+function projectDir(agent: AgentBridge, payload: Payload, options: BridgeOptions, say: (line: string) => void): string {
+	const candidates = agent.projectDirs(payload, options.env ?? process.env).filter((dir): dir is string => !!dir);
 	for (const dir of candidates) if (isDirectory(dir)) return resolve(dir);
-	if (candidates.length > 0) say(`project directory ${candidates[0]} does not exist; using ${process.cwd()}`);
-	return process.cwd();
+	const fallback = options.workingDir ?? process.cwd();
+	if (candidates.length > 0) say(`project directory ${candidates[0]} does not exist; using ${fallback}`);
+	return fallback;
 }
 
 /** A deny reason that names the hooks guarding tool calls when it names none itself. */
@@ -270,7 +273,7 @@ async function decide(
 	sinks: Sinks,
 ): Promise<Outcome> {
 	const { guard, notes, stderr, say } = sinks;
-	const cwd = options.cwd ?? projectDir(agent, payload, options.env ?? process.env, say);
+	const cwd = options.cwd ?? projectDir(agent, payload, options, say);
 	const sessionId = agent.sessionId(payload);
 	const source = options.host ?? hostForOneCall(options);
 	const { host, release, reported } = await source({

@@ -3,6 +3,7 @@ import type { ParsedArgs } from "./_args.ts";
 import { createServer, type Server } from "../serve/server.ts";
 import { claimStdout } from "../host/stdout.ts";
 import { decodeUtf8 } from "../json.ts";
+import { bridgeSocketPath } from "../paths.ts";
 import { CliError, EXIT_OK, EXIT_USAGE, globalArgs, hookPaths, projectDir, writeAll, writeErr, defineCommand } from "./_shared.ts";
 
 // The protocol in short; src/serve/index.ts documents it in full.
@@ -32,7 +33,15 @@ With --http HOST:PORT it answers Claude Code's type "http" hooks instead: POST /
 Every request needs "Authorization: Bearer <token>", the token in ~/.xcsh/agent/http-token (created,
 mode 0600, when missing); without it: 401 and nothing runs. Loopback addresses only, unless
 --allow-remote. Prints {"method":"ready","params":{"url":…}} on stdout once listening; SIGTERM or
-SIGINT stop it. Write the entries with: xcsh-hooks install claude --http http://HOST:PORT/`;
+SIGINT stop it. Write the entries with: xcsh-hooks install claude --http http://HOST:PORT/
+
+With --socket it answers the \`bridge <agent>\` calls of every agent from hooks already loaded: a
+bridge call finds the server at ~/.xcsh/agent/bridge.sock (mode 0600, in your own agent folder) and
+only carries the payload there and the answer back, so the entries install wrote get fast with no
+change. Without a running server, or when it is busy, each call runs on its own as before. Hooks
+reload when their files, the settings or the trust store change; they run in the server's process
+(its environment, module state kept between calls). Takes no --hook, --no-discovery, --cwd,
+--no-watch, --allow-load-errors or --session: its answers are those of a bridge call run alone.`;
 
 /**
  * Feeds stdin to the server line by line until EOF or `stopped()`. Lines are split on the byte and
@@ -87,6 +96,10 @@ export const serveCommand = defineCommand({
 			valueHint: "host:port",
 		},
 		"allow-remote": { type: "boolean", description: "With --http: allow a non-loopback address (every request still needs the token)" },
+		socket: {
+			type: "boolean",
+			description: "Answer every agent's `bridge` calls from loaded hooks, on ~/.xcsh/agent/bridge.sock (with or without --http)",
+		},
 		"shutdown-grace": {
 			type: "string",
 			description: "At shutdown, wait this long for running requests, in ms (default 5000); then exit 1",
@@ -98,7 +111,7 @@ export const serveCommand = defineCommand({
 		(Bun as unknown as { unsafe?: { setJITPolicy?(policy: number): void } }).unsafe?.setJITPolicy?.(1);
 		// Only response lines reach stdout; whatever hooks write there goes to stderr.
 		const out = claimStdout();
-		if (args.http !== undefined) return serveHttp(args as unknown as ParsedArgs, out);
+		if (args.http !== undefined || args.socket) return serveNetwork(args as unknown as ParsedArgs, out);
 		if (args["allow-remote"]) throw new CliError("--allow-remote needs --http HOST:PORT");
 		const grace = args["shutdown-grace"] === undefined ? undefined : Number(args["shutdown-grace"]);
 		if (grace !== undefined && !(Number.isFinite(grace) && grace >= 0))
@@ -151,8 +164,68 @@ function untilSignal(): Promise<void> {
 	});
 }
 
-/** `serve --http HOST:PORT`: loopback unless `--allow-remote`, the token file, then requests until a signal. */
-async function serveHttp(args: ParsedArgs, out: number): Promise<number> {
+/**
+ * `--socket` keeps the semantics of a `bridge` call run on its own, so it takes none of the options
+ * that would make its answers differ: the hooks are the default discovery's, for the project each
+ * call names, reloaded when their files change.
+ */
+function checkSocketArgs(args: ParsedArgs): void {
+	const conflicting = [
+		args.hook !== undefined && "--hook",
+		args.discovery === false && "--no-discovery",
+		args.cwd !== undefined && "--cwd",
+		args.watch === false && "--no-watch",
+		args["allow-load-errors"] === true && "--allow-load-errors",
+		args.session !== undefined && "--session",
+	].filter(Boolean);
+	if (conflicting.length > 0)
+		throw new CliError(
+			`--socket answers bridge calls exactly as they would run on their own, so it takes no ${conflicting.join(", ")} (a bridge command line carries its own --allow-load-errors)`,
+		);
+}
+
+/** `serve --http HOST:PORT` and/or `serve --socket`: one pool of loaded hooks, requests until a signal. */
+async function serveNetwork(args: ParsedArgs, out: number): Promise<number> {
+	if (args.socket) checkSocketArgs(args);
+	else if (args["allow-remote"] && args.http === undefined) throw new CliError("--allow-remote needs --http HOST:PORT");
+	const { createHostPool } = await import("../serve/http-hosts.ts");
+	const log = (line: string) => void writeErr(`xcsh-hooks serve: ${line}`);
+	const pool = createHostPool({
+		hookPaths: hookPaths(args as { hook?: unknown }),
+		discovery: args.discovery !== false,
+		watch: args.watch !== false,
+		log,
+	});
+	const ready: Record<string, unknown> = {};
+	const stops: Array<() => Promise<void>> = [];
+	try {
+		if (args.http !== undefined) {
+			const http = await startHttp(args, pool, log);
+			stops.push(http.stop);
+			Object.assign(ready, { url: http.url, tokenFile: http.tokenFile });
+		}
+		if (args.socket) {
+			const { startBridgeSocket } = await import("../serve/bridge-socket.ts");
+			const path = bridgeSocketPath();
+			try {
+				const socket = await startBridgeSocket({ path, pool });
+				stops.push(socket.stop);
+			} catch (error) {
+				throw new CliError(`--socket: cannot listen on ${path} (${(error as Error).message})`);
+			}
+			ready.socket = path;
+		}
+		writeAll(out, `${JSON.stringify({ method: "ready", params: ready })}\n`);
+		await untilSignal();
+	} finally {
+		for (const stop of stops) await stop();
+		pool.close();
+	}
+	return EXIT_OK;
+}
+
+/** `--http HOST:PORT`: loopback unless `--allow-remote`, the token file, then the listener. */
+async function startHttp(args: ParsedArgs, pool: import("../serve/http-hosts.ts").HostPool, log: (line: string) => void) {
 	const { ensureHttpToken, httpTokenFile } = await import("../serve/http-token.ts");
 	const { isLoopback, parseListenAddress, startHttpServer } = await import("../serve/http.ts");
 	let address: { hostname: string; port: number };
@@ -173,24 +246,19 @@ async function serveHttp(args: ParsedArgs, out: number): Promise<number> {
 		throw new CliError((error as Error).message);
 	}
 	if (created) await writeErr(`xcsh-hooks serve: created the token file ${httpTokenFile()} (mode 0600)`);
-	const log = (line: string) => void writeErr(`xcsh-hooks serve --http: ${line}`);
-	let server: Awaited<ReturnType<typeof startHttpServer>>;
 	try {
-		server = startHttpServer({
+		const server = startHttpServer({
 			...address,
 			token,
+			pool,
 			hookPaths: hookPaths(args as { hook?: unknown }),
 			discovery: args.discovery !== false,
 			cwd: args.cwd === undefined ? undefined : projectDir(args.cwd as string),
 			allowLoadErrors: args["allow-load-errors"] === true,
-			watch: args.watch !== false,
 			log,
 		});
+		return { url: server.url, tokenFile: httpTokenFile(), stop: () => server.stop() };
 	} catch (error) {
 		throw new CliError(`--http ${String(args.http)}: cannot listen (${(error as Error).message})`);
 	}
-	writeAll(out, `${JSON.stringify({ method: "ready", params: { url: server.url, tokenFile: httpTokenFile() } })}\n`);
-	await untilSignal();
-	await server.stop();
-	return EXIT_OK;
 }

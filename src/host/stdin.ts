@@ -1,4 +1,3 @@
-import { readSync } from "node:fs";
 import { isTerminal } from "./tty.ts";
 
 /** The most stdin the CLI reads (a hook payload, an event): a large file read is well below it, a runaway writer is not. */
@@ -9,7 +8,15 @@ export const MAX_PAYLOAD_BYTES = 32 * 1024 * 1024;
  * terminal (nothing was piped), empty when it is closed.
  */
 export function readStdinBytes(limit = MAX_PAYLOAD_BYTES): Uint8Array | undefined {
+	if (handedOver) {
+		const bytes = handedOver;
+		handedOver = undefined;
+		if (bytes.length > limit) throw new Error(`stdin holds more than ${limit} bytes; refusing a payload that large`);
+		return bytes;
+	}
 	if (isTerminal(0)) return undefined;
+	// Required here: the forwarding client (src/bridges/forward.ts) shares this module and must not pay for node:fs.
+	const { readSync } = require("node:fs") as typeof import("node:fs");
 	const chunks: Buffer[] = [];
 	let total = 0;
 	const chunk = Buffer.allocUnsafe(64 * 1024);
@@ -29,4 +36,31 @@ export function readStdinBytes(limit = MAX_PAYLOAD_BYTES): Uint8Array | undefine
 		chunks.push(Buffer.from(chunk.subarray(0, n)));
 	}
 	return Buffer.concat(chunks, total);
+}
+
+let handedOver: Uint8Array | undefined;
+
+/**
+ * Reads stdin with Bun's own reader (no node:fs) up to `limit + 1` bytes, for the forwarding client;
+ * `undefined` when stdin is a terminal. What it read is handed to the next {@link readStdinBytes}
+ * (with its limit checked there), so a call that ends up running locally reads the same payload.
+ */
+export async function readStdinAhead(limit = MAX_PAYLOAD_BYTES): Promise<Uint8Array | undefined> {
+	if (isTerminal(0)) return undefined;
+	const chunks: Uint8Array[] = [];
+	let total = 0;
+	const reader = Bun.stdin.stream().getReader();
+	try {
+		while (total <= limit) {
+			const { done, value } = await reader.read();
+			if (done) break;
+			chunks.push(value);
+			total += value.length;
+		}
+	} finally {
+		reader.releaseLock();
+	}
+	const bytes = chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks, total);
+	handedOver = bytes;
+	return bytes;
 }

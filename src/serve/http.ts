@@ -1,7 +1,6 @@
 import { MAX_PAYLOAD_BYTES } from "../host/stdin.ts";
 import { bridgeNames, loadBridge } from "../bridges/index.ts";
-import { runBridge } from "../bridges/run.ts";
-import { logDecision } from "../host/decisions.ts";
+import { answerPooled } from "./bridge-call.ts";
 import { createHostPool, type HostPool } from "./http-hosts.ts";
 import { authorized } from "./http-token.ts";
 
@@ -33,6 +32,8 @@ export interface HttpServerOptions {
 	debounceMs?: number;
 	/** Diagnostics (hook errors, skipped hooks, reloads); default: none. */
 	log?: (line: string) => void;
+	/** Hosts to answer with (shared with `--socket`); default: a pool of its own. */
+	pool?: HostPool;
 }
 
 /** A running server. */
@@ -51,13 +52,15 @@ const text = (status: number, body: string, headers: Record<string, string> = {}
 /** Starts listening; resolves once the port is bound. */
 export function startHttpServer(options: HttpServerOptions): HttpServer {
 	const log = options.log ?? (() => {});
-	const pool = createHostPool({
-		hookPaths: options.hookPaths,
-		discovery: options.discovery,
-		watch: options.watch,
-		debounceMs: options.debounceMs,
-		log,
-	});
+	const pool =
+		options.pool ??
+		createHostPool({
+			hookPaths: options.hookPaths,
+			discovery: options.discovery,
+			watch: options.watch,
+			debounceMs: options.debounceMs,
+			log,
+		});
 
 	const answer = async (request: Request): Promise<Response> => {
 		// Before anything else: an unauthenticated request reads no body and runs nothing.
@@ -73,24 +76,17 @@ export function startHttpServer(options: HttpServerOptions): HttpServer {
 		const length = Number(request.headers.get("content-length") ?? 0);
 		if (length > MAX_PAYLOAD_BYTES) return text(413, `payload larger than ${MAX_PAYLOAD_BYTES} bytes`);
 		const body = new Uint8Array(await request.arrayBuffer());
-		const result = await pool.run(() =>
-			runBridge(agent, {
-				stdin: body,
-				event: url.searchParams.get("event") ?? undefined,
-				cwd: options.cwd,
-				hookPaths: options.hookPaths,
-				discovery: options.discovery,
-				allowLoadErrors: options.allowLoadErrors,
-				// The server's own environment is not the agent's: the project is the one the payload names.
-				env: {},
-				host: pool.source,
-			}),
-		);
-		if (result.decision)
-			logDecision(
-				{ settings: result.settings ?? {} },
-				{ ...result.decision, durationMs: Math.round(result.decision.durationMs * 10) / 10 },
-			);
+		const result = await answerPooled(pool, {
+			agent,
+			body,
+			event: url.searchParams.get("event") ?? undefined,
+			cwd: options.cwd,
+			hookPaths: options.hookPaths,
+			discovery: options.discovery,
+			allowLoadErrors: options.allowLoadErrors,
+			// The server's own environment is not the agent's: the project is the one the payload names.
+			env: {},
+		});
 		for (const line of result.stderr) log(line);
 		return new Response(result.stdout, { status: 200, headers: { "content-type": "application/json" } });
 	};
@@ -119,7 +115,7 @@ export function startHttpServer(options: HttpServerOptions): HttpServer {
 		pool,
 		async stop() {
 			await server.stop();
-			pool.close();
+			if (!options.pool) pool.close(); // a shared pool is its owner's to close
 		},
 	};
 }

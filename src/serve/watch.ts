@@ -4,6 +4,7 @@ import { hookWatchTargets } from "../discovery/register.ts";
 import type { Host } from "../host/host.ts";
 import { resolvePath } from "../paths.ts";
 import { homeDir } from "../paths.ts";
+import { defaultTrustFile } from "../trust/trust-store.ts";
 
 /** What {@link watchHookFiles} watches. */
 export interface WatchTargets {
@@ -82,7 +83,7 @@ export function watchHookFiles(targets: WatchTargets, debounceMs: number, onChan
 
 /**
  * Watches everything a loaded host depends on: its hook files, the paths of hooks that failed to load,
- * the settings and agent config files, and (with discovery) every discovery folder.
+ * the settings and agent config files, the trust store, and (with discovery) every discovery folder.
  */
 export function watchHost(
 	host: Pick<Host, "cwd" | "hooks" | "loadErrors">,
@@ -91,6 +92,11 @@ export function watchHost(
 	onChange: () => void,
 ): HookWatcher {
 	const targets = discoveryTargets(host.cwd);
-	const files = [...host.hooks.map((h) => h.resolvedPath), ...host.loadErrors.map((e) => resolvePath(e.path, host.cwd)), ...targets.files];
+	const files = [
+		...host.hooks.map((h) => h.resolvedPath),
+		...host.loadErrors.map((e) => resolvePath(e.path, host.cwd)),
+		...targets.files,
+		defaultTrustFile(), // an approval or a revocation changes which project hooks may run
+	];
 	return watchHookFiles({ files, dirs: discovery ? targets.dirs : [] }, debounceMs ?? 100, onChange);
 }

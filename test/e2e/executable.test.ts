@@ -215,6 +215,40 @@ describe("dist/xcsh-hooks other commands", () => {
 		expect(result.stdout + result.stderr).toContain("emit");
 	});
 
+	test("serve --socket answers bridge calls the executable forwards, and a deny reaches the agent", async () => {
+		const own = join(root, "socket-home");
+		writeTree(join(own, ".xcsh", "agent", "hooks"), { "guard.ts": GUARD, "lib/policy.ts": POLICY });
+		const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: own, XCSH_HOOKS_PROFILE: "1" };
+		const server = Bun.spawn([bin, "serve", "--socket"], { cwd: project, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+		try {
+			const { value } = await server.stdout.getReader().read();
+			expect(new TextDecoder().decode(value)).toContain('"socket"');
+			const payload = JSON.stringify({
+				session_id: "e2e",
+				cwd: project,
+				hook_event_name: "PreToolUse",
+				tool_name: "Bash",
+				tool_input: { command: "rm -rf /" },
+			});
+			const proc = Bun.spawn([bin, "bridge", "claude"], {
+				cwd: project,
+				env,
+				stdin: new TextEncoder().encode(payload),
+				stdout: "pipe",
+				stderr: "pipe",
+			});
+			const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+			expect(code).toBe(0);
+			expect(stderr).toContain('["forwarded",');
+			const answer = JSON.parse(stdout).hookSpecificOutput;
+			expect(answer.permissionDecision).toBe("deny");
+			expect(answer.permissionDecisionReason).toContain("typebox=true"); // the served library, in the server
+		} finally {
+			server.kill("SIGTERM");
+			await server.exited;
+		}
+	}, 30_000);
+
 	test("a bad command exits 1 with one line and no stack trace", async () => {
 		const result = await exe(["frobnicate"]);
 		expect(result.code).toBe(1);

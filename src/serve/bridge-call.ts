@@ -1,0 +1,40 @@
+import type { AgentBridge } from "../bridges/index.ts";
+import { type BridgeAnswer, type BridgeOptions, runBridge } from "../bridges/run.ts";
+import { logDecision } from "../host/decisions.ts";
+import type { HostPool } from "./http-hosts.ts";
+
+/** One bridge call a server answers: what `bridge <agent>` would be given, minus the process. */
+export type PooledCall = Pick<
+	BridgeOptions,
+	"event" | "cwd" | "hookPaths" | "discovery" | "allowLoadErrors" | "timeoutSeconds" | "workingDir"
+> & {
+	agent: AgentBridge;
+	/** The payload as the agent sent it. */
+	body: Uint8Array;
+	/** The agent's variables as the calling process had them (none for an HTTP hook). */
+	env: Record<string, string | undefined>;
+};
+
+/**
+ * Answers one call with the pool's already-loaded hooks — by `runBridge`, the code `bridge <agent>`
+ * runs — and puts its guard decision on record as the command does (SPEC §12).
+ */
+export async function answerPooled(pool: HostPool, call: PooledCall): Promise<BridgeAnswer> {
+	const result = await pool.run(() =>
+		runBridge(call.agent, {
+			stdin: call.body,
+			event: call.event,
+			cwd: call.cwd,
+			hookPaths: call.hookPaths,
+			discovery: call.discovery,
+			allowLoadErrors: call.allowLoadErrors,
+			timeoutSeconds: call.timeoutSeconds,
+			env: call.env,
+			workingDir: call.workingDir,
+			host: pool.source,
+		}),
+	);
+	if (result.decision)
+		logDecision({ settings: result.settings ?? {} }, { ...result.decision, durationMs: Math.round(result.decision.durationMs * 10) / 10 });
+	return result;
+}

@@ -1,0 +1,240 @@
+import { chmodSync, lstatSync, mkdirSync, statSync, unlinkSync } from "node:fs";
+import { dirname, isAbsolute } from "pathe";
+import { type AgentBridge, bridgeNames, loadBridge } from "../bridges/index.ts";
+import { encodeLine, MAX_REQUEST_LINE, type SocketRequest, writeSome } from "../bridges/socket-protocol.ts";
+import { MAX_PAYLOAD_BYTES } from "../host/stdin.ts";
+import { decodeUtf8, isRecord, parseJsonText } from "../json.ts";
+import { answerPooled } from "./bridge-call.ts";
+import type { HostPool } from "./http-hosts.ts";
+
+/*
+ * `serve --socket`: the server `bridge <agent>` calls forward to (src/bridges/forward.ts), on a Unix
+ * socket at `~/.xcsh/agent/bridge.sock`; the protocol is in src/bridges/socket-protocol.ts. Access is
+ * the file system's: the socket is created mode 0600 in the user's agent folder, which must belong to
+ * the user and be writable by nobody else (whoever can write there could replace the hooks as well).
+ * No token: nothing else can reach it. A request it cannot take is refused before anything runs.
+ */
+
+/** Options of {@link startBridgeSocket}. */
+export interface BridgeSocketOptions {
+	/** The socket's path (`~/.xcsh/agent/bridge.sock`). */
+	path: string;
+	/** The hosts to answer with: the default discovery, no `--hook`, no fixed `--cwd`, watched. */
+	pool: HostPool;
+}
+
+/** A listening socket server. */
+export interface BridgeSocket {
+	path: string;
+	/** Stops listening, waits (up to 5 s) for the calls still running, and removes the socket file. */
+	stop(): Promise<void>;
+}
+
+/** A connection that sends nothing (or reads nothing) for this long is closed. */
+const IDLE_SECONDS = 120;
+/** How long a stop waits for the calls still running. */
+const STOP_GRACE_MS = 5000;
+
+/** The folder must be the user's own and writable by nobody else; throws naming what to fix. */
+function checkFolder(dir: string): void {
+	mkdirSync(dir, { recursive: true, mode: 0o700 });
+	const info = statSync(dir);
+	if (!info.isDirectory()) throw new Error(`${dir} is not a folder`);
+	if (process.platform === "win32") return;
+	if (typeof process.getuid === "function" && info.uid !== process.getuid())
+		throw new Error(`${dir} belongs to another user (uid ${info.uid}); the bridge socket must be in a folder of your own`);
+	if ((info.mode & 0o022) !== 0)
+		throw new Error(`${dir} may be written by other users (mode ${(info.mode & 0o777).toString(8)}); run: chmod go-w ${dir}`);
+}
+
+/** Whether a server holds the socket at `path` (something accepts connections there). */
+function answering(path: string): Promise<boolean> {
+	return new Promise((resolve) => {
+		Bun.connect({
+			unix: path,
+			socket: {
+				open(socket) {
+					socket.end();
+					resolve(true);
+				},
+				data() {},
+				connectError: () => resolve(false),
+			},
+		}).catch(() => resolve(false));
+	});
+}
+
+/**
+ * Makes `path` free to listen on: a stale socket (nothing answers) is removed; a live one means another
+ * server is running, and anything that is not a socket is the user's own file — both are refused.
+ */
+async function claimPath(path: string): Promise<void> {
+	let info: ReturnType<typeof lstatSync>;
+	try {
+		info = lstatSync(path);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+		throw error;
+	}
+	if (!info.isSocket()) throw new Error(`${path} exists and is not a socket; move it away first`);
+	if (await answering(path)) throw new Error(`another serve --socket is already running on ${path}`);
+	unlinkSync(path);
+}
+
+/** What {@link answerPooled} needs of a request line, or the reason it cannot be taken. */
+function callOf(line: string): { request: SocketRequest; env: Record<string, string> } | string {
+	let value: unknown;
+	try {
+		value = parseJsonText(line, "request");
+	} catch (error) {
+		return (error as Error).message;
+	}
+	if (!isRecord(value)) return "the request line is not a JSON object";
+	const r = value as Partial<SocketRequest>;
+	if (typeof r.agent !== "string") return "agent: expected a name";
+	if (typeof r.pwd !== "string" || !isAbsolute(r.pwd)) return "pwd: expected the caller's absolute working directory";
+	if (!isRecord(r.env) || Object.values(r.env).some((v) => typeof v !== "string")) return "env: expected an object of strings";
+	if (r.event !== undefined && typeof r.event !== "string") return "event: expected a string";
+	if (r.timeout !== undefined && !(typeof r.timeout === "number" && Number.isFinite(r.timeout) && r.timeout > 0))
+		return "timeout: expected a positive number of seconds";
+	if (r.allowLoadErrors !== undefined && typeof r.allowLoadErrors !== "boolean") return "allowLoadErrors: expected a boolean";
+	if (!Number.isSafeInteger(r.length) || (r.length as number) < 0 || (r.length as number) > MAX_PAYLOAD_BYTES)
+		return `length: expected a byte count up to ${MAX_PAYLOAD_BYTES}`;
+	return { request: r as SocketRequest, env: r.env as Record<string, string> };
+}
+
+/** Listens on `options.path`; throws (naming the path) when it cannot. */
+export async function startBridgeSocket(options: BridgeSocketOptions): Promise<BridgeSocket> {
+	const { path, pool } = options;
+	checkFolder(dirname(path));
+	await claimPath(path);
+
+	/** One connection: the request line, then its payload, then the replies; see the protocol. */
+	interface Connection {
+		received: Uint8Array[];
+		size: number;
+		line?: string;
+		pending: Uint8Array;
+		closed: boolean;
+		/** The whole request is in: nothing more is read. */
+		complete: boolean;
+		/** Close once what is pending is written. */
+		ending: boolean;
+	}
+	type Socket = import("bun").Socket<Connection>;
+	const send = (socket: Socket, bytes: Uint8Array, end = false) => {
+		const c = socket.data;
+		if (c.closed) return;
+		c.pending = c.pending.length > 0 ? Buffer.concat([c.pending, bytes]) : writeSome(socket, bytes);
+		c.ending ||= end;
+		if (c.ending && c.pending.length === 0) socket.end();
+	};
+	const refuse = (socket: Socket, reason: string) => send(socket, encodeLine({ refused: reason }), true);
+
+	const running = new Set<Promise<void>>();
+	const agents = new Map<string, AgentBridge>();
+	const run = async (socket: Socket, call: Exclude<ReturnType<typeof callOf>, string>, payload: Uint8Array) => {
+		// Known agents are kept: a call in the server's cache is acknowledged in the same tick it arrived.
+		const agent = agents.get(call.request.agent) ?? (await loadBridge(call.request.agent));
+		if (agent) agents.set(call.request.agent, agent);
+		if (!agent) return refuse(socket, `no agent ${call.request.agent}; expected one of: ${bridgeNames().join(", ")}`);
+		send(socket, encodeLine({ accepted: true }));
+		try {
+			const result = await answerPooled(pool, {
+				agent,
+				body: payload,
+				event: call.request.event,
+				hookPaths: [],
+				discovery: true,
+				allowLoadErrors: call.request.allowLoadErrors === true,
+				timeoutSeconds: call.request.timeout,
+				env: call.env,
+				workingDir: call.request.pwd,
+			});
+			send(socket, encodeLine({ stdout: result.stdout, stderr: result.stderr }), true);
+		} catch {
+			// runBridge answers every hook failure itself; this is the server failing. Closing without
+			// an answer makes the client answer a failed call (a guard: deny).
+			socket.end();
+		}
+	};
+
+	const received = (socket: Socket, chunk: Uint8Array) => {
+		const c = socket.data;
+		if (c.complete || c.ending) return;
+		c.received.push(new Uint8Array(chunk));
+		c.size += chunk.length;
+		let bytes = c.received.length === 1 ? (c.received[0] as Uint8Array) : Buffer.concat(c.received, c.size);
+		if (c.line === undefined) {
+			const end = bytes.indexOf(10);
+			if (end < 0) {
+				if (c.size > MAX_REQUEST_LINE) refuse(socket, `the request line is longer than ${MAX_REQUEST_LINE} bytes`);
+				c.received = [bytes];
+				return;
+			}
+			try {
+				c.line = decodeUtf8(bytes.subarray(0, end), "request");
+			} catch (error) {
+				return refuse(socket, (error as Error).message);
+			}
+			bytes = bytes.subarray(end + 1);
+		}
+		c.received = [bytes];
+		c.size = bytes.length;
+		const call = callOf(c.line);
+		if (typeof call === "string") return refuse(socket, call);
+		if (bytes.length < call.request.length) return;
+		if (bytes.length > call.request.length) return refuse(socket, "more bytes than the request's length");
+		c.complete = true; // one request per connection
+		c.received = [];
+		const done = run(socket, call, bytes).finally(() => running.delete(done));
+		running.add(done);
+	};
+
+	// Created 0600: between listening and a chmod, nobody else may connect.
+	const umask = process.umask(0o177);
+	let listener: ReturnType<typeof Bun.listen<Connection>>;
+	try {
+		listener = Bun.listen<Connection>({
+			unix: path,
+			socket: {
+				open(socket) {
+					socket.data = { received: [], size: 0, pending: new Uint8Array(0), closed: false, complete: false, ending: false };
+					socket.timeout(IDLE_SECONDS);
+				},
+				data: received,
+				drain(socket) {
+					const c = socket.data;
+					c.pending = writeSome(socket, c.pending);
+					if (c.ending && c.pending.length === 0) socket.end();
+				},
+				timeout(socket) {
+					// A client that stopped sending mid-request, or stopped reading: let it go.
+					if (!socket.data.complete) socket.end();
+				},
+				close(socket) {
+					socket.data.closed = true;
+				},
+				error() {},
+			},
+		});
+	} finally {
+		process.umask(umask);
+	}
+	chmodSync(path, 0o600);
+	const inode = lstatSync(path).ino;
+	return {
+		path,
+		async stop() {
+			listener.stop();
+			// Running calls finish (a hook that never settles does not hold the stop for long).
+			await Promise.race([Promise.allSettled([...running]), Bun.sleep(STOP_GRACE_MS)]);
+			try {
+				// Only our own socket: another server may have taken the path since.
+				if (lstatSync(path).ino === inode) unlinkSync(path);
+			} catch {
+				// Already gone.
+			}
+		},
+	};
+}
