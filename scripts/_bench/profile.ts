@@ -14,7 +14,9 @@ const PREFIX = "xcsh-hooks-profile ";
 const PHASES: Record<string, string> = {
 	"first-module": "Bun start-up + loading the entry chunk",
 	entry: "start guard",
-	modules: "entry modules evaluated",
+	modules: "looked for serve --socket, CLI modules loaded",
+	forwarded: "stdin read, sent to serve --socket, acknowledged",
+	answered: "answered by serve --socket",
 	command: "bridge command chunk loaded, args parsed",
 	"stdout+agent": "stdout claimed, claude module loaded",
 	stdin: "stdin read",
