@@ -186,9 +186,16 @@ function connect(path: string): Promise<Exchange | undefined> {
 export async function forwardBridgeCall(argv: readonly string[], socket = bridgeSocketPath()): Promise<number | undefined> {
 	const call = forwarding(argv);
 	if (!call) return undefined;
+	let stdin: Uint8Array | undefined;
+	let exchange: Exchange | undefined;
 	const connecting = connect(socket); // while stdin is read
-	const stdin = await readStdinAhead();
-	const exchange = await connecting;
+	try {
+		stdin = await readStdinAhead();
+		exchange = await connecting;
+	} catch {
+		void connecting.then((opened) => opened?.close());
+		return undefined; // stdin unreadable here: the local run reads it and says what is wrong
+	}
 	if (!exchange) return undefined;
 	if (stdin === undefined || stdin.length > MAX_PAYLOAD_BYTES) {
 		exchange.close();
