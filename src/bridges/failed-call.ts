@@ -1,7 +1,6 @@
-import { logDecision } from "../host/decisions.ts";
-import type { Forwarding } from "./forward.ts";
+import { type Forwarding, writeAnswer } from "./forward.ts";
 import { loadBridge } from "./index.ts";
-import { runBridge } from "./run.ts";
+import { recordDecision, runBridge } from "./run.ts";
 
 /**
  * The answer of a forwarded call whose server took the request and then failed (src/bridges/forward.ts):
@@ -20,9 +19,7 @@ export async function answerFailedCall(call: Forwarding, stdin: Uint8Array, why:
 			throw new Error(why);
 		},
 	});
-	if (answer.decision)
-		logDecision({ settings: answer.settings ?? {} }, { ...answer.decision, durationMs: Math.round(answer.decision.durationMs) });
-	if (answer.stderr.length > 0) await Bun.write(Bun.stderr, `${answer.stderr.join("\n")}\n`);
-	if (answer.stdout) await Bun.write(Bun.stdout, answer.stdout.endsWith("\n") ? answer.stdout : `${answer.stdout}\n`);
+	recordDecision(answer);
+	await writeAnswer(answer);
 	return 0;
 }

@@ -1,6 +1,7 @@
 import { MAX_PAYLOAD_BYTES, readStdinAhead } from "../host/stdin.ts";
 import { bridgeSocketPath } from "../paths.ts";
 import { mark } from "../profile.ts";
+import { withTimeout } from "../timeouts.ts";
 import { BRIDGE_AGENTS, type BridgeAgentName } from "./agent-table.ts";
 import { encodeRequest, type SocketRequest, writeSome } from "./socket-protocol.ts";
 
@@ -127,13 +128,11 @@ function connect(path: string): Promise<Exchange | undefined> {
 				const until = performance.now() + ms;
 				while (lines.length === 0 && !ended) {
 					const left = until - performance.now();
-					if (left <= 0) throw new Error(`no reply within ${Math.round(ms / 1000)} s`);
-					let timer: ReturnType<typeof setTimeout> | undefined;
-					await new Promise<void>((done) => {
-						wake = done;
-						timer = setTimeout(done, left);
+					const woke = new Promise<boolean>((done) => {
+						wake = () => done(true);
 					});
-					clearTimeout(timer);
+					// A deadline too long for a timer (a huge --timeout) is none, never "at once".
+					if (left <= 0 || !(await withTimeout(woke, left, () => false))) throw new Error(`no reply within ${Math.round(ms / 1000)} s`);
 				}
 				const line = lines.shift();
 				if (line === undefined) throw ended ?? new Error("the connection closed");
@@ -183,9 +182,10 @@ function connect(path: string): Promise<Exchange | undefined> {
  * Answers a `bridge` call through `serve --socket` and resolves the exit code, or `undefined` when
  * the call must run locally (then stdin, if it was read, is handed to the local run).
  */
-export async function forwardBridgeCall(argv: readonly string[], socket = bridgeSocketPath()): Promise<number | undefined> {
+export async function forwardBridgeCall(argv: readonly string[], socketPath?: string): Promise<number | undefined> {
 	const call = forwarding(argv);
 	if (!call) return undefined;
+	const socket = socketPath ?? bridgeSocketPath();
 	let stdin: Uint8Array | undefined;
 	let exchange: Exchange | undefined;
 	const connecting = connect(socket); // while stdin is read
@@ -233,9 +233,14 @@ export async function forwardBridgeCall(argv: readonly string[], socket = bridge
 	settled = true;
 	if (answer instanceof Error) return answerUnreached(call, stdin, `the hook server at ${socket} failed: ${answer.message}`);
 	mark("answered");
+	await writeAnswer(answer);
+	return 0;
+}
+
+/** What `bridge` prints of an answer: its stderr lines, then the one answer line on stdout (nothing for "no opinion"). */
+export async function writeAnswer(answer: { stdout: string; stderr: string[] }): Promise<void> {
 	if (answer.stderr.length > 0) await Bun.write(Bun.stderr, `${answer.stderr.join("\n")}\n`);
 	if (answer.stdout) await Bun.write(Bun.stdout, answer.stdout.endsWith("\n") ? answer.stdout : `${answer.stdout}\n`);
-	return 0;
 }
 
 /** The answer of a call whose hooks ran on a server that failed before answering (see the module note). */

@@ -3,6 +3,7 @@ import { parseJsonText } from "../json.ts";
 import { withTimeout } from "../timeouts.ts";
 import { ownConfigProvider } from "./own-config.ts";
 import { basename, resolve } from "pathe";
+import { logDecision } from "../host/decisions.ts";
 import { dispatch } from "../host/dispatch.ts";
 import { createHost, describeSkips, type Host } from "../host/host.ts";
 import { mark } from "../profile.ts";
@@ -160,6 +161,15 @@ export async function runBridge(agent: AgentBridge, options: BridgeOptions): Pro
 	const answer = await answerBridge(agent, options);
 	if (answer.decision) answer.decision.durationMs = performance.now() - started;
 	return answer;
+}
+
+/**
+ * Puts the guard decision of `answer` on record (SPEC §12, the decision log; durations to 0.1 ms), with
+ * the settings of its host; nothing for other events. The answer still goes out if the log cannot be written.
+ */
+export function recordDecision(answer: BridgeAnswer): void {
+	if (answer.decision)
+		logDecision({ settings: answer.settings ?? {} }, { ...answer.decision, durationMs: Math.round(answer.decision.durationMs * 10) / 10 });
 }
 
 /** The guard's decision record for an outcome. */

@@ -1,7 +1,6 @@
 import { bridgeNames, loadBridge } from "../bridges/index.ts";
 import { readStdinBytes } from "../host/stdin.ts";
-import { runBridge } from "../bridges/run.ts";
-import { logDecision } from "../host/decisions.ts";
+import { recordDecision, runBridge } from "../bridges/run.ts";
 import { mark } from "../profile.ts";
 import { exitProcess } from "../host/exit-guard.ts";
 import { claimStdout, protocolFd } from "../host/stdout.ts";
@@ -76,10 +75,8 @@ export const bridgeCommand = defineCommand({
 			timeoutSeconds: timeoutSeconds(args.timeout),
 			onFallback: answerOnSignal,
 		});
-		// Every guard decision is on record (SPEC §12, the decision log); the answer still goes out if the log cannot be written.
 		mark("dispatched");
-		if (answer.decision)
-			logDecision({ settings: answer.settings ?? {} }, { ...answer.decision, durationMs: Math.round(answer.decision.durationMs) });
+		recordDecision(answer);
 		mark("decision-log");
 		answered = true; // from here on a signal changes nothing: the real answer is being written
 		for (const line of answer.stderr) await writeErr(line);

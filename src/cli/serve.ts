@@ -111,8 +111,8 @@ export const serveCommand = defineCommand({
 		(Bun as unknown as { unsafe?: { setJITPolicy?(policy: number): void } }).unsafe?.setJITPolicy?.(1);
 		// Only response lines reach stdout; whatever hooks write there goes to stderr.
 		const out = claimStdout();
+		if (args["allow-remote"] && args.http === undefined) throw new CliError("--allow-remote needs --http HOST:PORT");
 		if (args.http !== undefined || args.socket) return serveNetwork(args as unknown as ParsedArgs, out);
-		if (args["allow-remote"]) throw new CliError("--allow-remote needs --http HOST:PORT");
 		const grace = args["shutdown-grace"] === undefined ? undefined : Number(args["shutdown-grace"]);
 		if (grace !== undefined && !(Number.isFinite(grace) && grace >= 0))
 			throw new CliError(`--shutdown-grace ${args["shutdown-grace"]}: expected a number of milliseconds ≥ 0`);
@@ -126,21 +126,9 @@ export const serveCommand = defineCommand({
 		});
 
 		let signalled = false;
-		let wake: () => void = () => {};
-		const signal = new Promise<void>((resolve) => {
-			wake = resolve;
-		});
-		const onSignal = () => {
-			if (signalled) {
-				void writeErr("xcsh-hooks serve: second signal, exiting without waiting").then(() => exitProcess(EXIT_USAGE));
-				return;
-			}
+		const signal = untilSignal().then(() => {
 			signalled = true;
-			wake();
-		};
-		process.on("SIGTERM", onSignal);
-		process.on("SIGINT", onSignal);
-
+		});
 		await Promise.race([readLines(server, () => signalled), signal]);
 		const { clean } = await server.shutdown();
 		return clean ? EXIT_OK : EXIT_USAGE;
@@ -187,7 +175,6 @@ function checkSocketArgs(args: ParsedArgs): void {
 /** `serve --http HOST:PORT` and/or `serve --socket`: one pool of loaded hooks, requests until a signal. */
 async function serveNetwork(args: ParsedArgs, out: number): Promise<number> {
 	if (args.socket) checkSocketArgs(args);
-	else if (args["allow-remote"] && args.http === undefined) throw new CliError("--allow-remote needs --http HOST:PORT");
 	const { createHostPool } = await import("../serve/http-hosts.ts");
 	const log = (line: string) => void writeErr(`xcsh-hooks serve: ${line}`);
 	const pool = createHostPool({

@@ -3,6 +3,8 @@ import { isTerminal } from "./tty.ts";
 /** The most stdin the CLI reads (a hook payload, an event): a large file read is well below it, a runaway writer is not. */
 export const MAX_PAYLOAD_BYTES = 32 * 1024 * 1024;
 
+const tooLarge = (limit: number) => new Error(`stdin holds more than ${limit} bytes; refusing a payload that large`);
+
 /**
  * Reads all of stdin synchronously, refusing more than `limit` bytes; `undefined` when stdin is a
  * terminal (nothing was piped), empty when it is closed.
@@ -11,7 +13,7 @@ export function readStdinBytes(limit = MAX_PAYLOAD_BYTES): Uint8Array | undefine
 	if (handedOver) {
 		const bytes = handedOver;
 		handedOver = undefined;
-		if (bytes.length > limit) throw new Error(`stdin holds more than ${limit} bytes; refusing a payload that large`);
+		if (bytes.length > limit) throw tooLarge(limit);
 		return bytes;
 	}
 	if (isTerminal(0)) return undefined;
@@ -32,7 +34,7 @@ export function readStdinBytes(limit = MAX_PAYLOAD_BYTES): Uint8Array | undefine
 		}
 		if (n === 0) break;
 		total += n;
-		if (total > limit) throw new Error(`stdin holds more than ${limit} bytes; refusing a payload that large`);
+		if (total > limit) throw tooLarge(limit);
 		chunks.push(Buffer.from(chunk.subarray(0, n)));
 	}
 	return Buffer.concat(chunks, total);

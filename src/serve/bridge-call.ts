@@ -1,6 +1,5 @@
 import type { AgentBridge } from "../bridges/index.ts";
-import { type BridgeAnswer, type BridgeOptions, runBridge } from "../bridges/run.ts";
-import { logDecision } from "../host/decisions.ts";
+import { type BridgeAnswer, type BridgeOptions, recordDecision, runBridge } from "../bridges/run.ts";
 import type { HostPool } from "./http-hosts.ts";
 
 /** One bridge call a server answers: what `bridge <agent>` would be given, minus the process. */
@@ -34,7 +33,6 @@ export async function answerPooled(pool: HostPool, call: PooledCall): Promise<Br
 			host: pool.source,
 		}),
 	);
-	if (result.decision)
-		logDecision({ settings: result.settings ?? {} }, { ...result.decision, durationMs: Math.round(result.decision.durationMs * 10) / 10 });
+	recordDecision(result);
 	return result;
 }

@@ -4,6 +4,7 @@ import { type AgentBridge, bridgeNames, loadBridge } from "../bridges/index.ts";
 import { encodeLine, MAX_REQUEST_LINE, type SocketRequest, writeSome } from "../bridges/socket-protocol.ts";
 import { MAX_PAYLOAD_BYTES } from "../host/stdin.ts";
 import { decodeUtf8, isRecord, parseJsonText } from "../json.ts";
+import { withTimeout } from "../timeouts.ts";
 import { answerPooled } from "./bridge-call.ts";
 import type { HostPool } from "./http-hosts.ts";
 
@@ -81,8 +82,14 @@ async function claimPath(path: string): Promise<void> {
 	unlinkSync(path);
 }
 
+/** A request line, checked. */
+interface Call {
+	request: SocketRequest;
+	env: Record<string, string>;
+}
+
 /** What {@link answerPooled} needs of a request line, or the reason it cannot be taken. */
-function callOf(line: string): { request: SocketRequest; env: Record<string, string> } | string {
+function callOf(line: string): Call | string {
 	let value: unknown;
 	try {
 		value = parseJsonText(line, "request");
@@ -111,9 +118,11 @@ export async function startBridgeSocket(options: BridgeSocketOptions): Promise<B
 
 	/** One connection: the request line, then its payload, then the replies; see the protocol. */
 	interface Connection {
+		/** Bytes not yet consumed: the request line being read, then the payload. */
 		received: Uint8Array[];
 		size: number;
-		line?: string;
+		/** The request, once its line is in. */
+		call?: Call;
 		pending: Uint8Array;
 		closed: boolean;
 		/** The whole request is in: nothing more is read. */
@@ -133,7 +142,7 @@ export async function startBridgeSocket(options: BridgeSocketOptions): Promise<B
 
 	const running = new Set<Promise<void>>();
 	const agents = new Map<string, AgentBridge>();
-	const run = async (socket: Socket, call: Exclude<ReturnType<typeof callOf>, string>, payload: Uint8Array) => {
+	const run = async (socket: Socket, call: Call, payload: Uint8Array) => {
 		// Known agents are kept: a call in the server's cache is acknowledged in the same tick it arrived.
 		const agent = agents.get(call.request.agent) ?? (await loadBridge(call.request.agent));
 		if (agent) agents.set(call.request.agent, agent);
@@ -164,30 +173,32 @@ export async function startBridgeSocket(options: BridgeSocketOptions): Promise<B
 		if (c.complete || c.ending) return;
 		c.received.push(new Uint8Array(chunk));
 		c.size += chunk.length;
-		let bytes = c.received.length === 1 ? (c.received[0] as Uint8Array) : Buffer.concat(c.received, c.size);
-		if (c.line === undefined) {
+		if (c.call === undefined) {
+			const bytes = c.received.length === 1 ? (c.received[0] as Uint8Array) : Buffer.concat(c.received, c.size);
+			c.received = [bytes];
 			const end = bytes.indexOf(10);
 			if (end < 0) {
 				if (c.size > MAX_REQUEST_LINE) refuse(socket, `the request line is longer than ${MAX_REQUEST_LINE} bytes`);
-				c.received = [bytes];
 				return;
 			}
+			let call: Call | string;
 			try {
-				c.line = decodeUtf8(bytes.subarray(0, end), "request");
+				call = callOf(decodeUtf8(bytes.subarray(0, end), "request"));
 			} catch (error) {
-				return refuse(socket, (error as Error).message);
+				call = (error as Error).message;
 			}
-			bytes = bytes.subarray(end + 1);
+			if (typeof call === "string") return refuse(socket, call);
+			c.call = call;
+			c.received = [bytes.subarray(end + 1)];
+			c.size -= end + 1;
 		}
-		c.received = [bytes];
-		c.size = bytes.length;
-		const call = callOf(c.line);
-		if (typeof call === "string") return refuse(socket, call);
-		if (bytes.length < call.request.length) return;
-		if (bytes.length > call.request.length) return refuse(socket, "more bytes than the request's length");
+		// The payload is gathered as it comes and joined once, when it is all in.
+		if (c.size < c.call.request.length) return;
+		if (c.size > c.call.request.length) return refuse(socket, "more bytes than the request's length");
 		c.complete = true; // one request per connection
+		const payload = Buffer.concat(c.received, c.size);
 		c.received = [];
-		const done = run(socket, call, bytes).finally(() => running.delete(done));
+		const done = run(socket, c.call, payload).finally(() => running.delete(done));
 		running.add(done);
 	};
 
@@ -209,7 +220,7 @@ export async function startBridgeSocket(options: BridgeSocketOptions): Promise<B
 					if (c.ending && c.pending.length === 0) socket.end();
 				},
 				timeout(socket) {
-					// A client that stopped sending mid-request, or stopped reading: let it go.
+					// A client that stopped sending mid-request: let it go (a running call keeps its connection).
 					if (!socket.data.complete) socket.end();
 				},
 				close(socket) {
@@ -228,7 +239,7 @@ export async function startBridgeSocket(options: BridgeSocketOptions): Promise<B
 		async stop() {
 			listener.stop();
 			// Running calls finish (a hook that never settles does not hold the stop for long).
-			await Promise.race([Promise.allSettled([...running]), Bun.sleep(STOP_GRACE_MS)]);
+			await withTimeout(Promise.allSettled([...running]), STOP_GRACE_MS, () => undefined);
 			try {
 				// Only our own socket: another server may have taken the path since.
 				if (lstatSync(path).ino === inode) unlinkSync(path);

@@ -189,6 +189,19 @@ describe("bridge with serve --socket", () => {
 		expect((await call(s, bash(s, "rm -rf /"))).forwarded).toBe(true);
 	}, 60_000);
 
+	test("a large payload arrives whole; a --timeout too long for a timer still waits for the answer", async () => {
+		const s = setup();
+		writeFileSync(
+			join(s.hooks, "slow.ts"),
+			`export default (pi) => pi.on("tool_call", async (event) => { await Bun.sleep(300); if (String(event.input.command).startsWith("slow")) return { block: true, reason: "SLOW-" + String(event.input.command).length }; });\n`,
+		);
+		await startServer(s);
+		const big = `slow ${"x".repeat(4 * 1024 * 1024)}`;
+		const run = await call(s, bash(s, big), ["--timeout", "1e12"]);
+		expect(run.forwarded).toBe(true);
+		expect(denyReason(run)?.permissionDecisionReason).toContain(`SLOW-${big.length}`);
+	}, 30_000);
+
 	test("a hook that hangs: the server's deadline denies (the call's own --timeout)", async () => {
 		const s = setup();
 		writeFileSync(join(s.hooks, "hangs.ts"), `export default (pi) => pi.on("tool_call", () => new Promise(() => {}));\n`);
