@@ -1,7 +1,7 @@
 import { MAX_PAYLOAD_BYTES, readStdinAhead } from "../host/stdin.ts";
 import { bridgeSocketPath } from "../paths.ts";
 import { mark } from "../profile.ts";
-import { withTimeout } from "../timeouts.ts";
+import { MAX_TIMER_MS } from "../timeouts.ts";
 import { BRIDGE_AGENTS, type BridgeAgentName } from "./agent-table.ts";
 import { encodeRequest, type SocketRequest, writeSome } from "./socket-protocol.ts";
 
@@ -128,11 +128,14 @@ function connect(path: string): Promise<Exchange | undefined> {
 				const until = performance.now() + ms;
 				while (lines.length === 0 && !ended) {
 					const left = until - performance.now();
-					const woke = new Promise<boolean>((done) => {
-						wake = () => done(true);
+					if (left <= 0) throw new Error(`no reply within ${Math.round(ms / 1000)} s`);
+					let timer: ReturnType<typeof setTimeout> | undefined;
+					await new Promise<void>((done) => {
+						wake = done;
+						// Capped at what a timer can hold (a huge --timeout would overflow and fire at once).
+						timer = setTimeout(done, Math.min(left, MAX_TIMER_MS));
 					});
-					// A deadline too long for a timer (a huge --timeout) is none, never "at once".
-					if (left <= 0 || !(await withTimeout(woke, left, () => false))) throw new Error(`no reply within ${Math.round(ms / 1000)} s`);
+					clearTimeout(timer);
 				}
 				const line = lines.shift();
 				if (line === undefined) throw ended ?? new Error("the connection closed");
