@@ -1,7 +1,7 @@
-import { readFileSync } from "node:fs";
 import { resolve } from "pathe";
 import { cursorBridge } from "../../bridges/cursor.ts";
 import { outputAsText } from "../../bridges/map.ts";
+import { readBoundedText } from "../../fs/read-bounded.ts";
 import type { AgentHookEntry } from "../types.ts";
 import { type AgentAnswer, type Dialect, exitFailure, isObject, type Json, lifecycle, parseAnswer, type RunInfo, str } from "./common.ts";
 
@@ -15,13 +15,11 @@ import { type AgentAnswer, type Dialect, exitFailure, isObject, type Json, lifec
 const READ_CAP = 1024 * 1024;
 const isMcp = (name: string) => name.startsWith("MCP:") || name.startsWith("mcp_");
 
+/** The first READ_CAP bytes of the file a read names; "" for a FIFO, a device or a directory, so they never block the call. */
 function fileContent(path: unknown, cwd: string): string {
 	if (typeof path !== "string") return "";
-	try {
-		return readFileSync(resolve(cwd, path), "utf8").slice(0, READ_CAP);
-	} catch {
-		return "";
-	}
+	const read = readBoundedText(resolve(cwd, path), { maxBytes: READ_CAP, partial: true });
+	return read.ok ? read.text : "";
 }
 
 function eventFields(entry: AgentHookEntry, info: RunInfo): Json {
