@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "pathe";
 import { relativeInterpreter } from "../hooks/shell-hook.ts";
 import { readHookFile, sha256Hex, TrustError } from "../trust/trust-store.ts";
-import type { AgentHookEntry } from "./types.ts";
+import type { AgentHookEntry } from "../agents/_shared/entry.ts";
 
 /*
  * What approving a project-level agent entry covers (SPEC §10, Trust): the entry itself — the canonical

@@ -1,5 +1,5 @@
-import type { MatchMode } from "./matcher.ts";
-import type { AgentHookTarget, AgentId } from "./types.ts";
+import type { MatchMode } from "../agents/_shared/matcher.ts";
+import type { AgentHookTarget, AgentId } from "../agents/_shared/entry.ts";
 
 /**
  * The agent events whose command hooks run, and the event of ours each runs on (PROTOCOLS.md §13).

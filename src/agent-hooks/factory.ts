@@ -1,10 +1,10 @@
 import { relative, resolve } from "pathe";
-import { contentText } from "../bridges/map.ts";
+import { contentText } from "../agents/_shared/text.ts";
 import type { AnyHookHandler, HookAPI, HookContext, HookEvent, HookFactory } from "../hooks/types.ts";
 import type { ToolContent } from "../messages.ts";
 import { approvalHash } from "./approval.ts";
-import { claudeDialect } from "./dialects/claude.ts";
-import { codexDialect } from "./dialects/codex.ts";
+import { claudeDialect } from "../agents/claude/dialect.ts";
+import { codexDialect } from "../agents/codex/dialect.ts";
 import {
 	type AgentAnswer,
 	type AgentCall,
@@ -14,13 +14,13 @@ import {
 	runFailure,
 	type RunInfo,
 	toAgentCall,
-} from "./dialects/common.ts";
-import { cursorDialect } from "./dialects/cursor.ts";
-import { geminiDialect } from "./dialects/gemini.ts";
+} from "../agents/_shared/dialect.ts";
+import { cursorDialect } from "../agents/cursor/dialect.ts";
+import { geminiDialect } from "../agents/gemini/dialect.ts";
 import { DEFAULT_TIMEOUT_MS } from "./events.ts";
-import { matches } from "./matcher.ts";
+import { matches } from "../agents/_shared/matcher.ts";
 import { runAgentCommand } from "./run-command.ts";
-import type { AgentHookEntry, AgentId } from "./types.ts";
+import type { AgentHookEntry, AgentId } from "../agents/_shared/entry.ts";
 
 /** Each agent's rules. */
 export const DIALECTS: Record<AgentId, Dialect> = {

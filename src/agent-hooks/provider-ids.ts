@@ -1,4 +1,4 @@
-import type { AgentId } from "./types.ts";
+import type { AgentId } from "../agents/_shared/entry.ts";
 
 /**
  * The discovery provider of each agent's own hook config. One definition: the providers are

@@ -5,7 +5,7 @@ import type { Hook, HookLevel } from "../discovery/hooks-capability.ts";
 import type { LoadContext, LoadResult, ProviderDefinition } from "../capability/registry.ts";
 import { AGENT_CONFIG_PROVIDER } from "./provider-ids.ts";
 import type { AgentConfigFile } from "./read-config.ts";
-import type { AgentHookEntry, AgentId } from "./types.ts";
+import type { AgentHookEntry, AgentId } from "../agents/_shared/entry.ts";
 
 // One provider per agent below, each the same call with that agent's files: the repetition is the
 // data (which files, which level), deliberately spelled out so each agent reads on its own.

@@ -2,8 +2,8 @@ import { isRecord as isObject } from "../json.ts";
 import { readFileSync } from "node:fs";
 import { isBridgeCommand } from "../install/bridge-command.ts";
 import { AGENT_EVENTS, MATCH_MODE, TIMEOUT_UNIT_MS } from "./events.ts";
-import { matcherProblem } from "./matcher.ts";
-import type { AgentHookEntry, AgentId } from "./types.ts";
+import { matcherProblem } from "../agents/_shared/matcher.ts";
+import type { AgentHookEntry, AgentId } from "../agents/_shared/entry.ts";
 
 /** What {@link readAgentConfig} found in one file. */
 export interface AgentConfigRead {

@@ -1,5 +1,5 @@
 import { execCommand, type ExecResult } from "../exec/exec-command.ts";
-import type { AgentHookEntry } from "./types.ts";
+import type { AgentHookEntry } from "../agents/_shared/entry.ts";
 
 const PROJECT_VAR = /\$\{?CLAUDE_PROJECT_DIR\}?/g;
 

@@ -1,4 +1,4 @@
-import type { AgentBridge } from "./types.ts";
+import type { AgentBridge } from "../agents/_shared/bridge-types.ts";
 
 /**
  * The agents `xcsh-hooks bridge <agent>` speaks for, each loaded only when named (one module per
@@ -8,11 +8,11 @@ import type { AgentBridge } from "./types.ts";
  * `fields.ts`, `map.ts` and `tools.ts`.
  */
 export const bridges: Record<string, () => Promise<AgentBridge>> = {
-	claude: () => import("./claude.ts").then((m) => m.claudeBridge),
-	codex: () => import("./codex.ts").then((m) => m.codexBridge),
-	gemini: () => import("./gemini.ts").then((m) => m.geminiBridge),
-	cursor: () => import("./cursor.ts").then((m) => m.cursorBridge),
-	copilot: () => import("./copilot.ts").then((m) => m.copilotBridge),
+	claude: () => import("../agents/claude/bridge.ts").then((m) => m.claudeBridge),
+	codex: () => import("../agents/codex/bridge.ts").then((m) => m.codexBridge),
+	gemini: () => import("../agents/gemini/bridge.ts").then((m) => m.geminiBridge),
+	cursor: () => import("../agents/cursor/bridge.ts").then((m) => m.cursorBridge),
+	copilot: () => import("../agents/copilot/bridge.ts").then((m) => m.copilotBridge),
 };
 
 /** The names `bridge` accepts. */
@@ -23,4 +23,4 @@ export function loadBridge(name: string): Promise<AgentBridge> | undefined {
 	return Object.hasOwn(bridges, name) ? bridges[name]?.() : undefined;
 }
 
-export type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome } from "./types.ts";
+export type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome } from "../agents/_shared/bridge-types.ts";

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import type { SessionManager } from "../session/session-manager.ts";
 import type { ReadonlySessionManager } from "../session/types.ts";
-import type { TranscriptMessage } from "./_jsonl.ts";
+import type { TranscriptMessage } from "../agents/_shared/jsonl.ts";
 import { BridgeSessionView } from "./transcript-view.ts";
-import type { AgentBridge, Payload } from "./types.ts";
+import type { AgentBridge, Payload } from "../agents/_shared/bridge-types.ts";
 
 /**
  * The agent's transcript as messages. A transcript that is missing or cannot be read (or an agent
@@ -25,11 +25,17 @@ export function readAgentTranscript(agent: AgentBridge, payload: Payload, warn: 
 		switch (agent.transcriptFormat) {
 			case "claude":
 				// Each reader is loaded only for its own agent, and only when a hook reads the session.
-				return (require("./transcript-claude.ts") as typeof import("./transcript-claude.ts")).readClaudeTranscript(text, agent.tools);
+				return (require("../agents/claude/transcript.ts") as typeof import("../agents/claude/transcript.ts")).readClaudeTranscript(
+					text,
+					agent.tools,
+				);
 			case "codex":
-				return (require("./transcript-codex.ts") as typeof import("./transcript-codex.ts")).readCodexTranscript(text);
+				return (require("../agents/codex/transcript.ts") as typeof import("../agents/codex/transcript.ts")).readCodexTranscript(text);
 			case "gemini":
-				return (require("./transcript-gemini.ts") as typeof import("./transcript-gemini.ts")).readGeminiTranscript(text, agent.tools);
+				return (require("../agents/gemini/transcript.ts") as typeof import("../agents/gemini/transcript.ts")).readGeminiTranscript(
+					text,
+					agent.tools,
+				);
 		}
 	} catch (error) {
 		warn(

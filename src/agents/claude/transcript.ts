@@ -1,7 +1,7 @@
-import type { AssistantMessage } from "../messages.ts";
-import { isRecord } from "./_answer.ts";
-import { isoTime, jsonLines, type TranscriptMessage, textOf } from "./_jsonl.ts";
-import { type ToolRule, toBuiltin } from "./tools.ts";
+import type { AssistantMessage } from "../../messages.ts";
+import { isRecord } from "../_shared/answer.ts";
+import { isoTime, jsonLines, type TranscriptMessage, textOf } from "../_shared/jsonl.ts";
+import { type ToolRule, toBuiltin } from "../_shared/tools.ts";
 
 type AssistantBlock = AssistantMessage["content"][number];
 

@@ -1,8 +1,17 @@
-import { geminiBridge } from "../../bridges/gemini.ts";
-import { outputAsText } from "../../bridges/map.ts";
+import { geminiBridge } from "./bridge.ts";
+import { outputAsText } from "../_shared/text.ts";
 import type { ExecResult } from "../../exec/exec-command.ts";
-import type { AgentHookEntry } from "../types.ts";
-import { type AgentAnswer, type Dialect, isObject, type Json, lastAssistantText, lifecycle, type RunInfo, str } from "./common.ts";
+import type { AgentHookEntry } from "../_shared/entry.ts";
+import {
+	type AgentAnswer,
+	type Dialect,
+	isObject,
+	type Json,
+	lastAssistantText,
+	lifecycle,
+	type RunInfo,
+	str,
+} from "../_shared/dialect.ts";
 
 /**
  * Gemini CLI's command hooks (PROTOCOLS.md A.3, B.3). The answer is JSON on stdout (stderr when stdout

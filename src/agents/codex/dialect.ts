@@ -1,6 +1,6 @@
-import { codexBridge } from "../../bridges/codex.ts";
-import { outputAsText } from "../../bridges/map.ts";
-import type { AgentHookEntry } from "../types.ts";
+import { codexBridge } from "./bridge.ts";
+import { outputAsText } from "../_shared/text.ts";
+import type { AgentHookEntry } from "../_shared/entry.ts";
 import {
 	type AgentAnswer,
 	promptOrStopDecision,
@@ -13,7 +13,7 @@ import {
 	parseAnswer,
 	type RunInfo,
 	str,
-} from "./common.ts";
+} from "../_shared/dialect.ts";
 
 /**
  * Codex CLI's command hooks (PROTOCOLS.md A.2, B.2). Like Claude's, with Codex's own readings: exit 2

@@ -1,9 +1,9 @@
-import { BRIDGE_AGENTS } from "./agent-table.ts";
-import { answerJson, nonEmpty, specificOutput, stringField } from "./_answer.ts";
-import { any, nullable, obj, opt, str, type Shape } from "./fields.ts";
-import { outputAsText } from "./map.ts";
-import { shellRule } from "./tools.ts";
-import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } from "./types.ts";
+import { BRIDGE_AGENTS } from "../../bridges/agent-table.ts";
+import { answerJson, nonEmpty, specificOutput, stringField } from "../_shared/answer.ts";
+import { any, nullable, obj, opt, str, type Shape } from "../_shared/fields.ts";
+import { outputAsText } from "../_shared/text.ts";
+import { shellRule } from "../_shared/tools.ts";
+import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } from "../_shared/bridge-types.ts";
 
 /**
  * OpenAI Codex CLI (PROTOCOLS.md A.2, B.2): `xcsh-hooks bridge codex` as a command hook. Codex reads

@@ -1,5 +1,5 @@
-import { isRecord } from "./_answer.ts";
-import { isoTime, jsonLines, type TranscriptMessage, textOf } from "./_jsonl.ts";
+import { isRecord } from "../_shared/answer.ts";
+import { isoTime, jsonLines, type TranscriptMessage, textOf } from "../_shared/jsonl.ts";
 
 /** Codex's shell tools as the model calls them; hooks know them as `bash {command}` (PROTOCOLS.md A.2.1). */
 const SHELL_TOOLS = new Set(["exec_command", "shell", "shell_command", "local_shell", "container.exec"]);

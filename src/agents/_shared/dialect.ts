@@ -1,10 +1,10 @@
 import { resolve } from "pathe";
-import { contentText } from "../../bridges/map.ts";
-import type { ToolRule } from "../../bridges/tools.ts";
+import { contentText } from "./text.ts";
+import type { ToolRule } from "./tools.ts";
 import type { ExecResult } from "../../exec/exec-command.ts";
 import type { HookEvent } from "../../hooks/types.ts";
-import type { MatchMode } from "../matcher.ts";
-import type { AgentHookEntry, AgentId } from "../types.ts";
+import type { MatchMode } from "./matcher.ts";
+import type { AgentHookEntry, AgentId } from "./entry.ts";
 
 export type Json = Record<string, unknown>;
 import { isRecord as isObject } from "../../json.ts";

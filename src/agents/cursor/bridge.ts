@@ -1,9 +1,9 @@
-import { BRIDGE_AGENTS } from "./agent-table.ts";
-import { isRecord, nonEmpty, stringField } from "./_answer.ts";
-import { any, arr, nullable, obj, opt, str, type Shape } from "./fields.ts";
-import { outputAsText } from "./map.ts";
-import { fileRules, shellRule } from "./tools.ts";
-import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } from "./types.ts";
+import { BRIDGE_AGENTS } from "../../bridges/agent-table.ts";
+import { isRecord, nonEmpty, stringField } from "../_shared/answer.ts";
+import { any, arr, nullable, obj, opt, str, type Shape } from "../_shared/fields.ts";
+import { outputAsText } from "../_shared/text.ts";
+import { fileRules, shellRule } from "../_shared/tools.ts";
+import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } from "../_shared/bridge-types.ts";
 
 /**
  * Cursor (PROTOCOLS.md B.4 — not yet observed on the real client, unlike the other four):

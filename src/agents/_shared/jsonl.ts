@@ -1,4 +1,4 @@
-import type { AgentMessage } from "../messages.ts";
+import type { AgentMessage } from "../../messages.ts";
 
 /** One message of an agent transcript, with the time the agent recorded (ISO), if any. */
 export interface TranscriptMessage {

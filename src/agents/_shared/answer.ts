@@ -19,7 +19,7 @@ export function stringField(payload: unknown, key: string): string | undefined {
 	return typeof value === "string" ? value : undefined;
 }
 
-export { isRecord } from "../json.ts";
+export { isRecord } from "../../json.ts";
 
 /** Reasons must never be empty: several agents read an empty deny reason as "allow" (PROTOCOLS A.2.4). */
 export function nonEmpty(text: string, fallback: string): string {

@@ -1,9 +1,9 @@
-import { BRIDGE_AGENTS } from "./agent-table.ts";
-import { answerJson, isRecord, nonEmpty, stringField } from "./_answer.ts";
-import { num, obj, oneOf, opt, str, type Shape } from "./fields.ts";
-import { outputAsText } from "./map.ts";
-import { shellRule } from "./tools.ts";
-import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } from "./types.ts";
+import { BRIDGE_AGENTS } from "../../bridges/agent-table.ts";
+import { answerJson, isRecord, nonEmpty, stringField } from "../_shared/answer.ts";
+import { num, obj, oneOf, opt, str, type Shape } from "../_shared/fields.ts";
+import { outputAsText } from "../_shared/text.ts";
+import { shellRule } from "../_shared/tools.ts";
+import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } from "../_shared/bridge-types.ts";
 
 /**
  * GitHub Copilot CLI (PROTOCOLS.md A.4, B.5): `xcsh-hooks bridge copilot` in `.github/hooks/*.json`.

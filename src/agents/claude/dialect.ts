@@ -1,6 +1,6 @@
-import { claudeBridge } from "../../bridges/claude.ts";
+import { claudeBridge } from "./bridge.ts";
 import type { ExecResult } from "../../exec/exec-command.ts";
-import type { AgentHookEntry } from "../types.ts";
+import type { AgentHookEntry } from "../_shared/entry.ts";
 import {
 	type AgentAnswer,
 	promptOrStopDecision,
@@ -14,7 +14,7 @@ import {
 	parseAnswer,
 	type RunInfo,
 	str,
-} from "./common.ts";
+} from "../_shared/dialect.ts";
 
 /**
  * Claude Code's command hooks (PROTOCOLS.md A.1, B.1.1–B.1.3). Exit 2 blocks with stderr as the reason;

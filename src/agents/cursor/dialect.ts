@@ -1,9 +1,19 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "pathe";
-import { cursorBridge } from "../../bridges/cursor.ts";
-import { outputAsText } from "../../bridges/map.ts";
-import type { AgentHookEntry } from "../types.ts";
-import { type AgentAnswer, type Dialect, exitFailure, isObject, type Json, lifecycle, parseAnswer, type RunInfo, str } from "./common.ts";
+import { cursorBridge } from "./bridge.ts";
+import { outputAsText } from "../_shared/text.ts";
+import type { AgentHookEntry } from "../_shared/entry.ts";
+import {
+	type AgentAnswer,
+	type Dialect,
+	exitFailure,
+	isObject,
+	type Json,
+	lifecycle,
+	parseAnswer,
+	type RunInfo,
+	str,
+} from "../_shared/dialect.ts";
 
 /**
  * Cursor's command hooks (PROTOCOLS.md B.4; not observed on the real client). Exit 2 denies; exit 0

@@ -1,9 +1,9 @@
-import { BRIDGE_AGENTS } from "./agent-table.ts";
-import { answerJson, isRecord, nonEmpty, specificOutput, stringField } from "./_answer.ts";
-import { any, obj, opt, str, type Shape } from "./fields.ts";
-import { outputAsText } from "./map.ts";
-import { fileRules, shellRule } from "./tools.ts";
-import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } from "./types.ts";
+import { BRIDGE_AGENTS } from "../../bridges/agent-table.ts";
+import { answerJson, isRecord, nonEmpty, specificOutput, stringField } from "../_shared/answer.ts";
+import { any, obj, opt, str, type Shape } from "../_shared/fields.ts";
+import { outputAsText } from "../_shared/text.ts";
+import { fileRules, shellRule } from "../_shared/tools.ts";
+import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } from "../_shared/bridge-types.ts";
 
 /**
  * Claude Code (PROTOCOLS.md A.1, B.1): `xcsh-hooks bridge claude` as a command hook.
