@@ -2,7 +2,9 @@ import { statSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "pathe";
 import { relativeInterpreter } from "../hooks/shell-hook.ts";
 import { readHookFile, sha256Hex, TrustError } from "../trust/trust-store.ts";
+import { agentsWithOwnHooks } from "../agents/index.ts";
 import type { AgentHookEntry } from "../agents/_shared/entry.ts";
+import { projectVariablePattern } from "./run-command.ts";
 
 /*
  * What approving a project-level agent entry covers (SPEC §10, Trust): the entry itself — the canonical
@@ -13,8 +15,8 @@ import type { AgentHookEntry } from "../agents/_shared/entry.ts";
  * whose command approval cannot pin (see `commandFiles`) cannot be approved and fails closed.
  */
 
-/** Variables the agents set to the project directory, as commands reference them. */
-const PROJECT_VARS = /\$\{?(?:CLAUDE_PROJECT_DIR|GEMINI_PROJECT_DIR|CURSOR_PROJECT_DIR|GEMINI_CWD|PWD)\}?/g;
+/** Variables the agents set to the project directory, as commands reference them (every registered agent's, and `$PWD`). */
+const projectVariables = () => projectVariablePattern([...agentsWithOwnHooks().flatMap((agent) => agent.ownHooks.projectVariables), "PWD"]);
 
 /** The words of a command line: quotes removed, split on blanks and shell operators (enough to find file names). */
 export function commandWords(command: string): string[] {
@@ -56,9 +58,10 @@ const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh"]);
 /** The command's words, with the command of every `sh -c "…"` in it expanded in place, project variables substituted. */
 function expandedWords(entry: AgentHookEntry, project: string): string[] {
 	const out: string[] = [];
+	const variables = projectVariables();
 	const visit = (words: string[]) => {
 		for (let i = 0; i < words.length; i++) {
-			const word = (words[i] as string).replace(PROJECT_VARS, project);
+			const word = (words[i] as string).replace(variables, project);
 			out.push(word);
 			const shell = SHELLS.has(word.split("/").pop() ?? "");
 			if (shell && words[i + 1] === "-c" && words[i + 2] !== undefined) {

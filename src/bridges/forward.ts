@@ -2,7 +2,7 @@ import { MAX_PAYLOAD_BYTES, readStdinAhead } from "../host/stdin.ts";
 import { bridgeSocketPath } from "../paths.ts";
 import { mark } from "../profile.ts";
 import { MAX_TIMER_MS } from "../timeouts.ts";
-import { BRIDGE_AGENTS, type BridgeAgentName } from "./agent-table.ts";
+import { findAgent } from "../agents/index.ts";
 import { encodeRequest, type SocketRequest, writeSome } from "./socket-protocol.ts";
 
 /*
@@ -32,7 +32,7 @@ const ANSWER_GRACE_MS = 5000;
 
 /** What a forwarded call carries besides its payload. */
 export interface Forwarding {
-	agent: BridgeAgentName;
+	agent: string;
 	event?: string | undefined;
 	timeoutSeconds?: number | undefined;
 	allowLoadErrors: boolean;
@@ -44,8 +44,8 @@ export interface Forwarding {
  */
 export function forwarding(argv: readonly string[]): Forwarding | undefined {
 	const agent = argv[1];
-	if (argv[0] !== "bridge" || agent === undefined || !Object.hasOwn(BRIDGE_AGENTS, agent)) return undefined;
-	const result: Forwarding = { agent: agent as BridgeAgentName, allowLoadErrors: false };
+	if (argv[0] !== "bridge" || agent === undefined || findAgent(agent) === undefined) return undefined;
+	const result: Forwarding = { agent, allowLoadErrors: false };
 	const seen = new Set<string>();
 	for (let i = 2; i < argv.length; i++) {
 		const arg = argv[i] as string;
@@ -71,8 +71,8 @@ export function forwarding(argv: readonly string[]): Forwarding | undefined {
 }
 
 /** The agent's project-directory variable (`CLAUDE_PROJECT_DIR`…), which the server's own environment lacks. */
-function projectVariables(agent: BridgeAgentName): Record<string, string> {
-	const name = BRIDGE_AGENTS[agent].projectVariable;
+function projectVariables(agent: string): Record<string, string> {
+	const name = findAgent(agent)?.projectVariable;
 	const value = name === undefined ? undefined : process.env[name];
 	return name !== undefined && value ? { [name]: value } : {};
 }
@@ -223,7 +223,7 @@ export async function forwardBridgeCall(argv: readonly string[], socketPath?: st
 		void answerUnreached(call, stdin, `interrupted by ${signal} before the hook server answered`).then((code) => process.exit(code));
 	};
 	for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.once(signal, () => onSignal(signal));
-	const seconds = call.timeoutSeconds ?? BRIDGE_AGENTS[call.agent].timeoutSeconds;
+	const seconds = call.timeoutSeconds ?? findAgent(call.agent)?.timeoutSeconds ?? 25;
 	let answer: { stdout: string; stderr: string[] } | Error;
 	try {
 		const reply = await exchange.next(seconds * 1000 + ANSWER_GRACE_MS);

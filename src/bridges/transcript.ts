@@ -12,7 +12,7 @@ import type { AgentBridge, Payload } from "../agents/_shared/bridge-types.ts";
  */
 export function readAgentTranscript(agent: AgentBridge, payload: Payload, warn: (line: string) => void): TranscriptMessage[] {
 	const path = agent.transcript?.(payload);
-	if (!path || !agent.transcriptFormat) return [];
+	if (!path || !agent.readTranscript) return [];
 	let text: string;
 	try {
 		text = readFileSync(path, "utf8");
@@ -22,24 +22,10 @@ export function readAgentTranscript(agent: AgentBridge, payload: Payload, warn: 
 		return [];
 	}
 	try {
-		switch (agent.transcriptFormat) {
-			case "claude":
-				// Each reader is loaded only for its own agent, and only when a hook reads the session.
-				return (require("../agents/claude/transcript.ts") as typeof import("../agents/claude/transcript.ts")).readClaudeTranscript(
-					text,
-					agent.tools,
-				);
-			case "codex":
-				return (require("../agents/codex/transcript.ts") as typeof import("../agents/codex/transcript.ts")).readCodexTranscript(text);
-			case "gemini":
-				return (require("../agents/gemini/transcript.ts") as typeof import("../agents/gemini/transcript.ts")).readGeminiTranscript(
-					text,
-					agent.tools,
-				);
-		}
+		return agent.readTranscript(text);
 	} catch (error) {
 		warn(
-			`transcript ${path} could not be read as a ${agent.transcriptFormat} transcript (${(error as Error).message}); ctx.sessionManager shows the hooks' own entries only`,
+			`transcript ${path} could not be read as a ${agent.name} transcript (${(error as Error).message}); ctx.sessionManager shows the hooks' own entries only`,
 		);
 		return [];
 	}

@@ -1,4 +1,5 @@
 import type { Shape } from "./fields.ts";
+import type { TranscriptMessage } from "./jsonl.ts";
 import type { ToolRule } from "./tools.ts";
 
 /** A hook payload that passed its event's {@link Shape} check. */
@@ -86,7 +87,7 @@ export interface AgentBridge {
 	/** The agent's transcript file, when the payload names one. */
 	transcript?(payload: Payload): string | undefined;
 	/** How to read that transcript (PROTOCOLS.md §17); without one the session view holds the hooks' entries only. */
-	transcriptFormat?: "claude" | "codex" | "gemini";
+	readTranscript?(text: string): TranscriptMessage[];
 	/** The text a tool output stands for (our `tool_result` content). */
 	outputText(call: AgentToolCall): string;
 	/** The exact stdout for an outcome on an event; `""` writes nothing. */

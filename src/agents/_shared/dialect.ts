@@ -4,7 +4,7 @@ import type { ToolRule } from "./tools.ts";
 import type { ExecResult } from "../../exec/exec-command.ts";
 import type { HookEvent } from "../../hooks/types.ts";
 import type { MatchMode } from "./matcher.ts";
-import type { AgentHookEntry, AgentId } from "./entry.ts";
+import type { AgentHookEntry, AgentHookTarget } from "./entry.ts";
 
 export type Json = Record<string, unknown>;
 import { isRecord as isObject } from "../../json.ts";
@@ -60,8 +60,10 @@ export interface AgentAnswer {
 
 /** One agent's rules for running its command hooks (payload, environment, matchers, answers). */
 export interface Dialect {
-	agent: AgentId;
+	agent: string;
 	label: string;
+	/** The agent events whose entries run, and the event of ours each runs on. */
+	events: Record<string, AgentHookTarget>;
 	/** Our tools in the agent's names (the bridge's table, read the other way). */
 	tools: readonly ToolRule[];
 	/** File tools get absolute paths (Claude, Cursor), as the agent sends them. */

@@ -1,5 +1,5 @@
 /** The agents whose existing command hooks run as hooks of ours. */
-export type AgentId = "claude" | "codex" | "gemini" | "cursor";
+export type AgentId = string;
 
 /** The events of ours an agent's hook event becomes. */
 export type AgentHookTarget =

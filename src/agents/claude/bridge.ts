@@ -1,4 +1,4 @@
-import { BRIDGE_AGENTS } from "../../bridges/agent-table.ts";
+import { CLAUDE } from "./protocol.ts";
 import { answerJson, isRecord, nonEmpty, specificOutput, stringField } from "../_shared/answer.ts";
 import { any, obj, opt, str, type Shape } from "../_shared/fields.ts";
 import { outputAsText } from "../_shared/text.ts";
@@ -122,15 +122,16 @@ function body(event: string, payload: Payload, outcome: Outcome, warn: (line: st
 
 /** The Claude Code bridge. */
 export const claudeBridge: AgentBridge = {
-	name: "claude",
+	name: CLAUDE.name,
 	events: claudeEvents,
 	tools: [shellRule("Bash"), ...fileRules({ read: "Read", write: "Write", edit: "Edit" }, true)],
-	timeoutSeconds: BRIDGE_AGENTS.claude.timeoutSeconds,
+	timeoutSeconds: CLAUDE.timeoutSeconds,
 	eventName: (payload, hint) => hint ?? stringField(payload, "hook_event_name"),
-	projectDirs: (payload, env) => [env[BRIDGE_AGENTS.claude.projectVariable], stringField(payload, "cwd")],
+	projectDirs: (payload, env) => [env[CLAUDE.projectVariable], stringField(payload, "cwd")],
 	sessionId: (payload) => stringField(payload, "session_id"),
 	transcript: (payload) => stringField(payload, "transcript_path"),
-	transcriptFormat: "claude",
+	// The reader is loaded only when a hook reads the session.
+	readTranscript: (text) => (require("./transcript.ts") as typeof import("./transcript.ts")).readClaudeTranscript(text, claudeBridge.tools),
 	outputText(call) {
 		if (call.name === "Bash" && isRecord(call.output)) return bashText(call.output);
 		if (call.name === "Read" && isRecord(call.output) && isRecord(call.output.file) && typeof call.output.file.content === "string")

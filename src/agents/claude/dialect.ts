@@ -1,4 +1,6 @@
-import { claudeBridge } from "./bridge.ts";
+import { claudeBridge, claudeEvents } from "./bridge.ts";
+import { hookTargets } from "../_shared/events.ts";
+import { CLAUDE } from "./protocol.ts";
 import type { ExecResult } from "../../exec/exec-command.ts";
 import type { AgentHookEntry } from "../_shared/entry.ts";
 import {
@@ -127,11 +129,12 @@ function readJson(entry: AgentHookEntry, json: Json): AgentAnswer {
 
 /** Claude Code. */
 export const claudeDialect: Dialect = {
-	agent: "claude",
+	agent: CLAUDE.name,
+	events: hookTargets(claudeEvents),
 	label: "Claude Code",
 	tools: claudeBridge.tools,
 	absolutePaths: true,
-	matchMode: "claude",
+	matchMode: CLAUDE.matchMode,
 	fires(entry, info) {
 		if (info.event.type !== "tool_result") return true;
 		return (entry.event === "PostToolUseFailure") === info.event.isError;

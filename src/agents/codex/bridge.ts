@@ -1,4 +1,4 @@
-import { BRIDGE_AGENTS } from "../../bridges/agent-table.ts";
+import { CODEX } from "./protocol.ts";
 import { answerJson, nonEmpty, specificOutput, stringField } from "../_shared/answer.ts";
 import { any, nullable, obj, opt, str, type Shape } from "../_shared/fields.ts";
 import { outputAsText } from "../_shared/text.ts";
@@ -95,16 +95,17 @@ function body(event: string, outcome: Outcome, warn: (line: string) => void): Re
 
 /** The Codex CLI bridge. */
 export const codexBridge: AgentBridge = {
-	name: "codex",
+	name: CODEX.name,
 	events: codexEvents,
 	tools: [shellRule("Bash")],
-	timeoutSeconds: BRIDGE_AGENTS.codex.timeoutSeconds,
+	timeoutSeconds: CODEX.timeoutSeconds,
 	eventName: (payload, hint) => hint ?? stringField(payload, "hook_event_name"),
 	// Codex sets no project-dir variable: the hook runs in the session cwd, which the payload names.
 	projectDirs: (payload) => [stringField(payload, "cwd")],
 	sessionId: (payload) => stringField(payload, "session_id"),
 	transcript: (payload) => stringField(payload, "transcript_path"),
-	transcriptFormat: "codex",
+	// The reader is loaded only when a hook reads the session.
+	readTranscript: (text) => (require("./transcript.ts") as typeof import("./transcript.ts")).readCodexTranscript(text),
 	outputText: (call) => outputAsText(call.output),
 	answer: (event, _payload, outcome, notes) => answerJson(body(event, outcome, notes.warn)),
 	denyUnknown: (reason) => JSON.stringify(deny(reason)),

@@ -1,4 +1,6 @@
-import { codexBridge } from "./bridge.ts";
+import { codexBridge, codexEvents } from "./bridge.ts";
+import { hookTargets } from "../_shared/events.ts";
+import { CODEX } from "./protocol.ts";
 import { outputAsText } from "../_shared/text.ts";
 import type { AgentHookEntry } from "../_shared/entry.ts";
 import {
@@ -86,11 +88,12 @@ function readJson(entry: AgentHookEntry, json: Json): AgentAnswer {
 
 /** Codex CLI. */
 export const codexDialect: Dialect = {
-	agent: "codex",
+	agent: CODEX.name,
+	events: hookTargets(codexEvents),
 	label: "Codex",
 	tools: codexBridge.tools,
 	absolutePaths: false,
-	matchMode: "codex",
+	matchMode: CODEX.matchMode,
 	fires: () => true,
 	subject(entry, info) {
 		if (info.call) return info.call.name;

@@ -1,4 +1,4 @@
-import { BRIDGE_AGENTS } from "../../bridges/agent-table.ts";
+import { COPILOT } from "./protocol.ts";
 import { answerJson, isRecord, nonEmpty, stringField } from "../_shared/answer.ts";
 import { num, obj, oneOf, opt, str, type Shape } from "../_shared/fields.ts";
 import { outputAsText } from "../_shared/text.ts";
@@ -136,16 +136,16 @@ function body(event: string, payload: Payload, outcome: Outcome, warn: (line: st
 
 /** The GitHub Copilot CLI bridge. */
 export const copilotBridge: AgentBridge = {
-	name: "copilot",
+	name: COPILOT.name,
 	events: copilotEvents,
 	tools: [shellRule("bash"), shellRule("Bash")],
-	timeoutSeconds: BRIDGE_AGENTS.copilot.timeoutSeconds,
+	timeoutSeconds: COPILOT.timeoutSeconds,
 	eventName(payload, hint) {
 		if (hint) return hint;
 		if (!isRecord(payload)) return undefined;
 		return stringField(payload, "hook_event_name") ?? stringField(payload, "hookName") ?? sniff(payload);
 	},
-	projectDirs: (payload, env) => [env[BRIDGE_AGENTS.copilot.projectVariable], stringField(payload, "cwd")],
+	projectDirs: (payload, env) => [env[COPILOT.projectVariable], stringField(payload, "cwd")],
 	sessionId: (payload) => stringField(payload, "sessionId") ?? stringField(payload, "session_id"),
 	outputText(call) {
 		const output = call.output;

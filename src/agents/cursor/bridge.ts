@@ -1,4 +1,4 @@
-import { BRIDGE_AGENTS } from "../../bridges/agent-table.ts";
+import { CURSOR } from "./protocol.ts";
 import { isRecord, nonEmpty, stringField } from "../_shared/answer.ts";
 import { any, arr, nullable, obj, opt, str, type Shape } from "../_shared/fields.ts";
 import { outputAsText } from "../_shared/text.ts";
@@ -142,15 +142,15 @@ function body(event: string, payload: Payload, outcome: Outcome, warn: (line: st
 
 /** The Cursor bridge. */
 export const cursorBridge: AgentBridge = {
-	name: "cursor",
+	name: CURSOR.name,
 	events: cursorEvents,
 	tools: [shellRule("Shell"), ...fileRules({ read: "Read", write: "Write" })],
-	timeoutSeconds: BRIDGE_AGENTS.cursor.timeoutSeconds,
+	timeoutSeconds: CURSOR.timeoutSeconds,
 	eventName: (payload, hint) => hint ?? stringField(payload, "hook_event_name"),
 	projectDirs(payload, env) {
 		const roots = (payload as { workspace_roots?: unknown }).workspace_roots;
 		return [
-			env[BRIDGE_AGENTS.cursor.projectVariable],
+			env[CURSOR.projectVariable],
 			Array.isArray(roots) && typeof roots[0] === "string" ? roots[0] : undefined,
 			stringField(payload, "cwd"),
 		];

@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "pathe";
-import { cursorBridge } from "./bridge.ts";
+import { cursorBridge, cursorEvents } from "./bridge.ts";
+import { hookTargets } from "../_shared/events.ts";
+import { CURSOR } from "./protocol.ts";
 import { outputAsText } from "../_shared/text.ts";
 import type { AgentHookEntry } from "../_shared/entry.ts";
 import {
@@ -141,11 +143,13 @@ const calls: Record<string, (name: string) => boolean> = {
 
 /** Cursor. */
 export const cursorDialect: Dialect = {
-	agent: "cursor",
+	agent: CURSOR.name,
+	// MCP hooks are not run for our tools; afterFileEdit, which the bridge cannot answer, runs after our edits.
+	events: { ...hookTargets(cursorEvents, ["beforeMCPExecution", "afterMCPExecution"]), afterFileEdit: "tool_result" },
 	label: "Cursor",
 	tools: cursorBridge.tools,
 	absolutePaths: true,
-	matchMode: "regex-or-exact",
+	matchMode: CURSOR.matchMode,
 	fires(entry, info) {
 		const only = calls[entry.event];
 		if (only && !only(info.call?.name ?? "")) return false;

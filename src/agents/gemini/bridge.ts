@@ -1,4 +1,4 @@
-import { BRIDGE_AGENTS } from "../../bridges/agent-table.ts";
+import { GEMINI } from "./protocol.ts";
 import { answerJson, isRecord, nonEmpty, specificOutput, stringField } from "../_shared/answer.ts";
 import { obj, opt, str, type Shape } from "../_shared/fields.ts";
 import { outputAsText } from "../_shared/text.ts";
@@ -78,16 +78,17 @@ function body(event: string, outcome: Outcome, warn: (line: string) => void): Re
 
 /** The Gemini CLI bridge. */
 export const geminiBridge: AgentBridge = {
-	name: "gemini",
+	name: GEMINI.name,
 	events: geminiEvents,
 	tools: [shellRule("run_shell_command"), ...fileRules({ read: "read_file", write: "write_file", edit: "replace" })],
 	// Gemini's default hook timeout is 60 s (in ms in its settings).
-	timeoutSeconds: BRIDGE_AGENTS.gemini.timeoutSeconds,
+	timeoutSeconds: GEMINI.timeoutSeconds,
 	eventName: (payload, hint) => hint ?? stringField(payload, "hook_event_name"),
-	projectDirs: (payload, env) => [env[BRIDGE_AGENTS.gemini.projectVariable], stringField(payload, "cwd")],
+	projectDirs: (payload, env) => [env[GEMINI.projectVariable], stringField(payload, "cwd")],
 	sessionId: (payload) => stringField(payload, "session_id"),
 	transcript: (payload) => stringField(payload, "transcript_path"),
-	transcriptFormat: "gemini",
+	// The reader is loaded only when a hook reads the session.
+	readTranscript: (text) => (require("./transcript.ts") as typeof import("./transcript.ts")).readGeminiTranscript(text, geminiBridge.tools),
 	outputText(call) {
 		const output = call.output;
 		if (!isRecord(output)) return outputAsText(output);

@@ -1,4 +1,6 @@
-import { geminiBridge } from "./bridge.ts";
+import { geminiBridge, geminiEvents } from "./bridge.ts";
+import { hookTargets } from "../_shared/events.ts";
+import { GEMINI } from "./protocol.ts";
 import { outputAsText } from "../_shared/text.ts";
 import type { ExecResult } from "../../exec/exec-command.ts";
 import type { AgentHookEntry } from "../_shared/entry.ts";
@@ -110,11 +112,12 @@ function readJson(entry: AgentHookEntry, json: Json, info: RunInfo): AgentAnswer
 
 /** Gemini CLI. */
 export const geminiDialect: Dialect = {
-	agent: "gemini",
+	agent: GEMINI.name,
+	events: hookTargets(geminiEvents),
 	label: "Gemini CLI",
 	tools: geminiBridge.tools,
 	absolutePaths: false,
-	matchMode: "regex-or-exact",
+	matchMode: GEMINI.matchMode,
 	fires: () => true,
 	subject(entry, info) {
 		if (info.call) return info.call.name;
