@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "pathe";
 import { relativeInterpreter } from "../hooks/shell-hook.ts";
 import { readHookFile, sha256Hex, TrustError } from "../trust/trust-store.ts";
-import { agentsWithOwnHooks } from "../agents/index.ts";
+import { agentsWithOwnHooks, findAgent } from "../agents/index.ts";
 import type { AgentHookEntry } from "../agents/_shared/entry.ts";
 import { projectVariablePattern } from "./run-command.ts";
 
@@ -153,7 +153,7 @@ export function approvalContent(entry: AgentHookEntry): Uint8Array {
 	if (unpinned)
 		throw new TrustError(
 			"HOOK_UNPINNABLE",
-			`approval cannot cover what this ${entry.agent} hook runs: ${unpinned}; name each script by its path in the project (e.g. "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh), or make it a user-level hook`,
+			`approval cannot cover what this ${entry.agent} hook runs: ${unpinned}; name each script by its path in the project (e.g. "$${findAgent(entry.agent)?.ownHooks?.projectVariables[0] ?? "PWD"}"/hooks/guard.sh), or make it a user-level hook`,
 		);
 	const encoder = new TextEncoder();
 	const parts: Uint8Array[] = [encoder.encode(canonicalJson({ agent: entry.agent, event: entry.event, entry: entry.raw }))];

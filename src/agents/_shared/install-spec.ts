@@ -38,6 +38,8 @@ export interface AgentSpec {
 	handler(event: AgentEvent, command: string): Record<string, unknown>;
 	/** The handler object for one event answered by `serve --http` at `url` (agents with http hooks only). */
 	httpHandler?(event: AgentEvent, url: string): Record<string, unknown>;
+	/** What an http install still needs before the entries work, printed after it. */
+	httpNotes?(url: string): string[];
 	/** What the agent still needs before the entries run, printed after an install. */
 	notes(scope: Scope, dir: string): string[];
 }

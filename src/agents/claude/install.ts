@@ -31,5 +31,13 @@ export const claudeInstall: AgentSpec = {
 		timeout: TIMEOUT_S,
 		...(event.guard ? { onFailure: "block" } : {}),
 	}),
+	httpNotes(url) {
+		const { hostname, port } = new URL(url);
+		const listen = `${hostname}:${port || "80"}`;
+		return [
+			`Claude sends "Authorization: Bearer $${HTTP_TOKEN_VARIABLE}": start Claude with ${HTTP_TOKEN_VARIABLE} set to the token, e.g. export ${HTTP_TOKEN_VARIABLE}="$(cat ~/.xcsh/agent/http-token)" (the file is created by serve --http).`,
+			`The server must be running: xcsh-hooks serve --http ${listen}. While it is down, PreToolUse and UserPromptSubmit are blocked (onFailure: "block", by design); the other events go ahead without the hooks.`,
+		];
+	},
 	notes: () => [],
 };
