@@ -15,7 +15,7 @@ import { agentSpec } from "../install/agents.ts";
 import { selfArgv } from "../install/bridge-command.ts";
 import { DEMO_CONTEXT, DEMO_PROMPT, demoSteps } from "./script.ts";
 // The demo shows Claude Code by name: a captured payload of its own.
-import { samplePreToolUse } from "../agents/claude/sample.ts";
+import { sampleGuardCall } from "../agents/claude/sample.ts";
 
 /** The bundled example hooks: template → name in the workspace. */
 const EXAMPLES = [
@@ -211,7 +211,7 @@ async function showBridge(workspace: string, write: (line: string) => void): Pro
 	const guard = join(workspace, ".xcsh", "hooks", "guard.ts");
 	const guardEvent = agentSpec("claude").events[0]?.name ?? "";
 	write(`\n▸ the same guard as Claude Code's hook: a captured ${guardEvent} payload → xcsh-hooks bridge claude`);
-	const bridged = await self(workspace, ["bridge", "claude", "--no-discovery", "--hook", guard], samplePreToolUse(workspace));
+	const bridged = await self(workspace, ["bridge", "claude", "--no-discovery", "--hook", guard], sampleGuardCall(workspace));
 	write(`    exit ${bridged.code}; Claude Code reads:\n${indent(bridged.stdout || "(nothing: no opinion)")}`);
 	write("\n▸ xcsh-hooks install claude --dry-run   (what would go into .claude/settings.json)");
 	const installed = await self(workspace, ["install", "claude", "--dry-run", "--cwd", workspace]);

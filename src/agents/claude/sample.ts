@@ -2,7 +2,7 @@
  * A PreToolUse payload exactly as Claude Code 2.1.328 wrote it to a hook's stdin (captured offline;
  * ids kept, paths replaced by the demo's workspace at run time).
  */
-export function samplePreToolUse(workspace: string): string {
+export function sampleGuardCall(workspace: string): string {
 	return JSON.stringify({
 		session_id: "9e707540-21f2-4820-a4df-019d45e214df",
 		transcript_path: `${workspace}/.home/.claude/projects/demo/9e707540-21f2-4820-a4df-019d45e214df.jsonl`,
