@@ -3,6 +3,7 @@ import { bridgeSocketPath } from "../paths.ts";
 import { mark } from "../profile.ts";
 import { MAX_TIMER_MS } from "../timeouts.ts";
 import { findAgent } from "../agents/index.ts";
+import { writeAnswer } from "./write-answer.ts";
 import { encodeRequest, type SocketRequest, writeSome } from "./socket-protocol.ts";
 
 /*
@@ -238,12 +239,6 @@ export async function forwardBridgeCall(argv: readonly string[], socketPath?: st
 	mark("answered");
 	await writeAnswer(answer);
 	return 0;
-}
-
-/** What `bridge` prints of an answer: its stderr lines, then the one answer line on stdout (nothing for "no opinion"). */
-export async function writeAnswer(answer: { stdout: string; stderr: string[] }): Promise<void> {
-	if (answer.stderr.length > 0) await Bun.write(Bun.stderr, `${answer.stderr.join("\n")}\n`);
-	if (answer.stdout) await Bun.write(Bun.stdout, answer.stdout.endsWith("\n") ? answer.stdout : `${answer.stdout}\n`);
 }
 
 /** The answer of a call whose hooks ran on a server that failed before answering (see the module note). */
