@@ -13,7 +13,7 @@ import {
 } from "./types.ts";
 
 /** The function responses in a Gemini `generateContent` request body. */
-export function geminiToolResults(body: unknown): SeenToolResult[] {
+export function googleToolResults(body: unknown): SeenToolResult[] {
 	const seen: SeenToolResult[] = [];
 	for (const content of arr(obj(body).contents)) {
 		for (const part of arr(obj(content).parts)) {
@@ -73,9 +73,9 @@ function reply(parts: unknown[]): Record<string, unknown> {
 }
 
 /** Gemini API (Gemini CLI with `GOOGLE_GEMINI_BASE_URL`): `:streamGenerateContent?alt=sse`, `:generateContent`, `:countTokens`. */
-export const geminiApi: ModelApi = {
-	name: "gemini",
-	toolResults: geminiToolResults,
+export const googleApi: ModelApi = {
+	name: "google",
+	toolResults: googleToolResults,
 	handle(record: RecordedRequest, steps: readonly ToolStep[]): Response {
 		const body = obj(record.body);
 		if (record.path.endsWith(":countTokens")) {
@@ -96,7 +96,7 @@ export const geminiApi: ModelApi = {
 			parts = [{ text: schema ? JSON.stringify(sampleFor(schema)) : "Mock title" }];
 		} else {
 			record.kind = "main";
-			const turn = geminiToolResults(body).length;
+			const turn = googleToolResults(body).length;
 			record.turn = turn;
 			const step = steps[turn];
 			parts = step ? [{ functionCall: functionCall(step, decls, `call_${turn + 1}`) }] : [{ text: FINAL_TEXT }];
