@@ -1,6 +1,8 @@
+import { DRIVERS } from "./agents/index.ts";
+
 /**
- * The agent CLIs this suite drives, pinned to the versions agents/PROTOCOLS.md part A observed
- * (all four were on the npm registry at those exact versions when the suite was written).
+ * The agent CLIs this suite drives, each pinned in its driver (test-agents/agents/<agent>.ts) to the
+ * version agents/PROTOCOLS.md observed.
  */
 export interface AgentPin {
 	/** npm package name. */
@@ -11,13 +13,15 @@ export interface AgentPin {
 	bin: string;
 }
 
-/** Agent id → pinned package. */
-export const PINS = {
-	claude: { pkg: "@anthropic-ai/claude-code", version: "2.1.328", bin: "claude" },
-	codex: { pkg: "@openai/codex", version: "0.169.0", bin: "codex" },
-	gemini: { pkg: "@google/gemini-cli", version: "0.61.0", bin: "gemini" },
-	copilot: { pkg: "@github/copilot", version: "1.0.102", bin: "copilot" },
-} as const satisfies Record<string, AgentPin>;
+/** An agent the suite drives (a driver's `id`). */
+export type AgentId = string;
 
-/** One of the agents in {@link PINS}. */
-export type AgentId = keyof typeof PINS;
+/** Agent id → pinned package, from the drivers. */
+export const PINS: Readonly<Record<AgentId, AgentPin>> = Object.fromEntries(DRIVERS.map((driver) => [driver.id, driver.pin]));
+
+/** The pin of a known agent (`--agent` names are checked against {@link PINS} first). */
+export function pinOf(agent: AgentId): AgentPin {
+	const pin = PINS[agent];
+	if (!pin) throw new Error(`unknown agent "${agent}"; known: ${Object.keys(PINS).join(", ")}`);
+	return pin;
+}

@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { externalNetworkReachable, NETNS_PREFIX, netnsProblem } from "./isolate.ts";
-import { type AgentId, PINS } from "./pins.ts";
+import { type AgentId, PINS, pinOf } from "./pins.ts";
 import { runCases } from "./run-cases.ts";
 import { type SetupState, setup } from "./setup.ts";
 import { printSummary } from "./summary.ts";
@@ -58,7 +58,7 @@ async function casesPhase(state: SetupState, network: string): Promise<never> {
 					: got.downloaded
 						? `downloaded in ${(got.ms / 1000).toFixed(1)} s`
 						: "cached";
-			return `${PINS[a].pkg}@${PINS[a].version} (${how})`;
+			return `${pinOf(a).pkg}@${pinOf(a).version} (${how})`;
 		}),
 		`network: ${network}`,
 	];

@@ -1,6 +1,6 @@
 import { prepareBridge } from "./cases/_bridge.ts";
 import { ensureInstalled } from "./install.ts";
-import { type AgentId, PINS } from "./pins.ts";
+import { type AgentId, pinOf } from "./pins.ts";
 import { runProcess } from "./process.ts";
 import { createSandbox } from "./sandbox.ts";
 
@@ -23,7 +23,7 @@ export async function setup(
 	// In parallel: each is its own folder, and npm's cache is safe to share.
 	await Promise.all(
 		wanted.map(async (agent) => {
-			const pin = PINS[agent];
+			const pin = pinOf(agent);
 			try {
 				const got = await ensureInstalled(pin);
 				state.installs[agent] = got;

@@ -2,7 +2,9 @@ import { statSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "pathe";
 import { relativeInterpreter } from "../hooks/shell-hook.ts";
 import { readHookFile, sha256Hex, TrustError } from "../trust/trust-store.ts";
-import type { AgentHookEntry } from "./types.ts";
+import { agentsWithOwnHooks, findAgent } from "../agents/index.ts";
+import type { AgentHookEntry } from "../agents/_shared/entry.ts";
+import { projectVariablePattern } from "./run-command.ts";
 
 /*
  * What approving a project-level agent entry covers (SPEC §10, Trust): the entry itself — the canonical
@@ -13,8 +15,8 @@ import type { AgentHookEntry } from "./types.ts";
  * whose command approval cannot pin (see `commandFiles`) cannot be approved and fails closed.
  */
 
-/** Variables the agents set to the project directory, as commands reference them. */
-const PROJECT_VARS = /\$\{?(?:CLAUDE_PROJECT_DIR|GEMINI_PROJECT_DIR|CURSOR_PROJECT_DIR|GEMINI_CWD|PWD)\}?/g;
+/** Variables the agents set to the project directory, as commands reference them (every registered agent's, and `$PWD`). */
+const projectVariables = () => projectVariablePattern([...agentsWithOwnHooks().flatMap((agent) => agent.ownHooks.projectVariables), "PWD"]);
 
 /** The words of a command line: quotes removed, split on blanks and shell operators (enough to find file names). */
 export function commandWords(command: string): string[] {
@@ -56,9 +58,10 @@ const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh"]);
 /** The command's words, with the command of every `sh -c "…"` in it expanded in place, project variables substituted. */
 function expandedWords(entry: AgentHookEntry, project: string): string[] {
 	const out: string[] = [];
+	const variables = projectVariables();
 	const visit = (words: string[]) => {
 		for (let i = 0; i < words.length; i++) {
-			const word = (words[i] as string).replace(PROJECT_VARS, project);
+			const word = (words[i] as string).replace(variables, project);
 			out.push(word);
 			const shell = SHELLS.has(word.split("/").pop() ?? "");
 			if (shell && words[i + 1] === "-c" && words[i + 2] !== undefined) {
@@ -150,7 +153,7 @@ export function approvalContent(entry: AgentHookEntry): Uint8Array {
 	if (unpinned)
 		throw new TrustError(
 			"HOOK_UNPINNABLE",
-			`approval cannot cover what this ${entry.agent} hook runs: ${unpinned}; name each script by its path in the project (e.g. "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh), or make it a user-level hook`,
+			`approval cannot cover what this ${entry.agent} hook runs: ${unpinned}; name each script by its path in the project (e.g. "$${findAgent(entry.agent)?.ownHooks?.projectVariables[0] ?? "PWD"}"/hooks/guard.sh), or make it a user-level hook`,
 		);
 	const encoder = new TextEncoder();
 	const parts: Uint8Array[] = [encoder.encode(canonicalJson({ agent: entry.agent, event: entry.event, entry: entry.raw }))];

@@ -1,10 +1,8 @@
 import { relative, resolve } from "pathe";
-import { contentText } from "../bridges/map.ts";
+import { contentText } from "../agents/_shared/text.ts";
 import type { AnyHookHandler, HookAPI, HookContext, HookEvent, HookFactory } from "../hooks/types.ts";
 import type { ToolContent } from "../messages.ts";
 import { approvalHash } from "./approval.ts";
-import { claudeDialect } from "./dialects/claude.ts";
-import { codexDialect } from "./dialects/codex.ts";
 import {
 	type AgentAnswer,
 	type AgentCall,
@@ -14,21 +12,11 @@ import {
 	runFailure,
 	type RunInfo,
 	toAgentCall,
-} from "./dialects/common.ts";
-import { cursorDialect } from "./dialects/cursor.ts";
-import { geminiDialect } from "./dialects/gemini.ts";
-import { DEFAULT_TIMEOUT_MS } from "./events.ts";
-import { matches } from "./matcher.ts";
+} from "../agents/_shared/dialect.ts";
+import { matches } from "../agents/_shared/matcher.ts";
 import { runAgentCommand } from "./run-command.ts";
-import type { AgentHookEntry, AgentId } from "./types.ts";
-
-/** Each agent's rules. */
-export const DIALECTS: Record<AgentId, Dialect> = {
-	claude: claudeDialect,
-	codex: codexDialect,
-	gemini: geminiDialect,
-	cursor: cursorDialect,
-};
+import type { AgentHookEntry } from "../agents/_shared/entry.ts";
+import { ownHooksOf } from "./own-hooks.ts";
 
 /** The `customType` of the messages that carry an agent hook's additional context. */
 export const AGENT_CONTEXT_TYPE = "agent-hook-context";
@@ -138,8 +126,9 @@ async function apply(
  * reported through `onError` on the other events.
  */
 export function createAgentHookFactory(entry: AgentHookEntry, options: AgentHookFactoryOptions): HookFactory {
-	const dialect = DIALECTS[entry.agent];
-	const timeoutMs = Math.min(entry.timeoutMs ?? DEFAULT_TIMEOUT_MS[entry.agent], options.maxTimeoutMs ?? Number.POSITIVE_INFINITY);
+	const own = ownHooksOf(entry.agent);
+	const dialect = own.dialect();
+	const timeoutMs = Math.min(entry.timeoutMs ?? own.defaultTimeoutMs, options.maxTimeoutMs ?? Number.POSITIVE_INFINITY);
 	const details = { agent: entry.agent, event: entry.event, hook: options.path, command: entry.command };
 	return (pi) => {
 		const handler: AnyHookHandler = async (event: HookEvent, ctx: HookContext) => {

@@ -1,7 +1,7 @@
 import { loadHookFromFactory } from "../hooks/loader.ts";
 import type { LoadHooksResult } from "../hooks/types.ts";
 import { createAgentHookFactory } from "./factory.ts";
-import type { AgentHookEntry } from "./types.ts";
+import type { AgentHookEntry } from "../agents/_shared/entry.ts";
 
 /** One entry to load: its hook path, the entry, and (project entries) the approved content hash. */
 export interface AgentHookToLoad {

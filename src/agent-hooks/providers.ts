@@ -1,14 +1,10 @@
 import { lstatSync } from "node:fs";
-import { join } from "pathe";
 import { markKnownFile } from "../discovery/_known-files.ts";
 import type { Hook, HookLevel } from "../discovery/hooks-capability.ts";
-import type { LoadContext, LoadResult, ProviderDefinition } from "../capability/registry.ts";
-import { AGENT_CONFIG_PROVIDER } from "./provider-ids.ts";
-import type { AgentConfigFile } from "./read-config.ts";
-import type { AgentHookEntry, AgentId } from "./types.ts";
-
-// One provider per agent below, each the same call with that agent's files: the repetition is the
-// data (which files, which level), deliberately spelled out so each agent reads on its own.
+import type { LoadResult, ProviderDefinition } from "../capability/registry.ts";
+import { agentsWithOwnHooks } from "../agents/index.ts";
+import type { AgentDescriptor, AgentOwnHooks } from "../agents/_shared/descriptor.ts";
+import type { AgentHookEntry } from "../agents/_shared/entry.ts";
 
 /** The hook's path: `<settings file>#<key>`, e.g. `/p/.claude/settings.json#hooks.PreToolUse[0].hooks[0]`. */
 export function agentHookPath(entry: AgentHookEntry): string {
@@ -38,94 +34,38 @@ function toHook(entry: AgentHookEntry, level: HookLevel, provider: ProviderDefin
 	});
 }
 
-type FileOf = (ctx: LoadContext) => Array<{ level: HookLevel } & Omit<AgentConfigFile, "agent" | "layout">>;
-
-function agentProvider(agent: AgentId, layout: AgentConfigFile["layout"], meta: Omit<ProviderDefinition<Hook>, "load">, files: FileOf) {
+/**
+ * The discovery provider of one agent's own command hooks (its descriptor's `ownHooks`): most of its
+ * files do not exist, so one lstat answers for each, and the reader (with the agent's tables behind it)
+ * is loaded only for a file that does — every CLI start and agent call scans them all.
+ */
+export function agentConfigProvider(agent: AgentDescriptor & { ownHooks: AgentOwnHooks }): ProviderDefinition<Hook> {
+	const own = agent.ownHooks;
 	const provider: ProviderDefinition<Hook> = {
-		...meta,
+		id: own.providerId,
+		displayName: own.displayName,
+		description: own.description,
+		priority: own.priority,
 		load(ctx): LoadResult<Hook> {
 			const items: Hook[] = [];
 			const warnings: string[] = [];
-			for (const { level, ...file } of files(ctx)) {
-				// Most of these files do not exist: one lstat answers, and the reader (with the agents' tables
-				// behind it) is loaded only for a file that does — every CLI start and agent call scans them all.
+			for (const { level, ...file } of own.places(ctx)) {
 				if (lstatSync(file.file, { throwIfNoEntry: false }) === undefined) continue;
 				const { readAgentConfig } = require("./read-config.ts") as typeof import("./read-config.ts");
-				const read = readAgentConfig({ agent, layout, ...file });
+				const read = readAgentConfig({ agent: agent.name, layout: own.layout, ...file });
 				items.push(...read.entries.map((entry) => toHook(entry, level, provider)));
 				warnings.push(...read.warnings);
 			}
 			return { items, warnings };
 		},
-		watch: (ctx) => ({ files: files(ctx).map((f) => f.file) }),
+		watch: (ctx) => ({ files: own.places(ctx).map((place) => place.file) }),
 	};
 	return provider;
 }
 
-/** Claude Code's command hooks: `.claude/settings.local.json`, `.claude/settings.json` (project), `~/.claude/settings.json`. */
-export const claudeSettingsProvider = agentProvider(
-	"claude",
-	"grouped",
-	{
-		id: AGENT_CONFIG_PROVIDER.claude,
-		displayName: "Claude Code settings",
-		description: "Command hooks in .claude/settings(.local).json and ~/.claude/settings.json",
-		priority: 60,
-	},
-	({ cwd, home }) => [
-		{ level: "project", file: join(cwd, ".claude", "settings.local.json"), projectDir: cwd },
-		{ level: "project", file: join(cwd, ".claude", "settings.json"), projectDir: cwd },
-		{ level: "user", file: join(home, ".claude", "settings.json") },
-	],
-);
-
-/** Codex's command hooks: `.codex/hooks.json` (project), `~/.codex/hooks.json`. */
-export const codexHooksProvider = agentProvider(
-	"codex",
-	"grouped",
-	{
-		id: AGENT_CONFIG_PROVIDER.codex,
-		displayName: "Codex hooks.json",
-		description: "Command hooks in .codex/hooks.json and ~/.codex/hooks.json",
-		priority: 55,
-	},
-	({ cwd, home }) => [
-		{ level: "project", file: join(cwd, ".codex", "hooks.json"), projectDir: cwd },
-		{ level: "user", file: join(home, ".codex", "hooks.json") },
-	],
-);
-
-/** Gemini CLI's command hooks: `.gemini/settings.json` (project), `~/.gemini/settings.json`. */
-export const geminiSettingsProvider = agentProvider(
-	"gemini",
-	"grouped",
-	{
-		id: AGENT_CONFIG_PROVIDER.gemini,
-		displayName: "Gemini CLI settings",
-		description: "Command hooks in .gemini/settings.json and ~/.gemini/settings.json",
-		priority: 50,
-	},
-	({ cwd, home }) => [
-		{ level: "project", file: join(cwd, ".gemini", "settings.json"), projectDir: cwd },
-		{ level: "user", file: join(home, ".gemini", "settings.json") },
-	],
-);
-
-/** Cursor's command hooks: `.cursor/hooks.json` (project, run from the project), `~/.cursor/hooks.json` (run from `~/.cursor`). */
-export const cursorHooksProvider = agentProvider(
-	"cursor",
-	"flat",
-	{
-		id: AGENT_CONFIG_PROVIDER.cursor,
-		displayName: "Cursor hooks.json",
-		description: "Command hooks in .cursor/hooks.json and ~/.cursor/hooks.json",
-		priority: 45,
-	},
-	({ cwd, home }) => [
-		{ level: "project", file: join(cwd, ".cursor", "hooks.json"), projectDir: cwd },
-		{ level: "user", file: join(home, ".cursor", "hooks.json"), runDir: join(home, ".cursor") },
-	],
-);
-
-/** The four agent-config providers, highest priority first. */
-export const agentHookProviders = [claudeSettingsProvider, codexHooksProvider, geminiSettingsProvider, cursorHooksProvider] as const;
+/** The agent-config providers of every agent in the registry that has command hooks of its own, highest priority first. */
+export function agentHookProviders(): ProviderDefinition<Hook>[] {
+	return agentsWithOwnHooks()
+		.map(agentConfigProvider)
+		.sort((a, b) => b.priority - a.priority);
+}

@@ -1,9 +1,9 @@
 import { isRecord as isObject } from "../json.ts";
 import { readFileSync } from "node:fs";
 import { isBridgeCommand } from "../install/bridge-command.ts";
-import { AGENT_EVENTS, MATCH_MODE, TIMEOUT_UNIT_MS } from "./events.ts";
-import { matcherProblem } from "./matcher.ts";
-import type { AgentHookEntry, AgentId } from "./types.ts";
+import { ownHooksOf } from "./own-hooks.ts";
+import { matcherProblem } from "../agents/_shared/matcher.ts";
+import type { AgentHookEntry, AgentId } from "../agents/_shared/entry.ts";
 
 /** What {@link readAgentConfig} found in one file. */
 export interface AgentConfigRead {
@@ -25,9 +25,6 @@ export interface AgentConfigFile {
 }
 
 type Json = Record<string, unknown>;
-
-/** Gemini keeps control fields beside its events. */
-const CONTROL_KEYS = new Set(["enabled", "disabled", "notifications"]);
 
 /** Our own `xcsh-hooks bridge <agent>` entries point back at us: running them would loop. */
 function isOurs(command: string, args: string[] | undefined): boolean {
@@ -61,20 +58,23 @@ export function readAgentConfig(spec: AgentConfigFile): AgentConfigRead {
 	if (root.hooks === undefined || root.disableAllHooks === true) return { entries: [], warnings: [] };
 	if (!isObject(root.hooks)) return { entries: [], warnings: [`${file}: hooks must be an object of event lists, ignored`] };
 	const hooks = root.hooks;
-	if (agent === "gemini" && hooks.enabled === false) return { entries: [], warnings: [] };
+	const own = ownHooksOf(agent);
+	const quirks = own.quirks ?? {};
+	if (quirks.enabledSwitch && hooks.enabled === false) return { entries: [], warnings: [] };
 	const disabledNames =
-		agent === "gemini" && Array.isArray(hooks.disabled) ? new Set(hooks.disabled.filter((n) => typeof n === "string")) : new Set();
+		quirks.enabledSwitch && Array.isArray(hooks.disabled) ? new Set(hooks.disabled.filter((n) => typeof n === "string")) : new Set();
+	const targets = own.dialect().events;
 
 	const entries: AgentHookEntry[] = [];
 	const warnings: string[] = [];
 	const warn = (key: string, problem: string) => warnings.push(`${file}: ${key} ${problem}, ignored`);
 	for (const [event, list] of Object.entries(hooks)) {
-		if (agent === "gemini" && CONTROL_KEYS.has(event)) continue;
+		if (quirks.controlKeys?.includes(event)) continue;
 		if (!Array.isArray(list)) {
 			warn(`hooks.${event}`, "must be an array");
 			continue;
 		}
-		const target = AGENT_EVENTS[agent][event];
+		const target = targets[event];
 		if (!target) continue; // an event with no counterpart among ours: not run (README, "Hooks you already have")
 		const add = (handler: unknown, key: string, matcher: unknown, group?: Json) => {
 			if (!isObject(handler)) return warn(key, "must be an object");
@@ -84,10 +84,10 @@ export function readAgentConfig(spec: AgentConfigFile): AgentConfigRead {
 			if (!entry || isOurs(entry.command, entry.args)) return;
 			if (typeof handler.name === "string" && disabledNames.has(handler.name)) return;
 			entry.target = target;
-			const problem = matcherProblem(entry.matcher, MATCH_MODE[agent]);
+			const problem = matcherProblem(entry.matcher, own.matchMode);
 			if (problem)
 				warnings.push(
-					`${file}: ${key.replace(/\.hooks\[\d+\]$/, "")}.matcher ${problem}; the entry matches ${MATCH_MODE[agent] === "regex-or-exact" ? "only that exact name" : "nothing"}`,
+					`${file}: ${key.replace(/\.hooks\[\d+\]$/, "")}.matcher ${problem}; the entry matches ${own.matchMode === "regex-or-exact" ? "only that exact name" : "nothing"}`,
 				);
 			entry.raw = group && matcher !== undefined ? { matcher, ...handler } : { ...handler };
 			entries.push(entry);
@@ -112,19 +112,20 @@ function toEntry(
 	matcher: unknown,
 	warn: (key: string, problem: string) => void,
 ): AgentHookEntry | undefined {
+	const own = ownHooksOf(spec.agent);
 	if (typeof handler.command !== "string" || !handler.command.trim()) return void warn(`${key}.command`, "must be a non-empty string");
 	if (matcher !== undefined && typeof matcher !== "string") return void warn(`${key}.matcher`, "must be a string");
 	let args: string[] | undefined;
 	if (handler.args !== undefined) {
-		if (spec.agent !== "claude" || !Array.isArray(handler.args) || !handler.args.every((a) => typeof a === "string"))
-			return void warn(`${key}.args`, spec.agent === "claude" ? "must be an array of strings" : `is not a ${spec.agent} field`);
+		if (!own.quirks?.execForm || !Array.isArray(handler.args) || !handler.args.every((a) => typeof a === "string"))
+			return void warn(`${key}.args`, own.quirks?.execForm ? "must be an array of strings" : `is not a ${spec.agent} field`);
 		args = handler.args as string[];
 	}
 	let timeoutMs: number | undefined;
 	if (handler.timeout !== undefined) {
 		if (typeof handler.timeout !== "number" || !(handler.timeout > 0) || !Number.isFinite(handler.timeout))
 			warn(`${key}.timeout`, "must be a positive number (the agent's default applies)");
-		else timeoutMs = handler.timeout * TIMEOUT_UNIT_MS[spec.agent];
+		else timeoutMs = handler.timeout * own.timeoutUnitMs;
 	}
 	const entry: AgentHookEntry = {
 		agent: spec.agent,
@@ -137,7 +138,7 @@ function toEntry(
 	};
 	if (typeof matcher === "string") entry.matcher = matcher;
 	if (args) entry.args = args;
-	if (typeof handler.shell === "string" && spec.agent === "claude") entry.shell = handler.shell;
+	if (typeof handler.shell === "string" && own.quirks?.execForm) entry.shell = handler.shell;
 	if (timeoutMs !== undefined) entry.timeoutMs = timeoutMs;
 	if (spec.projectDir) entry.projectDir = spec.projectDir;
 	if (spec.runDir) entry.runDir = spec.runDir;

@@ -1,7 +1,11 @@
 import { execCommand, type ExecResult } from "../exec/exec-command.ts";
-import type { AgentHookEntry } from "./types.ts";
+import type { AgentHookEntry } from "../agents/_shared/entry.ts";
+import { ownHooksOf } from "./own-hooks.ts";
 
-const PROJECT_VAR = /\$\{?CLAUDE_PROJECT_DIR\}?/g;
+/** `$VAR` / `${VAR}` for each of the agent's project variables. */
+export function projectVariablePattern(names: readonly string[]): RegExp {
+	return names.length === 0 ? /(?!)/g : new RegExp(`\\$\\{?(?:${names.join("|")})\\}?`, "g");
+}
 
 /**
  * How the agent starts the entry: a command string through a shell — `sh -c` (Claude Code, Codex,
@@ -10,10 +14,14 @@ const PROJECT_VAR = /\$\{?CLAUDE_PROJECT_DIR\}?/g;
  * is replaced by the project directory). Event data is never part of the command line: it goes on stdin.
  */
 export function commandArgv(entry: AgentHookEntry, projectDir: string): string[] {
-	if (entry.args) return [entry.command, ...entry.args].map((word) => word.replace(PROJECT_VAR, projectDir));
+	const own = ownHooksOf(entry.agent);
+	if (entry.args) {
+		const variables = projectVariablePattern(own.projectVariables);
+		return [entry.command, ...entry.args].map((word) => word.replace(variables, projectDir));
+	}
 	if (entry.shell && entry.shell !== "bash" && entry.shell !== "sh")
 		throw new Error(`${entry.file}: ${entry.key}.shell ${JSON.stringify(entry.shell)} is not supported here (bash or sh)`);
-	const bash = entry.shell === "bash" || (entry.agent === "gemini" && Bun.which("bash") !== null);
+	const bash = entry.shell === "bash" || (own.quirks?.bashWhenAvailable === true && Bun.which("bash") !== null);
 	return [bash ? "bash" : "sh", "-c", entry.command];
 }
 

@@ -1,13 +1,17 @@
-import { type Forwarding, writeAnswer } from "./forward.ts";
 import { loadBridge } from "./index.ts";
 import { recordDecision, runBridge } from "./run.ts";
+import { writeAnswer } from "./write-answer.ts";
 
 /**
  * The answer of a forwarded call whose server took the request and then failed (src/bridges/forward.ts):
  * what a local bridge answers when its hooks fail — the agent's deny on a guard event, "no opinion" on
  * the others — logged like any guard decision. The hooks are not run again here.
  */
-export async function answerFailedCall(call: Forwarding, stdin: Uint8Array, why: string): Promise<number> {
+export async function answerFailedCall(
+	call: { agent: string; event?: string | undefined },
+	stdin: Uint8Array,
+	why: string,
+): Promise<number> {
 	const agent = await loadBridge(call.agent);
 	if (!agent) throw new Error(`unknown agent ${call.agent}`);
 	const answer = await runBridge(agent, {

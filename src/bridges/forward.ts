@@ -2,7 +2,8 @@ import { MAX_PAYLOAD_BYTES, readStdinAhead } from "../host/stdin.ts";
 import { bridgeSocketPath } from "../paths.ts";
 import { mark } from "../profile.ts";
 import { MAX_TIMER_MS } from "../timeouts.ts";
-import { BRIDGE_AGENTS, type BridgeAgentName } from "./agent-table.ts";
+import { findAgent } from "../agents/index.ts";
+import { writeAnswer } from "./write-answer.ts";
 import { encodeRequest, type SocketRequest, writeSome } from "./socket-protocol.ts";
 
 /*
@@ -32,7 +33,7 @@ const ANSWER_GRACE_MS = 5000;
 
 /** What a forwarded call carries besides its payload. */
 export interface Forwarding {
-	agent: BridgeAgentName;
+	agent: string;
 	event?: string | undefined;
 	timeoutSeconds?: number | undefined;
 	allowLoadErrors: boolean;
@@ -44,8 +45,8 @@ export interface Forwarding {
  */
 export function forwarding(argv: readonly string[]): Forwarding | undefined {
 	const agent = argv[1];
-	if (argv[0] !== "bridge" || agent === undefined || !Object.hasOwn(BRIDGE_AGENTS, agent)) return undefined;
-	const result: Forwarding = { agent: agent as BridgeAgentName, allowLoadErrors: false };
+	if (argv[0] !== "bridge" || agent === undefined || findAgent(agent) === undefined) return undefined;
+	const result: Forwarding = { agent, allowLoadErrors: false };
 	const seen = new Set<string>();
 	for (let i = 2; i < argv.length; i++) {
 		const arg = argv[i] as string;
@@ -71,8 +72,8 @@ export function forwarding(argv: readonly string[]): Forwarding | undefined {
 }
 
 /** The agent's project-directory variable (`CLAUDE_PROJECT_DIR`…), which the server's own environment lacks. */
-function projectVariables(agent: BridgeAgentName): Record<string, string> {
-	const name = BRIDGE_AGENTS[agent].projectVariable;
+function projectVariables(agent: string): Record<string, string> {
+	const name = findAgent(agent)?.projectVariable;
 	const value = name === undefined ? undefined : process.env[name];
 	return name !== undefined && value ? { [name]: value } : {};
 }
@@ -223,7 +224,7 @@ export async function forwardBridgeCall(argv: readonly string[], socketPath?: st
 		void answerUnreached(call, stdin, `interrupted by ${signal} before the hook server answered`).then((code) => process.exit(code));
 	};
 	for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.once(signal, () => onSignal(signal));
-	const seconds = call.timeoutSeconds ?? BRIDGE_AGENTS[call.agent].timeoutSeconds;
+	const seconds = call.timeoutSeconds ?? findAgent(call.agent)?.timeoutSeconds ?? 25;
 	let answer: { stdout: string; stderr: string[] } | Error;
 	try {
 		const reply = await exchange.next(seconds * 1000 + ANSWER_GRACE_MS);
@@ -238,12 +239,6 @@ export async function forwardBridgeCall(argv: readonly string[], socketPath?: st
 	mark("answered");
 	await writeAnswer(answer);
 	return 0;
-}
-
-/** What `bridge` prints of an answer: its stderr lines, then the one answer line on stdout (nothing for "no opinion"). */
-export async function writeAnswer(answer: { stdout: string; stderr: string[] }): Promise<void> {
-	if (answer.stderr.length > 0) await Bun.write(Bun.stderr, `${answer.stderr.join("\n")}\n`);
-	if (answer.stdout) await Bun.write(Bun.stdout, answer.stdout.endsWith("\n") ? answer.stdout : `${answer.stdout}\n`);
 }
 
 /** The answer of a call whose hooks ran on a server that failed before answering (see the module note). */

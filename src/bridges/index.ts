@@ -1,26 +1,12 @@
-import type { AgentBridge } from "./types.ts";
+import { agentNames, findAgent } from "../agents/index.ts";
+import type { AgentBridge } from "../agents/_shared/bridge-types.ts";
 
-/**
- * The agents `xcsh-hooks bridge <agent>` speaks for, each loaded only when named (one module per
- * agent). Adding an agent is one file and one line here. The agent modules share their layout (payload
- * fields, event map, tool rules, answer builders), so parts of them look alike: each is that agent's
- * protocol written out on its own, deliberately, and what is truly common lives in `_answer.ts`,
- * `fields.ts`, `map.ts` and `tools.ts`.
- */
-export const bridges: Record<string, () => Promise<AgentBridge>> = {
-	claude: () => import("./claude.ts").then((m) => m.claudeBridge),
-	codex: () => import("./codex.ts").then((m) => m.codexBridge),
-	gemini: () => import("./gemini.ts").then((m) => m.geminiBridge),
-	cursor: () => import("./cursor.ts").then((m) => m.cursorBridge),
-	copilot: () => import("./copilot.ts").then((m) => m.copilotBridge),
-};
+/** The names `bridge` accepts: every agent in the registry (src/agents/index.ts). */
+export const bridgeNames = (): string[] => agentNames();
 
-/** The names `bridge` accepts. */
-export const bridgeNames = (): string[] => Object.keys(bridges);
-
-/** The bridge for `name`, or `undefined` when no agent has that name. */
+/** The bridge for `name` (only that agent's module is loaded), or `undefined` when no agent has that name. */
 export function loadBridge(name: string): Promise<AgentBridge> | undefined {
-	return Object.hasOwn(bridges, name) ? bridges[name]?.() : undefined;
+	return findAgent(name)?.bridge();
 }
 
-export type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome } from "./types.ts";
+export type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome } from "../agents/_shared/bridge-types.ts";

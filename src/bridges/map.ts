@@ -1,9 +1,10 @@
 import type { HookEvent } from "../hooks/types.ts";
 import type { ToolContent } from "../messages.ts";
-import { isRecord } from "./_answer.ts";
-import { checkShape } from "./fields.ts";
-import { type MappedTool, toAgentInput, toBuiltin } from "./tools.ts";
-import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } from "./types.ts";
+import { isRecord } from "../agents/_shared/answer.ts";
+import { contentText } from "../agents/_shared/text.ts";
+import { checkShape } from "../agents/_shared/fields.ts";
+import { type MappedTool, toAgentInput, toBuiltin } from "../agents/_shared/tools.ts";
+import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } from "../agents/_shared/bridge-types.ts";
 
 /*
  * The agent-neutral middle of a bridge call: an agent payload becomes one of our events, and what
@@ -61,16 +62,6 @@ export function mapPayload(agent: AgentBridge, name: string, payload: unknown): 
 	}
 }
 
-/** The text of a message or tool content: strings as they are, text blocks joined by newlines. */
-export function contentText(content: unknown): string {
-	if (typeof content === "string") return content;
-	if (!Array.isArray(content)) return "";
-	return content
-		.filter((block): block is { type: "text"; text: string } => block?.type === "text" && typeof block.text === "string")
-		.map((block) => block.text)
-		.join("\n");
-}
-
 /**
  * What the hooks decided, from `dispatch`'s answer. A rewritten tool input is returned in our terms
  * (`ours`): {@link rewriteToAgent} checks it and turns it into the agent's.
@@ -113,12 +104,4 @@ export async function rewriteToAgent(mapped: Extract<Mapped, { kind: "event" }>,
 	const agentInput = toAgentInput(tool, call.input, input);
 	// An unchanged input is no rewrite: answering it would also approve the call in Claude and Cursor.
 	return Bun.deepEquals(agentInput, call.input) ? { kind: "none" } : { kind: "rewrite", input: agentInput };
-}
-
-/** A tool output as text: a string as it is, content blocks' text, anything else as JSON. */
-export function outputAsText(output: unknown): string {
-	if (output === undefined || output === null) return "";
-	if (typeof output === "string") return output;
-	if (Array.isArray(output) && output.every((block) => isRecord(block) && typeof block.type === "string")) return contentText(output);
-	return JSON.stringify(output);
 }

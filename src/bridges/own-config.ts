@@ -1,7 +1,7 @@
-import { AGENT_CONFIG_PROVIDER } from "../agent-hooks/provider-ids.ts";
+import { findAgent } from "../agents/index.ts";
 
-/** The discovery provider of `agent`'s own hook config, to exclude when bridging for it (none for Copilot). */
+/** The discovery provider of `agent`'s own hook config, to exclude when bridging for it (none for an agent whose config we do not read). */
 export function ownConfigProvider(agent: string): string[] {
-	const id = (AGENT_CONFIG_PROVIDER as Record<string, string | undefined>)[agent];
+	const id = findAgent(agent)?.ownHooks?.providerId;
 	return id === undefined ? [] : [id];
 }

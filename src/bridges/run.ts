@@ -7,12 +7,12 @@ import { logDecision } from "../host/decisions.ts";
 import { dispatch } from "../host/dispatch.ts";
 import { createHost, describeSkips, type Host } from "../host/host.ts";
 import { mark } from "../profile.ts";
-import { isRecord } from "./_answer.ts";
+import { isRecord } from "../agents/_shared/answer.ts";
 import { decodeUtf8 } from "../json.ts";
 import { isGuard, type Mapped, mapPayload, rewriteToAgent, toOutcome } from "./map.ts";
 import { agentSessionFile, ensureSessionFile } from "./session.ts";
 import { agentSessionView } from "./transcript.ts";
-import type { AgentBridge, AnswerNotes, Outcome, Payload } from "./types.ts";
+import type { AgentBridge, AnswerNotes, Outcome, Payload } from "../agents/_shared/bridge-types.ts";
 
 /** Options of {@link runBridge}. */
 export interface BridgeOptions {

@@ -1,6 +1,6 @@
 import { type TObject, type TSchema, Type } from "@sinclair/typebox";
-import type { Field, FieldType, Shape } from "./fields.ts";
-import type { AgentBridge } from "./types.ts";
+import type { Field, FieldType, Shape } from "../agents/_shared/fields.ts";
+import type { AgentBridge } from "../agents/_shared/bridge-types.ts";
 
 /*
  * The TypeBox schemas of agent payloads, built from the same {@link Shape}s the bridge checks with

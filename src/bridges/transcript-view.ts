@@ -1,7 +1,7 @@
 import { deepFreeze } from "../freeze.ts";
 import type { SessionManager } from "../session/session-manager.ts";
 import type { ReadonlySessionManager, SessionEntry, SessionHeader, SessionMessageEntry, SessionTreeNode } from "../session/types.ts";
-import type { TranscriptMessage } from "./_jsonl.ts";
+import type { TranscriptMessage } from "../agents/_shared/jsonl.ts";
 
 const time = (iso: string | undefined) => (iso === undefined ? Number.NaN : Date.parse(iso));
 

@@ -1,9 +1,9 @@
 import { readBoundedText } from "../fs/read-bounded.ts";
 import type { SessionManager } from "../session/session-manager.ts";
 import type { ReadonlySessionManager } from "../session/types.ts";
-import type { TranscriptMessage } from "./_jsonl.ts";
+import type { TranscriptMessage } from "../agents/_shared/jsonl.ts";
 import { BridgeSessionView } from "./transcript-view.ts";
-import type { AgentBridge, Payload } from "./types.ts";
+import type { AgentBridge, Payload } from "../agents/_shared/bridge-types.ts";
 
 /**
  * The largest transcript a bridge reads: 64 MiB, about 0.2 s to read and map on a laptop. A larger
@@ -22,7 +22,7 @@ export const TRANSCRIPT_MAX_BYTES = 64 * 1024 * 1024;
  */
 export function readAgentTranscript(agent: AgentBridge, payload: Payload, warn: (line: string) => void): TranscriptMessage[] {
 	const path = agent.transcript?.(payload);
-	if (!path || !agent.transcriptFormat) return [];
+	if (!path || !agent.readTranscript) return [];
 	const read = readBoundedText(path, { maxBytes: TRANSCRIPT_MAX_BYTES });
 	if (!read.ok) {
 		warn(`transcript ${path} cannot be read (${read.reason}); ctx.sessionManager shows the hooks' own entries only`);
@@ -30,18 +30,10 @@ export function readAgentTranscript(agent: AgentBridge, payload: Payload, warn: 
 	}
 	const { text } = read;
 	try {
-		switch (agent.transcriptFormat) {
-			case "claude":
-				// Each reader is loaded only for its own agent, and only when a hook reads the session.
-				return (require("./transcript-claude.ts") as typeof import("./transcript-claude.ts")).readClaudeTranscript(text, agent.tools);
-			case "codex":
-				return (require("./transcript-codex.ts") as typeof import("./transcript-codex.ts")).readCodexTranscript(text);
-			case "gemini":
-				return (require("./transcript-gemini.ts") as typeof import("./transcript-gemini.ts")).readGeminiTranscript(text, agent.tools);
-		}
+		return agent.readTranscript(text);
 	} catch (error) {
 		warn(
-			`transcript ${path} could not be read as a ${agent.transcriptFormat} transcript (${(error as Error).message}); ctx.sessionManager shows the hooks' own entries only`,
+			`transcript ${path} could not be read as a ${agent.name} transcript (${(error as Error).message}); ctx.sessionManager shows the hooks' own entries only`,
 		);
 		return [];
 	}

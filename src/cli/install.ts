@@ -1,11 +1,11 @@
 import type { ArgsDef } from "citty";
 import type { Agent, InstallResult, Scope } from "../install/index.ts";
-import { AGENTS, agentSpec, InstallError, installBridge, isAgent } from "../install/index.ts";
+import { installableAgents, agentSpec, InstallError, installBridge, isAgent } from "../install/index.ts";
 import { CliError, EXIT_OK, printJson, projectArgs, projectDir, writeErr, writeOut, defineCommand } from "./_shared.ts";
 
 /** The arguments `install` and `uninstall` share. */
 export const installArgs = {
-	agent: { type: "positional", description: `The agent: ${AGENTS.join(" | ")}` },
+	agent: { type: "positional", description: `The agent: ${installableAgents().join(" | ")}` },
 	project: { type: "boolean", description: "The project's config under --cwd (the default)" },
 	user: { type: "boolean", description: "The user's config under the home directory" },
 	"dry-run": { type: "boolean", description: "Print the file as it would be written (stdout) and the changes (stderr); write nothing" },
@@ -15,7 +15,7 @@ export const installArgs = {
 /** The agent positional, checked. */
 export function agentArg(value: unknown): Agent {
 	const name = String(value);
-	if (!isAgent(name)) throw new CliError(`unknown agent "${name}"; expected one of ${AGENTS.join(", ")}`);
+	if (!isAgent(name)) throw new CliError(`unknown agent "${name}"; expected one of ${installableAgents().join(", ")}`);
 	return name;
 }
 

@@ -1,6 +1,6 @@
 import { relative } from "pathe";
 import { type PlannedHook, planHooks } from "../discovery/discover.ts";
-import { AGENTS, bridgeStatus } from "../install/index.ts";
+import { installableAgents, bridgeStatus } from "../install/index.ts";
 import { TrustStore } from "../trust/trust-store.ts";
 import { EXIT_OK, globalArgs, hookPaths, printJson, projectDir, writeErr, writeOut, defineCommand } from "./_shared.ts";
 
@@ -24,7 +24,7 @@ export const listCommand = defineCommand({
 		// The same plan the other commands load from: trust, settings and first-wins all applied.
 		const [plan, bridges] = await Promise.all([
 			planHooks(hookPaths(args), cwd, { trust: new TrustStore(), discovery: args.discovery }),
-			Promise.all(AGENTS.map(async (agent) => ({ agent, ...(await bridgeStatus(agent, { cwd })) }))),
+			Promise.all(installableAgents().map(async (agent) => ({ agent, ...(await bridgeStatus(agent, { cwd })) }))),
 		]);
 		if (args.json) {
 			const hooks = plan.entries.map((e) => ({

@@ -11,8 +11,11 @@ import { TEMPLATES } from "../templates/index.ts";
 import { createBuiltinTools } from "../tools/index.ts";
 import { createNoOpUIContext } from "../ui/no-op.ts";
 import { createStatusLine } from "../ui/status-line.ts";
+import { agentSpec } from "../install/agents.ts";
 import { selfArgv } from "../install/bridge-command.ts";
-import { claudePreToolUse, DEMO_CONTEXT, DEMO_PROMPT, demoSteps } from "./script.ts";
+import { DEMO_CONTEXT, DEMO_PROMPT, demoSteps } from "./script.ts";
+// The demo shows Claude Code by name: a captured payload of its own.
+import { sampleGuardCall } from "../agents/claude/sample.ts";
 
 /** The bundled example hooks: template → name in the workspace. */
 const EXAMPLES = [
@@ -206,13 +209,14 @@ async function self(workspace: string, args: string[], stdin?: string): Promise<
  */
 async function showBridge(workspace: string, write: (line: string) => void): Promise<void> {
 	const guard = join(workspace, ".xcsh", "hooks", "guard.ts");
-	write("\n▸ the same guard as Claude Code's hook: a captured PreToolUse payload → xcsh-hooks bridge claude");
-	const bridged = await self(workspace, ["bridge", "claude", "--no-discovery", "--hook", guard], claudePreToolUse(workspace));
+	const guardEvent = agentSpec("claude").events[0]?.name ?? "";
+	write(`\n▸ the same guard as Claude Code's hook: a captured ${guardEvent} payload → xcsh-hooks bridge claude`);
+	const bridged = await self(workspace, ["bridge", "claude", "--no-discovery", "--hook", guard], sampleGuardCall(workspace));
 	write(`    exit ${bridged.code}; Claude Code reads:\n${indent(bridged.stdout || "(nothing: no opinion)")}`);
 	write("\n▸ xcsh-hooks install claude --dry-run   (what would go into .claude/settings.json)");
 	const installed = await self(workspace, ["install", "claude", "--dry-run", "--cwd", workspace]);
 	// stderr summarises the change; stdout is the whole file that would be written.
 	write(indent(installed.stderr || installed.stdout));
-	const entry = /"PreToolUse": \[[\s\S]*?\n {4}\]/.exec(installed.stdout)?.[0];
+	const entry = new RegExp(`"${guardEvent}": \\[[\\s\\S]*?\\n {4}\\]`).exec(installed.stdout)?.[0];
 	if (entry) write(`    the guard's entry:\n${indent(entry.replace(/\n {4}/g, "\n"), "      ")}`);
 }

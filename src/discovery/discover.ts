@@ -1,4 +1,4 @@
-import type { AgentHookEntry } from "../agent-hooks/types.ts";
+import type { AgentHookEntry } from "../agents/_shared/entry.ts";
 import { type Hook, hookExtensionId, hookKey } from "./hooks-capability.ts";
 import { type CapabilityRegistry, defaultRegistry } from "../capability/registry.ts";
 import { registerHookDiscovery } from "./register.ts";

@@ -1,5 +1,5 @@
 import { statSync } from "node:fs";
-import type { AgentHookEntry } from "../agent-hooks/types.ts";
+import type { AgentHookEntry } from "../agents/_shared/entry.ts";
 import { isKnownFile } from "./_known-files.ts";
 import type { CapabilityDefinition } from "../capability/registry.ts";
 

@@ -1,6 +1,6 @@
 import { agentHookProviders } from "../agent-hooks/providers.ts";
-import { hookCapability } from "./hooks-capability.ts";
-import { type CapabilityRegistry, defaultRegistry } from "../capability/registry.ts";
+import { type Hook, hookCapability } from "./hooks-capability.ts";
+import { type CapabilityRegistry, defaultRegistry, type ProviderDefinition } from "../capability/registry.ts";
 import { claudeProvider } from "./claude.ts";
 import { projectSettingsPath, userSettingsPath } from "./settings.ts";
 import { codexProvider } from "./codex.ts";
@@ -10,7 +10,9 @@ import { nativeProvider } from "./native.ts";
  * The hook providers, highest priority first: hook files (`native`, and the seed's `claude` / `codex`
  * folder layouts), then the command hooks of the agents' own configs (src/agent-hooks).
  */
-export const hookProviders = [nativeProvider, claudeProvider, codexProvider, ...agentHookProviders] as const;
+export function hookProviders(): ProviderDefinition<Hook>[] {
+	return [nativeProvider, claudeProvider, codexProvider, ...agentHookProviders()];
+}
 
 /**
  * Defines the `"hooks"` capability and registers its providers on `registry`; does nothing for
@@ -19,7 +21,7 @@ export const hookProviders = [nativeProvider, claudeProvider, codexProvider, ...
  */
 export function registerHookDiscovery(registry: CapabilityRegistry = defaultRegistry): CapabilityRegistry {
 	if (!registry.hasCapability(hookCapability.id)) registry.defineCapability(hookCapability);
-	for (const provider of hookProviders)
+	for (const provider of hookProviders())
 		if (!registry.hasProvider(hookCapability.id, provider.id)) registry.registerProvider(hookCapability.id, provider);
 	return registry;
 }
@@ -31,7 +33,7 @@ export function registerHookDiscovery(registry: CapabilityRegistry = defaultRegi
 export function hookWatchTargets(cwd: string, home: string): { dirs: string[]; files: string[] } {
 	const dirs = new Set<string>();
 	const files = new Set<string>([projectSettingsPath(cwd), userSettingsPath()]);
-	for (const provider of hookProviders) {
+	for (const provider of hookProviders()) {
 		const places = provider.watch?.({ cwd, home });
 		for (const dir of places?.dirs ?? []) dirs.add(dir);
 		for (const file of places?.files ?? []) files.add(file);

@@ -1,5 +1,5 @@
 import { resolve } from "pathe";
-import { AGENTS, type Agent } from "./agents.ts";
+import { type Agent, isAgent } from "./agents.ts";
 import { InstallError } from "./errors.ts";
 
 /** `src/cli.ts` of this checkout: what a source install runs. */
@@ -42,7 +42,7 @@ export function bridgeCommand(agent: Agent, prefix?: string): string {
 export function isBridgeCommand(command: unknown, agent?: Agent): boolean {
 	if (typeof command !== "string") return false;
 	const named = BRIDGE_TAIL.exec(command)?.[1];
-	return named !== undefined && (agent === undefined ? (AGENTS as readonly string[]).includes(named) : named === agent);
+	return named !== undefined && (agent === undefined ? isAgent(named) : named === agent);
 }
 
 /** `… bridge <agent>` at the end of a command line (one expression for every agent). */

@@ -1,4 +1,4 @@
-export { AGENTS, type Agent, type AgentEvent, type AgentSpec, agentSpec, isAgent, type Scope } from "./agents.ts";
+export { type Agent, type AgentEvent, type AgentSpec, agentSpec, installableAgents, isAgent, type Scope } from "./agents.ts";
 export { bridgeCommand, defaultCommandPrefix, isBridgeCommand, selfArgv, shellQuote } from "./bridge-command.ts";
 export { addEntries, type EntryChange, hasEntries, removeEntries } from "./entries.ts";
 export { InstallError, type InstallErrorCode } from "./errors.ts";

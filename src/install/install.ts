@@ -2,7 +2,7 @@ import { lstat, rm } from "node:fs/promises";
 import { homeDir } from "../paths.ts";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
 import { readJsonFile, serializeJsonFile } from "./_json-file.ts";
-import { type Agent, agentSpec, HTTP_TOKEN_VARIABLE, type Scope } from "./agents.ts";
+import { type Agent, agentSpec, type Scope } from "./agents.ts";
 import { bridgeCommand } from "./bridge-command.ts";
 import { addEntries, type EntryChange, hasEntries, removeEntries } from "./entries.ts";
 import { InstallError } from "./errors.ts";
@@ -62,7 +62,7 @@ export async function installBridge(agent: Agent, options: InstallOptions = {}):
 	const root = config.exists && config.text?.trim() ? config.root : { ...structuredClone(spec.base), ...config.root };
 	const changes = addEntries(root, spec, command, file, http);
 	const dir = scope === "user" ? (options.home ?? homeDir()) : (options.cwd ?? process.cwd());
-	const notes = [...spec.notes(scope, dir), ...(http ? httpNotes(http) : [])];
+	const notes = [...spec.notes(scope, dir), ...(http ? (spec.httpNotes?.(http) ?? []) : [])];
 	const result: InstallResult = { agent, scope, file, changes, written: false, notes };
 	if (changes.length === 0) return result;
 	result.content = serializeJsonFile(config, root);
@@ -106,16 +106,6 @@ function httpUrl(value: string): string {
 	if (url.protocol !== "http:" && url.protocol !== "https:")
 		throw new InstallError("usage", undefined, `--http ${value}: expected an http:// or https:// URL, e.g. http://127.0.0.1:8377/`);
 	return url.href;
-}
-
-/** What an http install still needs: the token in Claude's environment, and a running server. */
-function httpNotes(url: string): string[] {
-	const { hostname, port } = new URL(url);
-	const listen = `${hostname}:${port || "80"}`;
-	return [
-		`Claude sends "Authorization: Bearer $${HTTP_TOKEN_VARIABLE}": start Claude with ${HTTP_TOKEN_VARIABLE} set to the token, e.g. export ${HTTP_TOKEN_VARIABLE}="$(cat ~/.xcsh/agent/http-token)" (the file is created by serve --http).`,
-		`The server must be running: xcsh-hooks serve --http ${listen}. While it is down, PreToolUse and UserPromptSubmit are blocked (onFailure: "block", by design); the other events go ahead without the hooks.`,
-	];
 }
 
 async function write(file: string, content: string): Promise<number> {

@@ -21,6 +21,8 @@ export function claudeSettings(hooks: HookCommands): string {
 /** Claude Code 2.1.x: `claude -p … --output-format json` against `ANTHROPIC_BASE_URL` (PROTOCOLS.md A.1). */
 export const claudeDriver: AgentDriver = {
 	id: "claude",
+	pin: { pkg: "@anthropic-ai/claude-code", version: "2.1.328", bin: "claude" },
+	installAlone: true,
 	api: anthropicApi,
 	configure(sandbox, hooks) {
 		sandbox.write({ "proj/.claude/settings.json": claudeSettings(hooks) });
@@ -40,6 +42,14 @@ export const claudeDriver: AgentDriver = {
 		deny: (reason) =>
 			JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: reason } }),
 		context: (text) => JSON.stringify({ hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: text } }),
+
+		redact: (response, redact) => {
+			// Claude Code takes the tool's own output object back; for Read that is `file.content`.
+			const out = structuredClone(response) as { file?: { content?: string }; stdout?: string };
+			if (out.file?.content) out.file.content = redact(out.file.content);
+			if (typeof out.stdout === "string") out.stdout = redact(out.stdout);
+			return JSON.stringify({ hookSpecificOutput: { hookEventName: "PostToolUse", updatedToolOutput: out } });
+		},
 	},
 	guardChecks(checks, denied) {
 		checks.expect(

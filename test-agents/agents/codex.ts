@@ -43,6 +43,7 @@ export function codexHooks(hooks: HookCommands): string {
 /** Codex CLI 0.169: `codex exec` against a Responses API provider at `base_url` (PROTOCOLS.md A.2.1). */
 export const codexDriver: AgentDriver = {
 	id: "codex",
+	pin: { pkg: "@openai/codex", version: "0.169.0", bin: "codex" },
 	api: responsesApi,
 	configure(sandbox, hooks) {
 		sandbox.write({
@@ -73,6 +74,9 @@ export const codexDriver: AgentDriver = {
 		deny: (reason) =>
 			JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: reason } }),
 		context: (text) => JSON.stringify({ hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: text } }),
+
+		// Codex replaces the output with a PostToolUse block's reason (PROTOCOLS.md A.2.3 `post-block`).
+		redact: (response, redact) => JSON.stringify({ decision: "block", reason: redact(String(response)) }),
 	},
 	// `codex exec` prints the last agent message on stdout.
 	finalText: (run) => run.stdout.trim().split("\n").at(-1),

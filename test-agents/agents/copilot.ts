@@ -13,6 +13,7 @@ export function copilotHooks(hooks: HookCommands): string {
 /** GitHub Copilot CLI 1.0.x, BYOK Anthropic provider, offline, no GitHub login (PROTOCOLS.md A.4.1.1). */
 export const copilotDriver: AgentDriver = {
 	id: "copilot",
+	pin: { pkg: "@github/copilot", version: "1.0.102", bin: "copilot" },
 	api: anthropicApi,
 	configure(sandbox, hooks) {
 		sandbox.write({ "proj/.github/hooks/suite.json": copilotHooks(hooks) });
@@ -34,5 +35,10 @@ export const copilotDriver: AgentDriver = {
 	selfcheck: {
 		deny: (reason) => JSON.stringify({ permissionDecision: "deny", permissionDecisionReason: reason }),
 		context: (text) => JSON.stringify({ additionalContext: text }),
+
+		redact: (response, redact) => {
+			const text = String((response as { textResultForLlm?: unknown }).textResultForLlm ?? JSON.stringify(response ?? ""));
+			return JSON.stringify({ modifiedResult: { resultType: "success", textResultForLlm: redact(text) } });
+		},
 	},
 };

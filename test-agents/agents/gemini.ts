@@ -1,4 +1,4 @@
-import { geminiApi } from "../model/gemini.ts";
+import { googleApi } from "../model/google.ts";
 import { runProcess } from "../process.ts";
 import type { AgentDriver, HookCommands } from "./types.ts";
 
@@ -31,7 +31,8 @@ export function geminiSettings(hooks: HookCommands): string {
 /** Gemini CLI 0.61: `gemini -p … --yolo` against `GOOGLE_GEMINI_BASE_URL` (PROTOCOLS.md A.3.1). */
 export const geminiDriver: AgentDriver = {
 	id: "gemini",
-	api: geminiApi,
+	pin: { pkg: "@google/gemini-cli", version: "0.61.0", bin: "gemini" },
+	api: googleApi,
 	configure(sandbox, hooks) {
 		sandbox.write({
 			"home/.gemini/settings.json": `${JSON.stringify(USER_SETTINGS, null, 2)}\n`,
@@ -46,6 +47,13 @@ export const geminiDriver: AgentDriver = {
 	selfcheck: {
 		deny: (reason) => JSON.stringify({ decision: "deny", reason }),
 		context: (text) => JSON.stringify({ hookSpecificOutput: { hookEventName: "BeforeAgent", additionalContext: text } }),
+
+		// Gemini replaces the result with an AfterTool deny's reason, as `{"error": reason}` (A.3.3 `post-deny`).
+		redact: (response, redact) =>
+			JSON.stringify({
+				decision: "deny",
+				reason: redact(String((response as { llmContent?: unknown }).llmContent ?? JSON.stringify(response ?? ""))),
+			}),
 	},
 	finalText(run) {
 		try {

@@ -2,7 +2,7 @@ import type { Checks } from "../checks.ts";
 import type { ModelApi, SeenToolResult } from "../model/types.ts";
 import type { RunResult } from "../process.ts";
 import type { Sandbox } from "../sandbox.ts";
-import type { AgentId } from "../pins.ts";
+import type { AgentId, AgentPin } from "../pins.ts";
 
 /** The hook commands of one run, by role; each agent maps the roles to its own event names. */
 export interface HookCommands {
@@ -17,6 +17,10 @@ export interface HookCommands {
 /** How the suite drives one agent. */
 export interface AgentDriver {
 	id: AgentId;
+	/** The npm package and version the suite installs. */
+	pin: AgentPin;
+	/** `init guard` + `install <agent>` and nothing else is enough to guard it (the others need their own trust steps). */
+	installAlone?: boolean;
 	/** The model API its client speaks. */
 	api: ModelApi;
 	/** Writes the agent's user settings and the project's hook config into the sandbox. */
@@ -24,7 +28,12 @@ export interface AgentDriver {
 	/** Runs the agent once, non-interactively, against the model server at `baseUrl`. */
 	run(bin: string, sandbox: Sandbox, baseUrl: string, prompt: string, timeoutMs: number): Promise<RunResult>;
 	/** The hand-written self-check answers in this agent's own protocol. */
-	selfcheck: { deny(reason: string): string; context(text: string): string };
+	selfcheck: {
+		deny(reason: string): string;
+		context(text: string): string;
+		/** The post-tool answer that replaces `response` (the payload's tool output) with `redact` applied, in the agent's own form. */
+		redact(response: unknown, redact: (text: string) => string): string;
+	};
 	/** Checks only this agent promises (run after the standard ones, when the guard is expected to deny). */
 	guardChecks?(checks: Checks, denied: SeenToolResult | undefined): void;
 	/** Where the agent's final text shows up in its output, for a last check; undefined when it has no machine form. */

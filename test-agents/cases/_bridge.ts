@@ -36,7 +36,7 @@ export async function prepareBridge(
 	prebuilt?: string,
 ): Promise<{ exe: string } | { missing: string }> {
 	const cli = prebuilt ? [prebuilt] : ["bun", join(REPO, "src", "cli.ts")];
-	const probe = await runProcess([...cli, "bridge", "claude"], { cwd: dir, env, timeoutMs: 30_000, stdin: "{}" });
+	const probe = await runProcess([...cli, "bridge", "--help"], { cwd: dir, env, timeoutMs: 30_000, stdin: "" });
 	const said = `${probe.stdout}\n${probe.stderr}`;
 	if (/unknown command\W+bridge/i.test(said)) return { missing: "`xcsh-hooks bridge` is not a known command yet (src/cli/bridge.ts)" };
 	if (prebuilt) return { exe: prebuilt };

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { type Hook, hookKey } from "../../src/discovery/hooks-capability.ts";
 import { loadCapability } from "../../src/capability/registry.ts";
 import "../../src/discovery/register.ts";
-import { matches } from "../../src/agent-hooks/matcher.ts";
+import { matches } from "../../src/agents/_shared/matcher.ts";
 import { setup } from "./_fixtures.ts";
 
 const AGENT_PROVIDERS = ["claude-settings", "codex-hooks", "gemini-settings", "cursor-hooks"];

@@ -3,17 +3,17 @@ import { describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { claudeBridge, claudeToolOutput } from "../../src/bridges/claude.ts";
-import { codexBridge } from "../../src/bridges/codex.ts";
-import { copilotBridge } from "../../src/bridges/copilot.ts";
-import { cursorBridge } from "../../src/bridges/cursor.ts";
-import { checkShape, obj, opt, str } from "../../src/bridges/fields.ts";
-import { geminiBridge } from "../../src/bridges/gemini.ts";
+import { claudeBridge, claudeToolOutput } from "../../src/agents/claude/bridge.ts";
+import { codexBridge } from "../../src/agents/codex/bridge.ts";
+import { copilotBridge } from "../../src/agents/copilot/bridge.ts";
+import { cursorBridge } from "../../src/agents/cursor/bridge.ts";
+import { checkShape, obj, opt, str } from "../../src/agents/_shared/fields.ts";
+import { geminiBridge } from "../../src/agents/gemini/bridge.ts";
 import { bridgeNames, loadBridge } from "../../src/bridges/index.ts";
 import { mapPayload, toOutcome } from "../../src/bridges/map.ts";
 import { agentPayloadSchemas } from "../../src/bridges/schema.ts";
-import { fileRules, shellRule, toAgentInput, toBuiltin } from "../../src/bridges/tools.ts";
-import type { AgentBridge, Outcome } from "../../src/bridges/types.ts";
+import { fileRules, shellRule, toAgentInput, toBuiltin } from "../../src/agents/_shared/tools.ts";
+import type { AgentBridge, Outcome } from "../../src/agents/_shared/bridge-types.ts";
 import { FIXTURES, fixture } from "./_bridge.ts";
 
 const AGENTS: Record<string, AgentBridge> = {

@@ -1,7 +1,7 @@
 /** The shared flow in-process: the answer, the stderr lines and the decision record for the log. */
 import { beforeAll, describe, expect, test } from "bun:test";
-import { claudeBridge } from "../../src/bridges/claude.ts";
-import { codexBridge } from "../../src/bridges/codex.ts";
+import { claudeBridge } from "../../src/agents/claude/bridge.ts";
+import { codexBridge } from "../../src/agents/codex/bridge.ts";
 import { runBridge } from "../../src/bridges/run.ts";
 import { fixture, workspace } from "./_bridge.ts";
 

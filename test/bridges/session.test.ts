@@ -2,12 +2,12 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { readClaudeTranscript } from "../../src/bridges/transcript-claude.ts";
-import { readCodexTranscript } from "../../src/bridges/transcript-codex.ts";
-import { readGeminiTranscript } from "../../src/bridges/transcript-gemini.ts";
+import { readClaudeTranscript } from "../../src/agents/claude/transcript.ts";
+import { readCodexTranscript } from "../../src/agents/codex/transcript.ts";
+import { readGeminiTranscript } from "../../src/agents/gemini/transcript.ts";
 import { agentSessionFile, sessionFileName } from "../../src/bridges/session.ts";
-import { claudeBridge } from "../../src/bridges/claude.ts";
-import { geminiBridge } from "../../src/bridges/gemini.ts";
+import { claudeBridge } from "../../src/agents/claude/bridge.ts";
+import { geminiBridge } from "../../src/agents/gemini/bridge.ts";
 import { SessionManager } from "../../src/session/session-manager.ts";
 import { answerOf, CLI, fixture, spawnRun, workspace } from "./_bridge.ts";
 

@@ -2,7 +2,6 @@ import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import {
-	type Agent,
 	agentSpec,
 	bridgeCommand,
 	bridgeStatus,
@@ -13,6 +12,9 @@ import {
 	uninstallBridge,
 } from "../../src/install/index.ts";
 import { tempDir } from "../_helpers.ts";
+
+/** The built-in agents this file covers. */
+type Agent = "claude" | "codex" | "gemini" | "cursor" | "copilot";
 
 const CMD = "/opt/xcsh/xcsh-hooks";
 

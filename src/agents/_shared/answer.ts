@@ -1,0 +1,27 @@
+/*
+ * Small helpers the agent modules write their answers with. An empty answer object is written as
+ * nothing at all (exit 0 with empty stdout is every agent's "no opinion" unless its module says otherwise).
+ */
+
+/** A JSON object answer as one line, or `""` for an empty one. */
+export function answerJson(value: Record<string, unknown>): string {
+	return Object.keys(value).length === 0 ? "" : JSON.stringify(value);
+}
+
+/** `{hookSpecificOutput: {hookEventName, ...fields}}`, the Claude-style event answer. */
+export function specificOutput(hookEventName: string, fields: Record<string, unknown>): Record<string, unknown> {
+	return { hookSpecificOutput: { hookEventName, ...fields } };
+}
+
+/** A string field of a payload, if it is one. */
+export function stringField(payload: unknown, key: string): string | undefined {
+	const value = (payload as Record<string, unknown> | null | undefined)?.[key];
+	return typeof value === "string" ? value : undefined;
+}
+
+export { isRecord } from "../../json.ts";
+
+/** Reasons must never be empty: several agents read an empty deny reason as "allow" (PROTOCOLS A.2.4). */
+export function nonEmpty(text: string, fallback: string): string {
+	return text.trim() ? text : fallback;
+}

@@ -1,0 +1,97 @@
+import type { Shape } from "./fields.ts";
+import type { TranscriptMessage } from "./jsonl.ts";
+import type { ToolRule } from "./tools.ts";
+
+/** A hook payload that passed its event's {@link Shape} check. */
+export type Payload = Record<string, unknown>;
+
+/** The events of ours an agent event can become (SPEC §12); `null` is "no counterpart". */
+export type BridgedEventType =
+	| "tool_call"
+	| "tool_result"
+	| "before_agent_start"
+	| "session_start"
+	| "session_shutdown"
+	| "session_before_compact"
+	| "agent_end";
+
+/** A tool call as the agent describes it, before the tool names are mapped. */
+export interface AgentToolCall {
+	/** The agent's tool name (`Bash`, `run_shell_command`, `mcp__x__y`). */
+	name: string;
+	/** The agent's whole input object. */
+	input: Record<string, unknown>;
+	/** The agent's call id, when it sends one. */
+	id?: string | undefined;
+	/** Post-tool events: the tool's output in the agent's own shape. */
+	output?: unknown;
+	/** Post-tool events: the call failed. */
+	isError?: boolean;
+}
+
+/** One agent event: the payload fields it must carry and what it becomes. */
+export interface AgentEventSpec {
+	/** Required and optional payload fields (unknown extra fields are tolerated). */
+	fields: Shape;
+	/** Our event, or `null` when it has no counterpart (answered "no opinion"). */
+	to: BridgedEventType | null;
+	/** Tool events: the call the payload describes. */
+	call?(payload: Payload): AgentToolCall;
+	/** `before_agent_start`: the user's prompt. */
+	prompt?(payload: Payload): string;
+	/** `session_before_compact`: what is known about the compaction (becomes `preparation`). */
+	compaction?(payload: Payload): { preparation: Record<string, unknown>; customInstructions?: string | undefined };
+}
+
+/** What the hooks decided, in agent-neutral terms; each agent writes it in its own protocol. */
+export type Outcome =
+	| { kind: "none" }
+	/** Block the tool call (also: every failure on a guard event). */
+	| { kind: "deny"; reason: string }
+	/** Run the call with this input: the agent's whole input object, in its own field names. */
+	| { kind: "rewrite"; input: Record<string, unknown> }
+	/** Replace the tool's output: `text` when a hook replaced the content; `details` when it replaced the raw output. */
+	| { kind: "replace"; text?: string; details?: unknown }
+	/** Add this text to the model's context. */
+	| { kind: "context"; text: string }
+	/** Cancel the compaction. */
+	| { kind: "cancel"; reason: string };
+
+/** Side information for an answer: notifications of hooks and a sink for what the agent cannot take. */
+export interface AnswerNotes {
+	/** Lines hooks showed with `ctx.ui.notify` (also written to stderr). */
+	messages: string[];
+	/** Reports on stderr what the agent's protocol cannot carry. */
+	warn(line: string): void;
+}
+
+/** Everything the shared flow needs to speak one agent's protocol. */
+export interface AgentBridge {
+	/** The `bridge <agent>` name; also the folder of its session files. */
+	name: string;
+	/** The agent's events (names as the agent spells them). */
+	events: Record<string, AgentEventSpec>;
+	/** Maps the agent's tools to the built-in ones (SPEC §12). */
+	tools: ToolRule[];
+	/**
+	 * Seconds after which the bridge answers by itself (a guard: deny): below the agent's default hook
+	 * timeout and the 60 s `install` writes, since most agents let a call run when a hook times out.
+	 */
+	timeoutSeconds: number;
+	/** The agent's event name: from `--event`, the payload, or (Copilot camelCase) its fields. */
+	eventName(payload: unknown, hint: string | undefined): string | undefined;
+	/** Candidate project directories, best first (the agent's env variables, then the payload). */
+	projectDirs(payload: Payload, env: Record<string, string | undefined>): Array<string | undefined>;
+	/** The agent's session id, for the session file. */
+	sessionId(payload: Payload): string | undefined;
+	/** The agent's transcript file, when the payload names one. */
+	transcript?(payload: Payload): string | undefined;
+	/** How to read that transcript (PROTOCOLS.md §17); without one the session view holds the hooks' entries only. */
+	readTranscript?(text: string): TranscriptMessage[];
+	/** The text a tool output stands for (our `tool_result` content). */
+	outputText(call: AgentToolCall): string;
+	/** The exact stdout for an outcome on an event; `""` writes nothing. */
+	answer(event: string, payload: Payload, outcome: Outcome, notes: AnswerNotes): string;
+	/** The deny answer when the event itself is unknown (stdin unreadable): fail closed. */
+	denyUnknown(reason: string): string;
+}

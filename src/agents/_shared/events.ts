@@ -1,0 +1,24 @@
+import type { AgentEventSpec } from "./bridge-types.ts";
+import type { AgentHookTarget } from "./entry.ts";
+import type { AgentEvent } from "./install-spec.ts";
+
+/*
+ * An agent's event table (its bridge's `events`: names, payload fields, and the event of ours each
+ * becomes) is written once, in its bridge module; the other directions read it from there.
+ */
+
+/** The events whose command hooks, read from the agent's own config, run on an event of ours: the same counterpart as the bridge's. */
+export function hookTargets(events: Record<string, AgentEventSpec>, omit: readonly string[] = []): Record<string, AgentHookTarget> {
+	const targets: Record<string, AgentHookTarget> = {};
+	for (const [name, spec] of Object.entries(events)) if (spec.to !== null && !omit.includes(name)) targets[name] = spec.to;
+	return targets;
+}
+
+/** `install`'s entries: each named event with the event of ours it maps to, from the table (an unmapped name is a programming error). */
+export function installEvents(events: Record<string, AgentEventSpec>, list: ReadonlyArray<Omit<AgentEvent, "xcsh">>): AgentEvent[] {
+	return list.map((event) => {
+		const to = events[event.name]?.to;
+		if (!to) throw new Error(`install: ${event.name} has no counterpart in the agent's event table`);
+		return { ...event, xcsh: to };
+	});
+}

@@ -1,0 +1,65 @@
+import { join, resolve } from "pathe";
+
+/* What `install` writes for one agent (each agent folder's `install.ts` gives one {@link AgentSpec}). */
+
+/** Project or user level config. */
+export type Scope = "project" | "user";
+
+/** One event entry `install` writes. */
+export interface AgentEvent {
+	/** The agent's own event name, exactly as its config spells it. */
+	name: string;
+	/** The xcsh event it maps to (PROTOCOLS.md §13). */
+	xcsh: string;
+	/** Tool events get `"*"`; omitted means every occurrence of the event. */
+	matcher?: string;
+	/** Events whose action a failed hook should block (Claude `onFailure`, Cursor `failClosed`). */
+	guard?: boolean;
+}
+
+/** Everything `install` needs to know about one agent's hook config. */
+export interface AgentSpec {
+	id: string;
+	/** Name for messages. */
+	label: string;
+	/** The config file at each level. */
+	file(scope: Scope, dir: string): string;
+	/**
+	 * `grouped`: `hooks.<Event>` is a list of `{matcher?, hooks: [handler]}` (Claude, Codex, Gemini);
+	 * `flat`: `hooks.<event>` is a list of handlers (Cursor, Copilot).
+	 */
+	layout: "grouped" | "flat";
+	/** The handler field that holds the shell command. */
+	commandKey: "command" | "bash";
+	/** The top level of a new file, before the `hooks` key. */
+	base: Record<string, unknown>;
+	events: AgentEvent[];
+	/** The handler object for one event. */
+	handler(event: AgentEvent, command: string): Record<string, unknown>;
+	/** The handler object for one event answered by `serve --http` at `url` (agents with http hooks only). */
+	httpHandler?(event: AgentEvent, url: string): Record<string, unknown>;
+	/** What an http install still needs before the entries work, printed after it. */
+	httpNotes?(url: string): string[];
+	/** What the agent still needs before the entries run, printed after an install. */
+	notes(scope: Scope, dir: string): string[];
+}
+
+// One timeout for every event: long enough for a hook that asks the network, short of the agents'
+// 600 s defaults, in each agent's own unit (Gemini: ms; the others: seconds).
+export const TIMEOUT_S = 60;
+
+/**
+ * The environment variable an http entry's `Authorization` header names (`Bearer $XCSH_HOOKS_TOKEN`):
+ * Claude Code expands it from its own environment, and only when `allowedEnvVars` lists it (an
+ * unlisted one becomes an empty string). It also marks an http entry as ours.
+ */
+export const HTTP_TOKEN_VARIABLE = "XCSH_HOOKS_TOKEN";
+
+/** A note when the agent's own home variable points elsewhere than the user-level file written. */
+export function homeOverride(scope: Scope, variable: string, written: string, file: string): string[] {
+	const value = process.env[variable];
+	if (scope !== "user" || !value || resolve(value) === written) return [];
+	return [
+		`${variable} is set: the agent reads ${join(resolve(value), file)}, not this file; run with ${variable} unset or copy the entries there.`,
+	];
+}

@@ -1,0 +1,160 @@
+import { COPILOT } from "./protocol.ts";
+import { answerJson, isRecord, nonEmpty, stringField } from "../_shared/answer.ts";
+import { num, obj, oneOf, opt, str, type Shape } from "../_shared/fields.ts";
+import { outputAsText } from "../_shared/text.ts";
+import { shellRule } from "../_shared/tools.ts";
+import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } from "../_shared/bridge-types.ts";
+
+/**
+ * GitHub Copilot CLI (PROTOCOLS.md A.4, B.5): `xcsh-hooks bridge copilot` in `.github/hooks/*.json`.
+ * Copilot has two event spellings with two payloads: camelCase (`preToolUse`: `sessionId`, `toolName`,
+ * `toolArgs`, epoch-ms `timestamp`, and **no event name** — register those with `--event preToolUse`;
+ * without it the event is recognised by its fields) and PascalCase (`PreToolUse`: Claude-style
+ * `hook_event_name`, `tool_name`, `tool_input`, `tool_result`). Both honour the flat answer fields used here.
+ *
+ * - preToolUse / PreToolUse → `tool_call`: deny = `{permissionDecision: "deny", permissionDecisionReason}`;
+ *   a rewrite = `{modifiedArgs}` (the whole arguments; no `allow`, which Copilot does not need).
+ * - postToolUse / PostToolUse → `tool_result`: a replaced output is
+ *   `{modifiedResult: {resultType, textResultForLlm}}`, given to the model verbatim.
+ * - userPromptSubmitted / UserPromptSubmit → `before_agent_start` (`additionalContext`, appended to the
+ *   prompt); sessionStart, sessionEnd, agentStop/Stop → `session_start`, `session_shutdown`,
+ *   `agent_end`; preCompact → `session_before_compact`.
+ *
+ * Cannot: cancel a compaction; replace only the raw output (`details`); map `view`/`create`/`edit` to
+ * the built-in file tools (their fields differ; they keep their own names). Copilot lets a call run when
+ * a hook times out, so the bridge answers by itself before Copilot's 30 s default.
+ */
+
+const camel: Shape = { sessionId: opt(str), timestamp: opt(num), cwd: str };
+const pascal: Shape = { hook_event_name: str, session_id: opt(str), timestamp: opt(str), cwd: str };
+const args = oneOf(obj(), str);
+
+/** `toolArgs` was a JSON string in older Copilot versions, an object in 1.0.102. */
+function argsObject(value: unknown): Record<string, unknown> {
+	if (isRecord(value)) return value;
+	try {
+		const parsed: unknown = JSON.parse(String(value));
+		if (isRecord(parsed)) return parsed;
+	} catch {
+		// not JSON: handed to hooks as it is
+	}
+	return { args: value };
+}
+
+const camelCall = (p: Payload): AgentToolCall => ({
+	name: p.toolName as string,
+	input: argsObject(p.toolArgs),
+	output: p.toolResult ?? p.error,
+	isError: p.error !== undefined,
+});
+
+const pascalCall = (p: Payload): AgentToolCall => ({
+	name: p.tool_name as string,
+	input: argsObject(p.tool_input),
+	output: p.tool_result ?? p.error,
+	isError: p.hook_event_name === "PostToolUseFailure",
+});
+
+const compaction = (p: Payload) => ({ preparation: { trigger: p.trigger ?? "auto" } });
+
+/** Copilot CLI's hook events, both spellings, and what each becomes. */
+export const copilotEvents: Record<string, AgentEventSpec> = {
+	preToolUse: { fields: { ...camel, toolName: str, toolArgs: args }, to: "tool_call", call: camelCall },
+	postToolUse: { fields: { ...camel, toolName: str, toolArgs: args, toolResult: obj() }, to: "tool_result", call: camelCall },
+	postToolUseFailure: { fields: { ...camel, toolName: str, toolArgs: args }, to: "tool_result", call: camelCall },
+	userPromptSubmitted: { fields: { ...camel, prompt: str }, to: "before_agent_start", prompt: (p) => p.prompt as string },
+	sessionStart: { fields: camel, to: "session_start" },
+	sessionEnd: { fields: camel, to: "session_shutdown" },
+	agentStop: { fields: camel, to: "agent_end" },
+	preCompact: { fields: camel, to: "session_before_compact", compaction },
+	PreToolUse: { fields: { ...pascal, tool_name: str, tool_input: args }, to: "tool_call", call: pascalCall },
+	PostToolUse: { fields: { ...pascal, tool_name: str, tool_input: args, tool_result: obj() }, to: "tool_result", call: pascalCall },
+	PostToolUseFailure: { fields: { ...pascal, tool_name: str, tool_input: args }, to: "tool_result", call: pascalCall },
+	UserPromptSubmit: { fields: { ...pascal, prompt: str }, to: "before_agent_start", prompt: (p) => p.prompt as string },
+	SessionStart: { fields: pascal, to: "session_start" },
+	SessionEnd: { fields: pascal, to: "session_shutdown" },
+	Stop: { fields: pascal, to: "agent_end" },
+	PreCompact: { fields: pascal, to: "session_before_compact", compaction },
+};
+// Fired too, but after the guard already decided (permissionRequest) or without a counterpart.
+for (const name of [
+	"userPromptTransformed",
+	"permissionRequest",
+	"PermissionRequest",
+	"subagentStart",
+	"SubagentStart",
+	"subagentStop",
+	"SubagentStop",
+	"notification",
+	"Notification",
+	"errorOccurred",
+	"ErrorOccurred",
+	"preMcpToolCall",
+	"PreMcpToolCall",
+])
+	copilotEvents[name] = { fields: {}, to: null };
+
+/** The camelCase event a payload without an event name is, by the fields only that event carries. */
+function sniff(p: Record<string, unknown>): string | undefined {
+	if (p.toolResult !== undefined) return "postToolUse";
+	if (p.toolArgs !== undefined) return "preToolUse";
+	if (p.transformedPrompt !== undefined) return "userPromptTransformed";
+	if (p.prompt !== undefined) return "userPromptSubmitted";
+	if (p.initialPrompt !== undefined || p.source !== undefined) return "sessionStart";
+	if (p.stopReason !== undefined || p.transcriptPath !== undefined) return "agentStop";
+	if (p.error !== undefined) return "errorOccurred";
+	if (p.reason !== undefined) return "sessionEnd";
+	return undefined;
+}
+
+const deny = (reason: string) => ({ permissionDecision: "deny", permissionDecisionReason: nonEmpty(reason, "blocked by an xcsh hook") });
+
+function body(event: string, payload: Payload, outcome: Outcome, warn: (line: string) => void): Record<string, unknown> {
+	switch (outcome.kind) {
+		case "deny":
+			return deny(outcome.reason);
+		case "rewrite":
+			return { modifiedArgs: outcome.input };
+		case "replace": {
+			if (outcome.text === undefined) {
+				warn(`copilot ${event}: only text can replace a tool output; the hook's replaced details were dropped`);
+				return {};
+			}
+			const result = payload.toolResult ?? payload.tool_result;
+			const resultType = isRecord(result) ? (result.resultType ?? result.result_type) : undefined;
+			return { modifiedResult: { resultType: typeof resultType === "string" ? resultType : "success", textResultForLlm: outcome.text } };
+		}
+		case "context":
+			return { additionalContext: outcome.text };
+		case "cancel":
+			warn(`copilot ${event}: Copilot cannot cancel a compaction; the hook's cancel was ignored`);
+			return {};
+		case "none":
+			return {};
+	}
+}
+
+/** The GitHub Copilot CLI bridge. */
+export const copilotBridge: AgentBridge = {
+	name: COPILOT.name,
+	events: copilotEvents,
+	tools: [shellRule("bash"), shellRule("Bash")],
+	timeoutSeconds: COPILOT.timeoutSeconds,
+	eventName(payload, hint) {
+		if (hint) return hint;
+		if (!isRecord(payload)) return undefined;
+		return stringField(payload, "hook_event_name") ?? stringField(payload, "hookName") ?? sniff(payload);
+	},
+	projectDirs: (payload, env) => [env[COPILOT.projectVariable], stringField(payload, "cwd")],
+	sessionId: (payload) => stringField(payload, "sessionId") ?? stringField(payload, "session_id"),
+	outputText(call) {
+		const output = call.output;
+		if (isRecord(output)) {
+			const text = output.textResultForLlm ?? output.text_result_for_llm;
+			if (typeof text === "string") return text;
+		}
+		return outputAsText(isRecord(output) && typeof output.message === "string" ? output.message : output);
+	},
+	answer: (event, payload, outcome, notes) => answerJson(body(event, payload, outcome, notes.warn)),
+	denyUnknown: (reason) => JSON.stringify(deny(reason)),
+};

@@ -1,0 +1,9 @@
+/** GitHub Copilot CLI's protocol facts that more than one direction reads (PROTOCOLS.md A.4). */
+export const COPILOT = {
+	name: "copilot",
+	label: "GitHub Copilot CLI",
+	timeoutSeconds: 25,
+	projectVariable: "COPILOT_PROJECT_DIR",
+	/** Its `timeoutSec` field counts seconds. */
+	timeoutUnitMs: 1000,
+} as const;

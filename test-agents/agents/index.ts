@@ -1,0 +1,13 @@
+import { claudeDriver } from "./claude.ts";
+import { codexDriver } from "./codex.ts";
+import { copilotDriver } from "./copilot.ts";
+import { geminiDriver } from "./gemini.ts";
+import type { AgentDriver } from "./types.ts";
+
+/** Every agent the real-client suite drives, in run order: one line per agent (its driver holds the rest). */
+export const DRIVERS: readonly AgentDriver[] = [claudeDriver, codexDriver, geminiDriver, copilotDriver];
+
+/** The driver of `id`. */
+export function findDriver(id: string): AgentDriver | undefined {
+	return DRIVERS.find((driver) => driver.id === id);
+}
