@@ -46,7 +46,7 @@ const FORBIDDEN: Record<string, string[]> = {
 	decisions: ["hooks", "host", "discovery", "bridges", "serve", "cli", "tools", "install"],
 	hooks: ["host", "bridges", "serve", "cli", "install", "tools", "trust", "agent-hooks"],
 	tools: ["host", "discovery", "bridges", "serve", "cli", "install"],
-	discovery: ["host", "serve", "cli"],
+	discovery: ["host", "serve", "cli", "bridges"],
 	"agent-hooks": ["host", "serve", "cli"],
 	host: ["bridges", "serve", "cli"],
 	bridges: ["serve", "cli", "discovery"],
