@@ -1,3 +1,4 @@
+import { onEndingSignal } from "./host/signals.ts";
 import { mark } from "./profile.ts";
 // node:fs is required where needed: the compiled executable never needs it here, and this is every start-up's first module.
 const fs = () => require("node:fs") as typeof import("node:fs");
@@ -87,7 +88,8 @@ async function restartClean(): Promise<void> {
 			stdio: ["inherit", "inherit", "inherit"],
 		},
 	);
-	for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => child.kill(signal));
+	// Every signal that would end this process goes to the CLI instead, which answers it (src/host/signals.ts).
+	onEndingSignal((signal) => child.kill(signal));
 	process.exit(await child.exited);
 }
 

@@ -1,3 +1,4 @@
+import { onEndingSignal } from "../host/signals.ts";
 import { MAX_PAYLOAD_BYTES, readStdinAhead } from "../host/stdin.ts";
 import { bridgeSocketPath } from "../paths.ts";
 import { mark } from "../profile.ts";
@@ -223,7 +224,7 @@ export async function forwardBridgeCall(argv: readonly string[], socketPath?: st
 		exchange.close();
 		void answerUnreached(call, stdin, `interrupted by ${signal} before the hook server answered`).then((code) => process.exit(code));
 	};
-	for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.once(signal, () => onSignal(signal));
+	onEndingSignal(onSignal); // every signal that would end the process without an answer (src/host/signals.ts)
 	const seconds = call.timeoutSeconds ?? findAgent(call.agent)?.timeoutSeconds ?? 25;
 	let answer: { stdout: string; stderr: string[] } | Error;
 	try {

@@ -9,6 +9,7 @@ import { createHost, describeSkips, type Host } from "../host/host.ts";
 import { mark } from "../profile.ts";
 import { isRecord } from "../agents/_shared/answer.ts";
 import { decodeUtf8 } from "../json.ts";
+import { oneLine } from "../one-line.ts";
 import { isGuard, type Mapped, mapPayload, rewriteToAgent, toOutcome } from "./map.ts";
 import { agentSessionFile, ensureSessionFile } from "./session.ts";
 import { agentSessionView } from "./transcript.ts";
@@ -20,6 +21,12 @@ export interface BridgeOptions {
 	stdin: Uint8Array | undefined | Error;
 	/** `--event`: the agent's event name, for payloads that do not carry it (Copilot camelCase). */
 	event?: string | undefined;
+	/**
+	 * `event` only names the event of a payload that names none (`serve --http`'s `?event=`): a URL
+	 * never turns a call the payload names as a guard event into another event. One that names another
+	 * event than the payload is refused as a denied tool call (fail closed), naming both.
+	 */
+	eventIsFallback?: boolean | undefined;
 	/** `--cwd`, already checked: overrides the project directory the agent names. */
 	cwd?: string | undefined;
 	/** `--hook` paths. */
@@ -37,10 +44,11 @@ export interface BridgeOptions {
 	/** Where the call's hooks come from; default: loaded for this call and closed after it (`serve --http` lends pooled ones). */
 	host?: BridgeHostSource;
 	/**
-	 * Called once the event is known, with the answer to give should the process have to end before the
-	 * hooks decide (a signal): the agent's deny for a guard event, "no opinion" for the others.
+	 * Called once the event is known, with what gives the answer should the process have to end before
+	 * the hooks decide (`why`: what ended it, e.g. "SIGTERM"): the agent's deny for a guard event, "no
+	 * opinion" for the others.
 	 */
-	onFallback?: ((answer: string) => void) | undefined;
+	onFallback?: ((answer: (why: string) => string) => void) | undefined;
 }
 
 /** What a bridge call asks of its {@link BridgeHostSource}. */
@@ -182,33 +190,58 @@ function decisionOf(agent: AgentBridge, event: string, payload: unknown, outcome
 		event,
 		tool,
 		decision,
-		reason: outcome.kind === "deny" ? outcome.reason : undefined,
+		reason: outcome.kind === "deny" ? oneLine(outcome.reason) : undefined,
 		durationMs: 0,
 	};
+}
+
+/**
+ * The outcome as the agent is given it: a deny or cancel reason is one line with its control
+ * characters escaped (src/one-line.ts), whoever formed it — a hook, a thrown error's message, a
+ * payload's parse error — since agents show it in a terminal and some read it line by line.
+ */
+function asGiven(outcome: Outcome): Outcome {
+	return outcome.kind === "deny" || outcome.kind === "cancel" ? { ...outcome, reason: oneLine(outcome.reason) } : outcome;
 }
 
 async function answerBridge(agent: AgentBridge, options: BridgeOptions): Promise<BridgeAnswer> {
 	const stderr: string[] = [];
 	const notes: AnswerNotes = { messages: [], warn: (line) => stderr.push(line) };
 	const say = (line: string) => stderr.push(`xcsh-hooks bridge ${agent.name}: ${line}`);
+	// Every answer of this call is written here.
+	const give = (event: string, payload: unknown, outcome: Outcome) =>
+		agent.answer(event, isRecord(payload) ? payload : {}, asGiven(outcome), notes);
 	const parsed = parsePayload(options.stdin);
 	const payload = "value" in parsed ? parsed.value : undefined;
-	const name = agent.eventName(payload, options.event);
+	const named = eventOf(agent, payload, options);
+	if ("mismatch" in named) {
+		say(`${named.mismatch}; answered as a denied tool call (fail closed)`);
+		const reason = `xcsh-hooks bridge ${agent.name}: ${named.mismatch} (fail closed)`;
+		return {
+			stdout: agent.denyUnknown(oneLine(reason)),
+			stderr,
+			decision: decisionOf(agent, "unknown", payload, { kind: "deny", reason }),
+		};
+	}
+	const name = named.name;
 	if (name === undefined) {
 		const why = "error" in parsed ? parsed.error : "the payload names no event (pass --event)";
 		say(`${why}; answered as a denied tool call (fail closed)`);
 		const reason = `xcsh-hooks bridge ${agent.name}: ${why} (fail closed)`;
-		return { stdout: agent.denyUnknown(reason), stderr, decision: decisionOf(agent, "unknown", payload, { kind: "deny", reason }) };
+		return {
+			stdout: agent.denyUnknown(oneLine(reason)),
+			stderr,
+			decision: decisionOf(agent, "unknown", payload, { kind: "deny", reason }),
+		};
 	}
 	const guard = isGuard(agent.events[name]);
-	options.onFallback?.(
-		agent.answer(
+	options.onFallback?.((why) =>
+		give(
 			name,
-			isRecord(payload) ? payload : {},
+			payload,
 			guard
-				? { kind: "deny", reason: `xcsh-hooks bridge ${agent.name}: interrupted before the hooks decided (fail closed)` }
+				? { kind: "deny", reason: `xcsh-hooks bridge ${agent.name}: interrupted by ${why} before the hooks decided (fail closed)` }
 				: { kind: "none" },
-			notes,
 		),
 	);
 	let settings: Record<string, unknown> | undefined;
@@ -216,11 +249,11 @@ async function answerBridge(agent: AgentBridge, options: BridgeOptions): Promise
 		say(guard ? `${why}; the tool call is denied (fail closed)` : `${why}; no opinion`);
 		const outcome: Outcome = guard ? { kind: "deny", reason: `xcsh-hooks bridge ${agent.name}: ${why} (fail closed)` } : { kind: "none" };
 		const decision = guard ? decisionOf(agent, name, payload, outcome) : undefined;
-		return { stdout: agent.answer(name, isRecord(payload) ? payload : {}, outcome, notes), stderr, decision, settings };
+		return { stdout: give(name, payload, outcome), stderr, decision, settings };
 	};
 	if ("error" in parsed) return fail(parsed.error);
 	const mapped = mapPayload(agent, name, payload);
-	if (mapped.kind === "none") return { stdout: agent.answer(name, payload as Payload, { kind: "none" }, notes), stderr };
+	if (mapped.kind === "none") return { stdout: give(name, payload, { kind: "none" }), stderr };
 	if (mapped.kind === "invalid") return fail(`invalid ${name} payload: ${mapped.errors.join("; ")}`);
 	try {
 		const outcome = await decide(agent, payload as Payload, mapped, options, {
@@ -233,10 +266,26 @@ async function answerBridge(agent: AgentBridge, options: BridgeOptions): Promise
 			},
 		});
 		const decision = guard ? decisionOf(agent, name, payload, outcome, mapped.tool?.toolName) : undefined;
-		return { stdout: agent.answer(name, payload as Payload, outcome, notes), stderr, decision, settings };
+		return { stdout: give(name, payload, outcome), stderr, decision, settings };
 	} catch (error) {
 		return fail(error instanceof Error ? error.message : String(error));
 	}
+}
+
+/**
+ * The agent's event name of a call. `--event` names it (the user's own command line: `bridge gemini
+ * --event BeforeTool` runs Qwen's Claude-named payloads as Gemini's). A hint that is only a fallback
+ * (`serve --http`'s `?event=`, see {@link BridgeOptions.eventIsFallback}) names only the event of a
+ * payload that names none; one naming another event than the payload is a mismatch.
+ */
+function eventOf(agent: AgentBridge, payload: unknown, options: BridgeOptions): { name: string | undefined } | { mismatch: string } {
+	if (!options.eventIsFallback || options.event === undefined) return { name: agent.eventName(payload, options.event) };
+	const own = (agent.payloadEvent ?? ((p: unknown) => agent.eventName(p, undefined)))(payload);
+	if (own === undefined) return { name: agent.eventName(payload, options.event) };
+	if (own === options.event) return { name: own };
+	return {
+		mismatch: `the URL's ?event=${oneLine(options.event)} does not match the event the payload names (${oneLine(own)}); the payload's event is the call's, so drop ?event= or correct it`,
+	};
 }
 
 interface Sinks {

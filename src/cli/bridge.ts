@@ -3,6 +3,7 @@ import { readStdinBytes } from "../host/stdin.ts";
 import { recordDecision, runBridge } from "../bridges/run.ts";
 import { mark } from "../profile.ts";
 import { exitProcess } from "../host/exit-guard.ts";
+import { onEndingSignal } from "../host/signals.ts";
 import { claimStdout, protocolFd } from "../host/stdout.ts";
 import { CliError, EXIT_OK, writeAll, globalArgs, hookPaths, projectDir, writeErr, writeOut, defineCommand } from "./_shared.ts";
 
@@ -16,8 +17,10 @@ function timeoutSeconds(value: unknown): number | undefined {
 
 /**
  * A signal (the agent's own timeout, or a hook signalling its own process) must not end the call with
- * no answer, which Codex and Gemini read as "allow": once the event is known, SIGTERM, SIGINT and SIGHUP
- * write the fallback answer (the deny, for a guard event) and exit 0.
+ * no answer, which Codex and Gemini read as "allow": once the event is known, every signal that would
+ * end the process (src/host/signals.ts: SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM…)
+ * writes the fallback answer (the deny, for a guard event) and exits 0. Once the real answer is being
+ * written a signal is ignored: the command ends as soon as it is out, and ending earlier could cut it short.
  */
 function writeOutSync(text: string): void {
 	writeAll(protocolFd() ?? 1, text.endsWith("\n") ? text : `${text}\n`);
@@ -25,12 +28,14 @@ function writeOutSync(text: string): void {
 
 let answered = false;
 
-function answerOnSignal(answer: string): void {
-	const handler = () => {
-		if (!answered && answer) writeOutSync(answer);
+function answerOnSignal(answer: (why: string) => string): void {
+	onEndingSignal((signal) => {
+		if (answered) return;
+		answered = true;
+		const text = answer(signal);
+		if (text) writeOutSync(text);
 		exitProcess(EXIT_OK);
-	};
-	for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.once(signal, handler);
+	});
 }
 
 /** `xcsh-hooks bridge <agent>`: one agent hook call in, exactly one answer in that agent's protocol out, exit 0. */

@@ -11,12 +11,16 @@ import {
 	printJson,
 	projectDir,
 	readStdin,
+	toJson,
+	writeAll,
 	writeErr,
 	defineCommand,
 } from "./_shared.ts";
-import { createHost, describeSkips } from "../host/host.ts";
+import { createHost, describeSkips, type Host } from "../host/host.ts";
 import { decisionOf, logDecision } from "../host/decisions.ts";
-import { claimStdout } from "../host/stdout.ts";
+import { exitProcess } from "../host/exit-guard.ts";
+import { onEndingSignal } from "../host/signals.ts";
+import { claimStdout, protocolFd } from "../host/stdout.ts";
 
 /** Reads the event JSON from `--data` or stdin, fills `type` and `toolCallId`, and validates it. */
 async function readEvent(type: string, data: string | undefined): Promise<HookEvent> {
@@ -40,6 +44,38 @@ async function readEvent(type: string, data: string | undefined): Promise<HookEv
 	throw new CliError(`invalid ${type} event: ${checked.ok ? "rejected" : checked.errors.join("; ")}`);
 }
 
+/**
+ * A signal before the answer is out (a hook signalling its own process, or the caller giving up) ends
+ * `emit` deliberately instead of by the signal: a `tool_call` is answered as blocked (the JSON, the
+ * reason on stderr, exit 2) and put on record as a deny; any other event ends with `128 + n` and a line
+ * on stderr. Returns the function that marks the real answer as being written (a signal then waits for it).
+ */
+function answerOnSignal(event: HookEvent, session: string | undefined, settings: () => Host["settings"] | undefined): () => void {
+	let answered = false;
+	onEndingSignal((signal) => {
+		if (answered) return;
+		answered = true;
+		const why = `interrupted by ${signal} before the hooks decided`;
+		if (event.type !== "tool_call") {
+			writeAll(2, `xcsh-hooks emit: ${why}\n`);
+			// node:os only here: it stays off emit's start-up.
+			void import("node:os").then(({ constants }) => exitProcess(128 + (constants.signals[signal] ?? 0)));
+			return;
+		}
+		const reason = `${why} (fail closed)`;
+		logDecision(
+			{ settings: settings() ?? {} },
+			{ agent: "cli", session, event: "tool_call", tool: event.toolName, decision: "deny", reason },
+		);
+		writeAll(protocolFd() ?? 1, `${toJson({ event, result: { block: true, reason }, errors: [], loadErrors: [] }, 2)}\n`);
+		writeAll(2, `${reason}\n`);
+		exitProcess(EXIT_BLOCKED);
+	});
+	return () => {
+		answered = true;
+	};
+}
+
 export const emitCommand = defineCommand({
 	meta: { name: "emit", description: "Dispatch one event to the hooks and print {event, result, errors, loadErrors}" },
 	args: {
@@ -52,7 +88,9 @@ export const emitCommand = defineCommand({
 	async run({ args }) {
 		const event = await readEvent(args.type as string, args.data);
 		claimStdout(); // the JSON answer is all stdout holds; hooks' output goes to stderr
-		const host = await createHost({
+		let host: Host | undefined;
+		const answering = answerOnSignal(event, args.session, () => host?.settings);
+		host = await createHost({
 			cwd: projectDir(args.cwd),
 			hookPaths: hookPaths(args),
 			discovery: args.discovery,
@@ -61,6 +99,7 @@ export const emitCommand = defineCommand({
 		try {
 			const started = performance.now();
 			const dispatched = await dispatch(host, event, args["allow-load-errors"] === true);
+			answering(); // decided: from here the real answer is logged and written
 			const { result, stopped } = dispatched;
 			if (event.type === "tool_call")
 				logDecision(host, {

@@ -1,5 +1,5 @@
 import { stat } from "node:fs/promises";
-import { decisionLogFile, formatDecision, matchesSession, parseDecisionLines } from "../decisions/index.ts";
+import { decisionLogFile, formatDecision, jsonLine, matchesSession, parseDecisionLines } from "../decisions/index.ts";
 import { resolvePath } from "../paths.ts";
 import { CliError, EXIT_OK, writeErr, writeOut, defineCommand } from "./_shared.ts";
 
@@ -30,7 +30,7 @@ async function show(view: View, text: string, firstLine: number): Promise<number
 	const { decisions, warnings } = parseDecisionLines(text, view.file, firstLine);
 	for (const warning of warnings) await writeErr(`warning: ${warning}`);
 	const shown = decisions.filter((d) => matchesSession(d.entry, view.session));
-	if (shown.length > 0) await writeOut(shown.map((d) => (view.json ? d.raw : formatDecision(d.entry))).join("\n"));
+	if (shown.length > 0) await writeOut(shown.map((d) => (view.json ? jsonLine(d) : formatDecision(d.entry))).join("\n"));
 	return shown.length;
 }
 
@@ -67,7 +67,7 @@ export const logCommand = defineCommand({
 	args: {
 		follow: { type: "boolean", alias: ["f"], description: "Keep printing decisions as they are logged (Ctrl-C stops)" },
 		session: { type: "string", description: "Only this session (its id or the start of it)", valueHint: "id" },
-		json: { type: "boolean", description: "Print the log's JSON lines as they are stored" },
+		json: { type: "boolean", description: "Print the log's JSON lines as they are stored (control characters escaped)" },
 		file: { type: "string", description: "Read this log file instead", valueHint: "path" },
 	},
 	async run({ args }) {

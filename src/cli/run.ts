@@ -77,28 +77,46 @@ export const runToolCommand = defineCommand({
 				});
 			// A hook's uncaught error while the call was being decided blocks it, as in `emit` (fail closed).
 			const strayReason = watchStrayErrors();
+			// Every signal that would end the process (Ctrl-C, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1…) aborts the
+			// tool, which kills its whole process group, and ends the command with 128 + n; one that came
+			// while the hooks decided keeps the tool from starting at all.
+			const interrupt = onInterrupt();
 			const tracked = {
 				...tool,
-				execute: (...a: Parameters<typeof tool.execute>) => {
-					const stray = strayReason();
+				execute: async (...a: Parameters<typeof tool.execute>) => {
+					const stray = await strayReason();
 					if (stray !== undefined) throw new ToolBlockedError(stray);
+					if (interrupt.signal.aborted) throw new ToolBlockedError(errorMessage(interrupt.signal.reason));
 					started = true;
 					log(a[1] !== checked.value ? "rewrite" : "allow"); // the wrapper passes a new object only when a hook replaced it
 					return tool.execute(...a);
 				},
 			};
 			let result: Awaited<ReturnType<typeof tool.execute>>;
-			// Ctrl-C, SIGTERM or SIGHUP aborts the tool, which kills its whole process group, and ends the command with 128 + n.
-			const interrupt = onInterrupt();
+			const execution = new HookToolWrapper(tracked, host.runner).execute(
+				`run_${crypto.randomUUID().slice(0, 8)}`,
+				checked.value,
+				interrupt.signal,
+			);
+			execution.catch(() => {}); // awaited below, unless a signal ends the command first
+			// A signal while the hooks still decide ends the command now: the tool will not start, and
+			// nothing waits for a hook that may never settle.
+			const beforeStart = new Promise<"interrupted">((resolve) =>
+				interrupt.signal.addEventListener("abort", () => !started && resolve("interrupted"), { once: true }),
+			);
 			try {
-				result = await new HookToolWrapper(tracked, host.runner).execute(
-					`run_${crypto.randomUUID().slice(0, 8)}`,
-					checked.value,
-					interrupt.signal,
-				);
+				const first = await Promise.race([execution, beforeStart]);
+				if (first === "interrupted") throw interrupt.signal.reason;
+				result = first;
 			} catch (error) {
 				if (interrupt.code !== undefined) {
-					await writeErr(`${name}: interrupted; the command and its process group were stopped`);
+					const why = errorMessage(interrupt.signal.reason);
+					if (!started) log("deny", why);
+					await writeErr(
+						started
+							? `${name}: ${why}; the command and its process group were stopped`
+							: `${name}: ${why} before the hooks decided; the tool did not run`,
+					);
 					return interrupt.code;
 				}
 				const blocked = error instanceof ToolBlockedError || !started;

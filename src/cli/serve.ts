@@ -1,6 +1,7 @@
 import { exitProcess } from "../host/exit-guard.ts";
 import type { ParsedArgs } from "./_args.ts";
 import { createServer, type Server } from "../serve/server.ts";
+import { onEndingSignal } from "../host/signals.ts";
 import { claimStdout } from "../host/stdout.ts";
 import { decodeUtf8 } from "../json.ts";
 import { bridgeSocketPath } from "../paths.ts";
@@ -24,16 +25,17 @@ const DESCRIPTION = `Run the hooks as a long-lived process speaking newline-deli
 
 Requests run concurrently; match responses by id. Hook files, discovery folders and settings are
 watched and reloaded (debounced); running requests finish on the hooks they started with. On stdin
-EOF, SIGTERM or SIGINT: in-flight requests are answered, session_shutdown is emitted once, exit 0;
-requests still running after --shutdown-grace (a hook that never settles) make it exit 1.
+EOF or a signal (SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1…): in-flight requests are answered,
+session_shutdown is emitted once, exit 0; requests still running after --shutdown-grace (a hook
+that never settles) make it exit 1.
 Whatever hooks write to stdout goes to stderr: stdout holds only response lines.
 
 With --http HOST:PORT it answers Claude Code's type "http" hooks instead: POST / (or /claude, or
 /<agent>) with the hook's JSON payload is answered 200 with the body \`bridge claude\` would print.
 Every request needs "Authorization: Bearer <token>", the token in ~/.xcsh/agent/http-token (created,
 mode 0600, when missing); without it: 401 and nothing runs. Loopback addresses only, unless
---allow-remote. Prints {"method":"ready","params":{"url":…}} on stdout once listening; SIGTERM or
-SIGINT stop it. Write the entries with: xcsh-hooks install claude --http http://HOST:PORT/
+--allow-remote. Prints {"method":"ready","params":{"url":…}} on stdout once listening; a signal
+stops it. Write the entries with: xcsh-hooks install claude --http http://HOST:PORT/
 
 With --socket it answers the \`bridge <agent>\` calls of every agent from hooks already loaded: a
 bridge call finds the server at ~/.xcsh/agent/bridge.sock (mode 0600, in your own agent folder) and
@@ -135,20 +137,22 @@ export const serveCommand = defineCommand({
 	},
 });
 
-/** The signal that ends a long-lived command: resolves on the first SIGTERM/SIGINT; a second exits at once. */
+/**
+ * The signal that ends a long-lived command: resolves on the first of the signals that would end the
+ * process (src/host/signals.ts: SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1…, a hook may send one to its
+ * own server), so the requests already taken are answered before it exits; a second exits at once.
+ */
 function untilSignal(): Promise<void> {
 	let signalled = false;
 	return new Promise<void>((resolve) => {
-		const onSignal = () => {
+		onEndingSignal(() => {
 			if (signalled) {
 				void writeErr("xcsh-hooks serve: second signal, exiting without waiting").then(() => exitProcess(EXIT_USAGE));
 				return;
 			}
 			signalled = true;
 			resolve();
-		};
-		process.on("SIGTERM", onSignal);
-		process.on("SIGINT", onSignal);
+		});
 	});
 }
 

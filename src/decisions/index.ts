@@ -8,4 +8,4 @@ export {
 	decisionLogEnabled,
 	decisionLogFile,
 } from "./decision-log.ts";
-export { formatDecision, type LoggedDecision, matchesSession, type ParsedDecisions, parseDecisionLines } from "./read-log.ts";
+export { formatDecision, jsonLine, type LoggedDecision, matchesSession, type ParsedDecisions, parseDecisionLines } from "./read-log.ts";

@@ -1,3 +1,4 @@
+import { isOneLine, oneLine } from "../one-line.ts";
 import type { DecisionEntry } from "./decision-log.ts";
 
 /** One line of the log, parsed. */
@@ -50,13 +51,32 @@ export function matchesSession(entry: DecisionEntry, session: string | undefined
 	return session === undefined || (typeof entry.session === "string" && entry.session.startsWith(session));
 }
 
-/** One readable line: time, agent, session (short), event/tool, decision, reason, hook. */
+/** A field as `log` shows it: text on one line, control characters escaped; a stored non-string (a hand-edited log) as its JSON. */
+function shown(value: unknown): string {
+	return oneLine(typeof value === "string" ? value : (JSON.stringify(value) ?? String(value)));
+}
+
+/**
+ * One readable line: time, agent, session (short), event/tool, decision, reason, hook. Anyone who can
+ * append to the log (a hook, a project's guard) chooses these strings, so every field is shown on one
+ * line with its control characters escaped (src/one-line.ts): a newline cannot forge a second
+ * decision, an ESC cannot drive the terminal.
+ */
 export function formatDecision(entry: DecisionEntry & { time: string }): string {
-	const time = entry.time.replace("T", " ").replace(/\.\d+Z$|Z$/, "");
-	const session = entry.session ? entry.session.slice(0, 8) : "-";
-	const what = entry.tool ? `${entry.event}/${entry.tool}` : entry.event;
+	const time = shown(entry.time.replace("T", " ").replace(/\.\d+Z$|Z$/, ""));
+	const session = entry.session ? shown(String(entry.session).slice(0, 8)) : "-";
+	const what = entry.tool ? `${shown(entry.event)}/${shown(entry.tool)}` : shown(entry.event);
 	const took = typeof entry.durationMs === "number" ? ` ${entry.durationMs}ms` : "";
-	const reason = entry.reason ? ` "${entry.reason.replaceAll(/\s+/g, " ")}"` : "";
-	const hook = entry.hook ? ` (${entry.hook})` : "";
-	return `${time}  ${entry.agent.padEnd(7)} ${session.padEnd(8)}  ${what.padEnd(22)} ${entry.decision.padEnd(7)}${took}${reason}${hook}`;
+	const reason = entry.reason ? ` "${shown(entry.reason)}"` : "";
+	const hook = entry.hook ? ` (${shown(entry.hook)})` : "";
+	return `${time}  ${shown(entry.agent).padEnd(7)} ${session.padEnd(8)}  ${what.padEnd(22)} ${shown(entry.decision).padEnd(7)}${took}${reason}${hook}`;
+}
+
+/**
+ * A stored line as `log --json` prints it: as stored when it is one line with no control characters
+ * (the usual case), else the same JSON written again with them escaped (`\u2028`, `\u001b`… are
+ * JSON's own escapes, so the line still parses to the same entry).
+ */
+export function jsonLine(decision: LoggedDecision): string {
+	return isOneLine(decision.raw) ? decision.raw : oneLine(JSON.stringify(decision.entry));
 }

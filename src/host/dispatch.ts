@@ -42,7 +42,7 @@ export async function dispatch(host: Host, event: HookEvent, allowLoadErrors: bo
 			const strayReason = watchStrayErrors();
 			// Whoever runs the call (an agent behind serve or a bridge) gets an input a built-in tool accepts, or a block.
 			const gate = await gateToolCall(runner, event, () => builtinToolParameters(event.toolName));
-			const stray = gate.block ? undefined : strayReason();
+			const stray = gate.block ? undefined : await strayReason();
 			if (stray !== undefined) return { result: { block: true, reason: stray }, stopped: stray };
 			if (!gate.block) return { result: gate.result, hookPath: gate.hookPath };
 			return { result: { block: true, reason: gate.reason }, stopped: gate.reason, hookPath: gate.hookPath };

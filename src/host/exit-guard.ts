@@ -25,18 +25,56 @@ export class HookExitError extends Error {
 let guarded = false;
 const stray: string[] = [];
 
+// The real schedulers: the waits below must not count as a hook's deferred work.
+const realSetTimeout = globalThis.setTimeout;
+const realSetImmediate = globalThis.setImmediate;
+/** Zero-delay work (`setTimeout(fn)`, `setTimeout(fn, 0)`, `setImmediate(fn)`) scheduled since the guard went on. */
+let deferred = 0;
+
+const nextTurn = () => new Promise<void>((resolve) => realSetImmediate(resolve));
+
 /**
  * Errors no handler was there to catch (a hook's timer that throws or calls `process.exit`, a promise it
  * never awaited that rejects) would end the process with exit 1 and no answer, which an agent reads as
- * "allow". Starts watching for them; the returned function gives why the call decided since then
+ * "allow". Starts watching for them; the returned function resolves why the call decided since then
  * must be blocked (fail closed), or `undefined` when none arrived. `emit`, `serve`, bridges and `run` share it.
+ *
+ * What counts as "during the call": everything the handlers did before they settled, and the work they
+ * deferred with no delay (`setTimeout(fn)`, `setTimeout(fn, 0)`, `setImmediate(fn)`). Bun reports an
+ * unhandled rejection only on the event loop's next turn, so the check first waits for that turn (a few
+ * microseconds), and, only when zero-delay work was scheduled since the watch began, for that work to
+ * run (about 1 ms): a `Promise.reject(…)` nothing awaited, or one in such a timer, blocks the call as a
+ * thrown error does. A timer with a real delay that is still pending when every handler settled runs
+ * after the call was decided; a guard that depends on it must await it.
  */
-export function watchStrayErrors(): () => string | undefined {
+export function watchStrayErrors(): () => Promise<string | undefined> {
 	const before = stray.length;
-	return () => {
+	const deferredBefore = deferred;
+	return async () => {
+		if (deferred !== deferredBefore) {
+			// Timers of the same delay fire in the order they were set: this one after the hooks' own.
+			await new Promise<void>((resolve) => realSetTimeout(resolve, 0));
+			await nextTurn(); // after a hook's setImmediate in the same turn
+		}
+		await nextTurn();
 		const since = stray.slice(before);
 		return since.length === 0 ? undefined : `a hook raised an uncaught error during the call (fail closed): ${since.join("; ")}`;
 	};
+}
+
+/** Makes the global `setTimeout` and `setImmediate` count the zero-delay work they schedule (see {@link watchStrayErrors}). */
+function countDeferredWork(): void {
+	const counting = <F extends (...args: never[]) => unknown>(real: F, isDeferred: (args: unknown[]) => boolean): F => {
+		const wrapper = function (this: unknown, ...args: unknown[]) {
+			if (isDeferred(args)) deferred++;
+			return Reflect.apply(real, this, args);
+		};
+		// `length`, `name` and `util.promisify.custom` stay the real function's.
+		Object.defineProperties(wrapper, Object.getOwnPropertyDescriptors(real));
+		return wrapper as unknown as F;
+	};
+	globalThis.setTimeout = counting(realSetTimeout, (args) => !(Number(args[1]) > 1));
+	globalThis.setImmediate = counting(realSetImmediate, () => true);
 }
 
 /**
@@ -53,6 +91,7 @@ export function guardProcessExit(): void {
 	};
 	process.on("uncaughtException", record);
 	process.on("unhandledRejection", record);
+	countDeferredWork();
 	const refuse = (code?: unknown): never => {
 		throw new HookExitError(code);
 	};

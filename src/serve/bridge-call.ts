@@ -5,7 +5,7 @@ import type { HostPool } from "./http-hosts.ts";
 /** One bridge call a server answers: what `bridge <agent>` would be given, minus the process. */
 export type PooledCall = Pick<
 	BridgeOptions,
-	"event" | "cwd" | "hookPaths" | "discovery" | "allowLoadErrors" | "timeoutSeconds" | "workingDir"
+	"event" | "eventIsFallback" | "cwd" | "hookPaths" | "discovery" | "allowLoadErrors" | "timeoutSeconds" | "workingDir"
 > & {
 	agent: AgentBridge;
 	/** The payload as the agent sent it. */
@@ -23,6 +23,7 @@ export async function answerPooled(pool: HostPool, call: PooledCall): Promise<Br
 		runBridge(call.agent, {
 			stdin: call.body,
 			event: call.event,
+			eventIsFallback: call.eventIsFallback,
 			cwd: call.cwd,
 			hookPaths: call.hookPaths,
 			discovery: call.discovery,

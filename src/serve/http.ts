@@ -9,7 +9,8 @@ import { authorized } from "./http-token.ts";
  * hook reads on stdin, and read a 2xx body as that hook's stdout. So a request is answered with the
  * body `bridge <agent>` would print — by the same code (`runBridge`), with the hooks already loaded
  * (src/serve/http-hosts.ts). `POST /` and `POST /claude` are Claude; `POST /<agent>` the other
- * bridges (`?event=NAME` for payloads that name no event). Every request must carry
+ * bridges (`?event=NAME` for payloads that name no event: it never overrides the event a payload
+ * names, and one that contradicts it is answered as a denied tool call). Every request must carry
  * `Authorization: Bearer <token>`; without it the answer is 401 and nothing runs.
  */
 
@@ -80,6 +81,8 @@ export function startHttpServer(options: HttpServerOptions): HttpServer {
 			agent,
 			body,
 			event: url.searchParams.get("event") ?? undefined,
+			// A URL never overrides the event the payload names (see BridgeOptions.eventIsFallback).
+			eventIsFallback: true,
 			cwd: options.cwd,
 			hookPaths: options.hookPaths,
 			discovery: options.discovery,

@@ -80,6 +80,8 @@ export interface AgentBridge {
 	timeoutSeconds: number;
 	/** The agent's event name: from `--event`, the payload, or (Copilot camelCase) its fields. */
 	eventName(payload: unknown, hint: string | undefined): string | undefined;
+	/** The event name the payload itself states, no guessing from its fields; default `eventName(payload, undefined)`. */
+	payloadEvent?(payload: unknown): string | undefined;
 	/** Candidate project directories, best first (the agent's env variables, then the payload). */
 	projectDirs(payload: Payload, env: Record<string, string | undefined>): Array<string | undefined>;
 	/** The agent's session id, for the session file. */

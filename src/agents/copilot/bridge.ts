@@ -145,6 +145,8 @@ export const copilotBridge: AgentBridge = {
 		if (!isRecord(payload)) return undefined;
 		return stringField(payload, "hook_event_name") ?? stringField(payload, "hookName") ?? sniff(payload);
 	},
+	// camelCase payloads state no event: their fields only suggest one, which a `?event=` may name.
+	payloadEvent: (payload) => stringField(payload, "hook_event_name") ?? stringField(payload, "hookName"),
 	projectDirs: (payload, env) => [env[COPILOT.projectVariable], stringField(payload, "cwd")],
 	sessionId: (payload) => stringField(payload, "sessionId") ?? stringField(payload, "session_id"),
 	outputText(call) {
