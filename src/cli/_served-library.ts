@@ -9,7 +9,8 @@ const BUNFS_IMPORT = /import\(\s*["'](\/\$bunfs\/root\/[^"']+)["']\s*\)/;
 /**
  * A preload for `bun test` that resolves `xcsh-hooks`, `xcsh-hooks/hooks`, `xcsh-hooks/testing`,
  * the seed's name and `@sinclair/typebox*` to this program's own copy of the library, written to
- * `dir` (a private temp dir); resolves the preload's path.
+ * `dir` (a private temp dir) after `prelude` (code that must run before anything else); resolves the
+ * preload's path.
  *
  * Run from source, the preload calls the same registration the CLI does. In the compiled executable
  * the library lives in `/$bunfs`, which the executable cannot read once it runs as Bun
@@ -17,10 +18,10 @@ const BUNFS_IMPORT = /import\(\s*["'](\/\$bunfs\/root\/[^"']+)["']\s*\)/;
  * and each specifier is mapped to the chunk its loader imports (read from the loader's own code,
  * then checked to be the very module the loader gives).
  */
-export async function writeTestPreload(dir: string): Promise<string> {
+export async function writeTestPreload(dir: string, prelude = ""): Promise<string> {
 	const preload = join(dir, "preload.ts");
-	// Tests that start `xcsh-hooks` must get the CLI, not Bun again.
-	const header = "delete process.env.BUN_BE_BUN;\n";
+	// `prelude` runs first (the trust gate); tests that start `xcsh-hooks` must get the CLI, not Bun again.
+	const header = `${prelude}delete process.env.BUN_BE_BUN;\n`;
 	if (!Bun.isStandaloneExecutable) {
 		const register = resolve(import.meta.dir, "..", "embedded", "index.ts");
 		writeFileSync(

@@ -51,11 +51,14 @@ const quote = (arg: string): string => {
 	return `'${arg.replaceAll("'", `'\\''`)}'`;
 };
 
-/** Approves each hook file (not its test) in the user's trust store; returns the approved paths. */
+/**
+ * Approves each file written, the hook and its test, in the user's trust store: both are project code
+ * that runs (`xcsh-hooks test` runs a project test file only once it is approved); returns the paths.
+ */
 async function approveHooks(targets: Target[]): Promise<string[]> {
 	const store = new TrustStore();
 	const approved: string[] = [];
-	for (const target of targets.filter((t) => t.role === "hook")) {
+	for (const target of targets) {
 		try {
 			await store.approve(target.path);
 		} catch (error) {

@@ -1,4 +1,8 @@
+import { isAbsolute } from "pathe";
 import { loadHookFromFactory, loadHooks } from "../hooks/loader.ts";
+import { isModulePath } from "../hooks/module-files.ts";
+import { resolvePath } from "../paths.ts";
+import { gatedSources } from "./_gate.ts";
 import { HookRunner } from "../hooks/runner.ts";
 import { applyToolResult, gateToolCall, HookToolWrapper } from "../hooks/tool-wrapper.ts";
 import type {
@@ -122,7 +126,10 @@ function factoryPath(factory: HookFactory): string {
 
 async function load(hook: string | HookFactory, cwd: string): Promise<LoadedHook> {
 	if (typeof hook === "function") return loadHookFromFactory(hook, factoryPath(hook), cwd);
-	const { hooks, errors } = await loadHooks([hook], cwd);
+	// Under `xcsh-hooks test`, a project shell hook runs from its approved bytes or not at all.
+	const resolved = isAbsolute(hook) ? hook : resolvePath(hook, cwd);
+	const sources = gatedSources(resolved, isModulePath(resolved));
+	const { hooks, errors } = await loadHooks([hook], cwd, sources ? { sources } : {});
 	if (errors[0]) throw new Error(`${errors[0].path}: ${errors[0].error}`);
 	return hooks[0] as LoadedHook;
 }

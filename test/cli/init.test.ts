@@ -97,7 +97,7 @@ describe("init as a subprocess, then bun test on the scaffold", () => {
 		const report = JSON.parse(init.stdout);
 		expect(report.files).toEqual([
 			{ path: hook, role: "hook", approved: true },
-			{ path: testFile, role: "test", approved: false },
+			{ path: testFile, role: "test", approved: true },
 		]);
 		const relativeTest = `./${testFile.slice(dir.length + 1)}`;
 		expect(report.next).toContain(`xcsh-hooks test ${relativeTest}`);

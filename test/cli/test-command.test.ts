@@ -112,6 +112,8 @@ test("served", () => {
 test("fails", () => expect(1).toBe(2));
 `,
 		);
+		// A project test file is project code: it runs once approved (test/faults/test-command-trust.test.ts).
+		expect((await run(["xcsh-hooks", "trust", "approve", "lib.test.ts"], project, home)).code).toBe(0);
 		const result = await run(["xcsh-hooks", "test", "lib.test.ts"], project, home);
 		const output = result.stderr + result.stdout;
 		expect(output).toContain("(pass) served");
@@ -138,6 +140,7 @@ test("fails", () => expect(1).toBe(2));
 			join(project, "env.test.ts"),
 			'import { expect, test } from "bun:test";\ntest("env", () => expect(process.env.XCSH_PROBE).toBeUndefined());\n',
 		);
+		expect((await run(["xcsh-hooks", "trust", "approve", "env.test.ts"], project, home)).code).toBe(0);
 		const result = await run(["xcsh-hooks", "test", "env.test.ts"], project, home);
 		expect(result.stdout + result.stderr).not.toContain("EVIL-PRELOAD-RAN");
 		expect(result.code).toBe(0);
