@@ -1,6 +1,6 @@
 import { isRecord as isObject } from "../json.ts";
 import { readFileSync } from "node:fs";
-import { isBridgeCommand } from "../install/bridge-command.ts";
+import { isBridgeArgv, isBridgeCommand } from "../install/own-entry.ts";
 import { AGENT_EVENTS, MATCH_MODE, TIMEOUT_UNIT_MS } from "./events.ts";
 import { matcherProblem } from "./matcher.ts";
 import type { AgentHookEntry, AgentId } from "./types.ts";
@@ -29,10 +29,12 @@ type Json = Record<string, unknown>;
 /** Gemini keeps control fields beside its events. */
 const CONTROL_KEYS = new Set(["enabled", "disabled", "notifications"]);
 
-/** Our own `xcsh-hooks bridge <agent>` entries point back at us: running them would loop. */
+/**
+ * The entries `install` wrote point back at us: running them would call a bridge again. One recogniser
+ * with install's (a user's own command that merely ends in `bridge claude` runs like any other).
+ */
 function isOurs(command: string, args: string[] | undefined): boolean {
-	const line = args ? [command, ...args].join(" ") : command;
-	return isBridgeCommand(line);
+	return args ? isBridgeArgv([command, ...args]) : isBridgeCommand(command);
 }
 
 /**
