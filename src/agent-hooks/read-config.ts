@@ -1,6 +1,6 @@
 import { isRecord as isObject } from "../json.ts";
 import { readFileSync } from "node:fs";
-import { isBridgeCommand } from "../install/bridge-command.ts";
+import { isBridgeArgv, isBridgeCommand } from "../install/own-entry.ts";
 import { ownHooksOf } from "./own-hooks.ts";
 import { matcherProblem } from "../agents/_shared/matcher.ts";
 import type { AgentHookEntry, AgentId } from "../agents/_shared/entry.ts";
@@ -26,10 +26,12 @@ export interface AgentConfigFile {
 
 type Json = Record<string, unknown>;
 
-/** Our own `xcsh-hooks bridge <agent>` entries point back at us: running them would loop. */
+/**
+ * The entries `install` wrote point back at us: running them would call a bridge again. One recogniser
+ * with install's (a user's own command that merely ends in `bridge claude` runs like any other).
+ */
 function isOurs(command: string, args: string[] | undefined): boolean {
-	const line = args ? [command, ...args].join(" ") : command;
-	return isBridgeCommand(line);
+	return args ? isBridgeArgv([command, ...args]) : isBridgeCommand(command);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { onEndingSignal } from "../host/signals.ts";
 import { MAX_PAYLOAD_BYTES, readStdinAhead } from "../host/stdin.ts";
+import { INSTALL_MARKER } from "../install/marker.ts";
 import { bridgeSocketPath } from "../paths.ts";
 import { mark } from "../profile.ts";
 import { MAX_TIMER_MS } from "../timeouts.ts";
@@ -42,7 +43,8 @@ export interface Forwarding {
 
 /**
  * The forwarding of a `bridge` command line, or `undefined` when it must run locally: a known agent
- * followed only by `--event NAME`, `--timeout SECONDS` (positive) and `--allow-load-errors`, each at most once.
+ * followed only by `--event NAME`, `--timeout SECONDS` (positive) and `--allow-load-errors`, each at most once,
+ * and the marker `install` ends its entries with (it changes nothing about the call).
  */
 export function forwarding(argv: readonly string[]): Forwarding | undefined {
 	const agent = argv[1];
@@ -55,6 +57,7 @@ export function forwarding(argv: readonly string[]): Forwarding | undefined {
 		const flag = arg.startsWith("--") && eq > 0 ? arg.slice(0, eq) : arg;
 		if (seen.has(flag)) return undefined;
 		seen.add(flag);
+		if (arg === INSTALL_MARKER) continue;
 		if (flag === "--allow-load-errors" && eq < 0) {
 			result.allowLoadErrors = true;
 			continue;

@@ -54,6 +54,8 @@ export const bridgeCommand = defineCommand({
 			valueHint: "seconds",
 		},
 		"allow-load-errors": { type: "boolean", description: "Let tool calls run even when a hook failed to load" },
+		// `install` ends its entries with --installed-by=xcsh-hooks so that it (and uninstall) can tell them from the user's.
+		"installed-by": { type: "string", description: "Marks an entry xcsh-hooks install wrote; changes nothing", valueHint: "xcsh-hooks" },
 		...globalArgs,
 	},
 	async run({ args }) {

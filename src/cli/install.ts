@@ -64,7 +64,8 @@ export async function report(
 	const head = options.dryRun
 		? `${label}: would ${fate} ${result.file}`
 		: `${label}: ${fate === "delete" ? "deleted" : "wrote"} ${result.file}`;
-	const summary = [head, ...lines, ...result.notes.map((n) => `note: ${n}`)].join("\n");
+	const folders = (result.removedDirs ?? []).map((dir) => `  removed the empty folder ${dir} (install created it)`);
+	const summary = [head, ...lines, ...folders, ...result.notes.map((n) => `note: ${n}`)].join("\n");
 	if (!options.dryRun) {
 		await writeOut(summary);
 		return;

@@ -3,24 +3,16 @@ import { constants } from "node:fs";
 import { open } from "node:fs/promises";
 import { InstallError } from "./errors.ts";
 
-/** A JSON config file as read: its value plus what is needed to write it back in its own style. */
+/** A JSON config file as read: its exact text (edited as text, never re-serialised) and its value. */
 export interface JsonFile {
 	/** Absolute path. */
 	path: string;
 	/** Whether the file existed. */
 	exists: boolean;
-	/** The parsed top-level object (`{}` for a missing or empty file). */
+	/** The parsed top-level object (`{}` for a missing or blank file). */
 	root: Record<string, unknown>;
-	/** The exact text read (`undefined` when missing). */
+	/** The exact text read (`undefined` when missing); blank means there is nothing in it to keep. */
 	text?: string;
-	/** Indentation to re-serialize with: a tab, or a number of spaces. */
-	indent: string | number;
-	/** Line ending, `\n` or `\r\n`. */
-	eol: string;
-	/** Whether the text ended with a line break (new files do). */
-	finalNewline: boolean;
-	/** A byte-order mark to keep in front. */
-	bom: string;
 }
 
 /** `"array"`, `"string"`, `"null"` … for messages. */
@@ -40,32 +32,32 @@ export async function readJsonFile(path: string): Promise<JsonFile> {
 		handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
-		if (code === "ENOENT") return { path, exists: false, root: {}, indent: 2, eol: "\n", finalNewline: true, bom: "" };
+		if (code === "ENOENT") return { path, exists: false, root: {} };
 		if (code === "EISDIR") throw new InstallError("not-a-file", path, `${path} is a directory, not a config file; not changed`);
 		throw new InstallError("io", path, `cannot read ${path}: ${(error as Error).message}`);
 	}
-	let text: string;
+	let bytes: Uint8Array;
 	try {
 		const info = await handle.stat();
 		if (info.isDirectory()) throw new InstallError("not-a-file", path, `${path} is a directory, not a config file; not changed`);
 		if (!info.isFile())
 			throw new InstallError("not-a-file", path, `${path} is not a regular file (${fileKind(info)}); refusing to read or replace it`);
-		text = await handle.readFile("utf8");
+		bytes = await handle.readFile();
 	} catch (error) {
 		if (error instanceof InstallError) throw error;
 		throw new InstallError("io", path, `cannot read ${path}: ${(error as Error).message}`);
 	} finally {
 		await handle.close();
 	}
-	const bom = text.startsWith("\uFEFF") ? "\uFEFF" : "";
-	const body = bom ? text.slice(1) : text;
-	const style = {
-		indent: detectIndent(body),
-		eol: body.includes("\r\n") ? "\r\n" : "\n",
-		finalNewline: /\n$/.test(body) || !body.trim(),
-		bom,
-	};
-	if (!body.trim()) return { path, exists: true, root: {}, text, ...style };
+	let text: string;
+	try {
+		// Strictly: a byte that is not UTF-8 would come back as U+FFFD, and the file is written back as text.
+		text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+	} catch {
+		throw new InstallError("parse", path, `${path} is not valid UTF-8 text; fix it first, it was not changed`);
+	}
+	const body = text.startsWith("\uFEFF") ? text.slice(1) : text;
+	if (/^[ \t\r\n]*$/.test(body)) return { path, exists: true, root: {}, text };
 	let parsed: unknown;
 	try {
 		parsed = JSON.parse(body);
@@ -74,7 +66,7 @@ export async function readJsonFile(path: string): Promise<JsonFile> {
 	}
 	if (!isObject(parsed))
 		throw new InstallError("shape", path, `${path}: the top level must be a JSON object, found ${kindOf(parsed)}; not changed`);
-	return { path, exists: true, root: parsed, text, ...style };
+	return { path, exists: true, root: parsed, text };
 }
 
 function fileKind(info: { isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean }): string {
@@ -82,20 +74,4 @@ function fileKind(info: { isFIFO(): boolean; isSocket(): boolean; isCharacterDev
 	if (info.isSocket()) return "a socket";
 	if (info.isCharacterDevice() || info.isBlockDevice()) return "a device";
 	return "not a file";
-}
-
-/** The indentation of the first indented line: a tab, or its number of spaces (2 when there is none). */
-function detectIndent(text: string): string | number {
-	const match = /^([ \t]+)\S/m.exec(text);
-	const lead = match?.[1];
-	if (!lead) return 2;
-	if (lead.startsWith("\t")) return "\t";
-	return Math.min(lead.length, 10);
-}
-
-/** The text to write for `root`, in the style the file was read with. */
-export function serializeJsonFile(file: JsonFile, root: Record<string, unknown>): string {
-	let text = JSON.stringify(root, null, file.indent);
-	if (file.eol !== "\n") text = text.replaceAll("\n", file.eol);
-	return `${file.bom}${text}${file.finalNewline ? file.eol : ""}`;
 }

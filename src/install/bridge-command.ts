@@ -1,6 +1,7 @@
 import { resolve } from "pathe";
-import { type Agent, isAgent } from "./agents.ts";
+import type { Agent } from "./agents.ts";
 import { InstallError } from "./errors.ts";
+import { INSTALL_MARKER } from "./marker.ts";
 
 /** `src/cli.ts` of this checkout: what a source install runs. */
 const CLI_SOURCE = resolve(import.meta.dir, "..", "cli.ts");
@@ -26,24 +27,12 @@ export function selfArgv(): string[] {
 	return [process.execPath, "--no-env-file", "--config=/dev/null", CLI_SOURCE];
 }
 
-/** The command an agent's entry runs: `<prefix> bridge <agent>`; `prefix` (from `--command`) is used verbatim. */
+/**
+ * The command an agent's entry runs: `<prefix> bridge <agent> --installed-by=xcsh-hooks`; `prefix` (from
+ * `--command`) is used verbatim. The last argument marks the entry as ours ({@link isBridgeCommand}).
+ */
 export function bridgeCommand(agent: Agent, prefix?: string): string {
 	if (prefix !== undefined && !prefix.trim())
 		throw new InstallError("usage", undefined, "--command must not be empty; give the program to run, e.g. --command xcsh-hooks");
-	return `${prefix?.trim() ?? defaultCommandPrefix()} bridge ${agent}`;
+	return `${prefix?.trim() ?? defaultCommandPrefix()} bridge ${agent} ${INSTALL_MARKER}`;
 }
-
-/**
- * Whether a command string is one of our entries: its last two words are `bridge <agent>`. That is the
- * calling convention of `xcsh-hooks bridge`, whatever the program in front (moved executable, source
- * checkout, `--command` override), so an install can update its own entry and an uninstall finds it.
- * Without `agent`: a bridge of any agent.
- */
-export function isBridgeCommand(command: unknown, agent?: Agent): boolean {
-	if (typeof command !== "string") return false;
-	const named = BRIDGE_TAIL.exec(command)?.[1];
-	return named !== undefined && (agent === undefined ? isAgent(named) : named === agent);
-}
-
-/** `… bridge <agent>` at the end of a command line (one expression for every agent). */
-const BRIDGE_TAIL = /(?:^|\s)bridge\s+(\S+)\s*$/;

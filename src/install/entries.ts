@@ -1,8 +1,10 @@
 import { isRecord as isObject } from "../json.ts";
+import type { ConfigText } from "./_config-text.ts";
 import { kindOf } from "./_json-file.ts";
+import { type JsonNode, memberOf } from "./_json-text.ts";
 import { type AgentEvent, type AgentSpec, HTTP_TOKEN_VARIABLE } from "./agents.ts";
-import { isBridgeCommand } from "./bridge-command.ts";
 import { InstallError } from "./errors.ts";
+import { isBridgeCommand } from "./own-entry.ts";
 
 /** One change `install`/`uninstall` made (or would make) to a config. */
 export interface EntryChange {
@@ -17,41 +19,25 @@ type Json = Record<string, unknown>;
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-/** Where one of our handlers sits in an event's list. */
+/** Where one of our handlers sits in an event's list (indices into the current tree). */
 interface Found {
+	event: string;
 	index: number;
 	/** Grouped layouts: the handler's index in `list[index].hooks`. */
 	handlerIndex?: number;
 	handler: Json;
+	/** The group's matcher (grouped) or the handler's own (flat). */
+	matcher?: string;
 }
 
-/** `root.hooks`, checked to be an object; created (appended last) when `create` and missing. */
-function hooksOf(root: Json, file: string, create: boolean): Json | undefined {
-	if (root.hooks === undefined) {
-		if (!create) return undefined;
-		root.hooks = {};
-	}
-	if (!isObject(root.hooks))
-		throw new InstallError("shape", file, `${file}: "hooks" must be an object of event lists, found ${kindOf(root.hooks)}; not changed`);
-	return root.hooks;
-}
-
-function listOf(hooks: Json, event: string, file: string): unknown[] | undefined {
-	const list = hooks[event];
-	if (list === undefined) return undefined;
-	if (!Array.isArray(list))
-		throw new InstallError("shape", file, `${file}: hooks.${event} must be an array, found ${kindOf(list)}; not changed`);
-	return list;
-}
-
-/** An http entry of ours: its `Authorization` header names {@link HTTP_TOKEN_VARIABLE} (whatever the URL). */
+/** An http entry of ours: its `Authorization` header is the one {@link AgentSpec.httpHandler} writes. */
 function isOurHttpHandler(handler: Json, spec: AgentSpec): boolean {
 	if (!spec.httpHandler || handler.type !== "http" || !isObject(handler.headers)) return false;
 	const auth = handler.headers.Authorization;
-	return typeof auth === "string" && new RegExp(`\\$\\{?${HTTP_TOKEN_VARIABLE}\\}?`).test(auth);
+	return auth === `Bearer $${HTTP_TOKEN_VARIABLE}` || auth === `Bearer \${${HTTP_TOKEN_VARIABLE}}`;
 }
 
-/** Ours: a `bridge <agent>` command, or (agents with http hooks) an http entry carrying our token variable. */
+/** Ours: a command `install` wrote (src/install/own-entry.ts), or an http entry carrying our token variable. */
 function isOurs(handler: Json, spec: AgentSpec): boolean {
 	return isBridgeCommand(handler[spec.commandKey], spec.id) || isOurHttpHandler(handler, spec);
 }
@@ -61,39 +47,81 @@ function describeHandler(handler: Json, spec: AgentSpec): string {
 	return String(handler[spec.commandKey] ?? handler.url);
 }
 
-function findOurs(list: unknown[], spec: AgentSpec): Found[] {
+/** `hooks.<event>` as a node, checked to be an array. */
+function listOf(doc: ConfigText, event: string, file: string): JsonNode | undefined {
+	const hooks = doc.hooks();
+	const list = hooks && memberOf(hooks, event)?.value;
+	if (list === undefined) return undefined;
+	if (list.kind !== "array")
+		throw new InstallError("shape", file, `${file}: hooks.${event} must be an array, found ${kindOf(doc.value(list))}; not changed`);
+	return list;
+}
+
+/** `root.hooks`, checked to be an object. */
+function checkHooks(doc: ConfigText, file: string): JsonNode | undefined {
+	const hooks = doc.hooks();
+	if (hooks && hooks.kind !== "object")
+		throw new InstallError(
+			"shape",
+			file,
+			`${file}: "hooks" must be an object of event lists, found ${kindOf(doc.value(hooks))}; not changed`,
+		);
+	return hooks;
+}
+
+function findOurs(doc: ConfigText, spec: AgentSpec, event: string, list: JsonNode): Found[] {
 	const found: Found[] = [];
-	list.forEach((item, index) => {
-		if (!isObject(item)) return;
+	const matcherOf = (value: Json) => (typeof value.matcher === "string" ? { matcher: value.matcher } : {});
+	(list.items ?? []).forEach((item, index) => {
+		if (item.kind !== "object") return;
 		if (spec.layout === "flat") {
-			if (isOurs(item, spec)) found.push({ index, handler: item });
+			const handler = doc.value(item) as Json;
+			if (isOurs(handler, spec)) found.push({ event, index, handler, ...matcherOf(handler) });
 			return;
 		}
-		if (!Array.isArray(item.hooks)) return;
-		item.hooks.forEach((handler, handlerIndex) => {
-			if (isObject(handler) && isOurs(handler, spec)) found.push({ index, handlerIndex, handler });
+		const handlers = memberOf(item, "hooks")?.value;
+		if (handlers?.kind !== "array") return;
+		const group = doc.value(item) as Json;
+		(handlers.items ?? []).forEach((node, handlerIndex) => {
+			if (node.kind !== "object") return;
+			const handler = doc.value(node) as Json;
+			if (isOurs(handler, spec)) found.push({ event, index, handlerIndex, handler, ...matcherOf(group) });
 		});
 	});
 	return found;
 }
 
-/** Removes found handlers, last first; a group left without handlers goes too (it only held ours). */
-function removeFound(list: unknown[], found: Found[]): void {
-	for (const { index, handlerIndex } of [...found].reverse()) {
-		if (handlerIndex === undefined) {
-			list.splice(index, 1);
-			continue;
-		}
-		const handlers = (list[index] as Json).hooks as unknown[];
-		handlers.splice(handlerIndex, 1);
-		if (handlers.length === 0) list.splice(index, 1);
-	}
+/** Every entry of ours, in any event list (not only those `install` writes). */
+function findAll(doc: ConfigText, spec: AgentSpec): Found[] {
+	const hooks = doc.hooks();
+	if (hooks?.kind !== "object") return [];
+	// One look per key, at the member JSON.parse keeps; non-lists are skipped (Gemini's `enabled`, `disabled`).
+	const keys = [...new Set((hooks.members ?? []).map((m) => m.key))];
+	return keys.flatMap((key) => {
+		const list = memberOf(hooks, key)?.value;
+		return list?.kind === "array" ? findOurs(doc, spec, key, list) : [];
+	});
 }
 
-function matcherOf(spec: AgentSpec, list: unknown[], found: Found): string | undefined {
-	const holder = spec.layout === "grouped" ? list[found.index] : found.handler;
-	const matcher = (holder as Json).matcher;
-	return typeof matcher === "string" ? matcher : undefined;
+/**
+ * Removes one found handler from the current text. A group, an event list or the `hooks` object left
+ * empty by it goes too: install creates them when they are missing, and one that held only our entry
+ * holds nothing of the user's (a container that was already empty stays).
+ */
+function removeFound(doc: ConfigText, found: Found): void {
+	const root = doc.root();
+	const hooks = doc.hooks() as JsonNode;
+	const eventIndex = (hooks.members ?? []).findLastIndex((m) => m.key === found.event);
+	const list = hooks.members?.[eventIndex]?.value as JsonNode;
+	const handlers = found.handlerIndex === undefined ? undefined : memberOf(list.items?.[found.index] as JsonNode, "hooks")?.value;
+	if (handlers && (handlers.items?.length ?? 0) > 1) doc.remove(handlers, found.handlerIndex as number);
+	else if ((list.items?.length ?? 0) > 1) doc.remove(list, found.index);
+	else if ((hooks.members?.length ?? 0) > 1) doc.remove(hooks, eventIndex);
+	else
+		doc.remove(
+			root,
+			(root.members ?? []).findLastIndex((m) => m.key === "hooks"),
+		);
 }
 
 function newEntry(spec: AgentSpec, event: AgentEvent, handler: Json): Json {
@@ -102,89 +130,91 @@ function newEntry(spec: AgentSpec, event: AgentEvent, handler: Json): Json {
 }
 
 /**
- * Adds one entry per event of `spec` running `command`, in place — or, with `http`, one http entry per
- * event posting to that URL (`serve --http`). An event that already has our entry (command or http)
- * keeps its place: it is updated when it differs (a moved executable, a new timeout, command ↔ http),
- * and further copies of ours in that event are removed. Everything else is left as it is.
+ * Adds one entry per event of `spec` running `command` — or, with `http`, one http entry per event
+ * posting to that URL (`serve --http`) — by editing the text: a missing `hooks` object or event list is
+ * inserted, an entry is appended to an existing list, and nothing else changes. An event that already
+ * has our entry keeps its place: it is updated when it differs (a moved executable, a new timeout,
+ * command ↔ http), and further copies of ours in that event are removed.
  */
-export function addEntries(root: Json, spec: AgentSpec, command: string, file: string, http?: string): EntryChange[] {
+export function addEntries(doc: ConfigText, spec: AgentSpec, command: string, file: string, http?: string): EntryChange[] {
 	if (http !== undefined && !spec.httpHandler)
 		throw new InstallError("usage", file, `--http: ${spec.label} has no http hooks; install it without --http`);
+	checkHooks(doc, file);
+	for (const event of spec.events) listOf(doc, event.name, file); // check every list before changing any
 	const changes: EntryChange[] = [];
-	const hooks = hooksOf(root, file, true) as Json;
-	for (const event of spec.events) listOf(hooks, event.name, file); // check every list before changing any
 	for (const event of spec.events) {
 		const desired = http !== undefined && spec.httpHandler ? spec.httpHandler(event, http) : spec.handler(event, command);
-		let list = listOf(hooks, event.name, file);
-		if (list === undefined) {
-			list = [];
-			hooks[event.name] = list;
-		}
-		const [first, ...extra] = findOurs(list, spec);
 		const change = { event: event.name, ...(event.matcher === undefined ? {} : { matcher: event.matcher }), command: http ?? command };
+		const list = listOf(doc, event.name, file);
+		const [first, ...extra] = list ? findOurs(doc, spec, event.name, list) : [];
 		if (!first) {
-			list.push(newEntry(spec, event, desired));
+			const entry = newEntry(spec, event, desired);
+			const hooks = doc.hooks();
+			if (list) doc.append(list, entry);
+			else if (hooks) doc.append(hooks, [entry], event.name);
+			else doc.append(doc.root(), { [event.name]: [entry] }, "hooks");
 			changes.push({ action: "add", ...change });
 			continue;
 		}
-		for (const copy of extra) changes.push({ action: "remove", event: event.name, command: describeHandler(copy.handler, spec) });
-		removeFound(list, extra);
-		if (spec.layout === "flat") {
-			const entry = newEntry(spec, event, desired);
-			if (sameJson(first.handler, entry)) continue;
-			list[first.index] = entry;
-		} else {
-			const group = list[first.index] as Json;
-			const ownGroup = (group.hooks as unknown[]).length === 1;
-			const wrongMatcher = ownGroup && matcherOf(spec, list, first) !== event.matcher;
-			if (sameJson(first.handler, desired) && !wrongMatcher) continue;
-			(group.hooks as unknown[])[first.handlerIndex as number] = desired;
-			if (wrongMatcher) setMatcher(group, event.matcher);
+		for (const copy of extra.reverse()) {
+			changes.push({ action: "remove", event: event.name, command: describeHandler(copy.handler, spec) });
+			removeFound(doc, copy);
 		}
-		changes.push({ action: "update", ...change });
+		if (updateFound(doc, spec, event, first, desired, file)) changes.push({ action: "update", ...change });
 	}
 	return changes;
 }
 
-function setMatcher(group: Json, matcher: string | undefined): void {
-	if (matcher === undefined) delete group.matcher;
-	else if ("matcher" in group) group.matcher = matcher;
-	else {
-		const hooks = group.hooks;
-		delete group.hooks;
-		Object.assign(group, { matcher, hooks });
+/** Makes our existing entry `desired` (and its own group's matcher the event's); whether anything changed. */
+function updateFound(doc: ConfigText, spec: AgentSpec, event: AgentEvent, found: Found, desired: Json, file: string): boolean {
+	const item = (listOf(doc, event.name, file) as JsonNode).items?.[found.index] as JsonNode;
+	if (spec.layout === "flat") {
+		const entry = newEntry(spec, event, desired);
+		if (sameJson(found.handler, entry)) return false;
+		doc.replace(item, entry);
+		return true;
 	}
+	const handlers = memberOf(item, "hooks")?.value as JsonNode;
+	// The matcher is ours to set only when the group holds nothing but our handler.
+	const wrongMatcher = handlers.items?.length === 1 && found.matcher !== event.matcher;
+	if (sameJson(found.handler, desired) && !wrongMatcher) return false;
+	if (!sameJson(found.handler, desired)) doc.replace(handlers.items?.[found.handlerIndex as number] as JsonNode, desired);
+	if (wrongMatcher) {
+		const group = (listOf(doc, event.name, file) as JsonNode).items?.[found.index] as JsonNode;
+		const at = (group.members ?? []).findLastIndex((m) => m.key === "matcher");
+		const matcher = group.members?.[at]?.value;
+		if (event.matcher === undefined) doc.remove(group, at);
+		else if (matcher) doc.replace(matcher, event.matcher);
+		else doc.append(group, event.matcher, "matcher");
+	}
+	return true;
 }
 
 /**
- * Removes every entry of ours (in any event, not only those `install` writes), in place. A group, an
- * event list or the `hooks` object that this leaves empty is removed: install creates them when they
- * are missing, and one that held only our entries holds nothing of the user's. A container that was
- * already empty stays.
+ * Removes every entry of ours (in any event, not only those `install` writes) from the text, with the
+ * containers this leaves empty (see {@link removeFound}). Undoes what {@link addEntries} wrote, byte
+ * for byte.
  */
-export function removeEntries(root: Json, spec: AgentSpec, file: string): EntryChange[] {
-	const hooks = hooksOf(root, file, false);
-	if (!hooks) return [];
-	const changes: EntryChange[] = [];
-	// Only lists are looked at: Gemini keeps control fields (`enabled`, `disabled`) beside its events.
-	for (const event of Object.keys(hooks)) {
-		const list = hooks[event];
-		if (!Array.isArray(list)) continue;
-		const found = findOurs(list, spec);
-		if (found.length === 0) continue;
-		for (const f of found) {
-			const matcher = matcherOf(spec, list, f);
-			changes.push({ action: "remove", event, ...(matcher === undefined ? {} : { matcher }), command: describeHandler(f.handler, spec) });
-		}
-		removeFound(list, found);
-		if (list.length === 0) delete hooks[event];
+export function removeEntries(doc: ConfigText, spec: AgentSpec, file: string): EntryChange[] {
+	checkHooks(doc, file);
+	const found = findAll(doc, spec);
+	const changes = found.map(
+		(f): EntryChange => ({
+			action: "remove",
+			event: f.event,
+			...(f.matcher === undefined ? {} : { matcher: f.matcher }),
+			command: describeHandler(f.handler, spec),
+		}),
+	);
+	// Last first, one at a time: each removal leaves the indices of the earlier ones as they were.
+	for (let n = 0; n < found.length; n++) {
+		const last = findAll(doc, spec).at(-1);
+		if (last) removeFound(doc, last);
 	}
-	if (changes.length > 0 && Object.keys(hooks).length === 0) delete root.hooks;
 	return changes;
 }
 
-/** Whether `root` holds at least one entry of ours. */
-export function hasEntries(root: Json, spec: AgentSpec): boolean {
-	if (!isObject(root.hooks)) return false;
-	return Object.values(root.hooks).some((list) => Array.isArray(list) && findOurs(list, spec).length > 0);
+/** Whether the text holds at least one entry of ours. */
+export function hasEntries(doc: ConfigText, spec: AgentSpec): boolean {
+	return findAll(doc, spec).length > 0;
 }

@@ -1,5 +1,7 @@
 export { type Agent, type AgentEvent, type AgentSpec, agentSpec, installableAgents, isAgent, type Scope } from "./agents.ts";
-export { bridgeCommand, defaultCommandPrefix, isBridgeCommand, selfArgv, shellQuote } from "./bridge-command.ts";
+export { bridgeCommand, defaultCommandPrefix, selfArgv, shellQuote } from "./bridge-command.ts";
+export { INSTALL_MARKER } from "./marker.ts";
+export { isBridgeArgv, isBridgeCommand, shellWords } from "./own-entry.ts";
 export { addEntries, type EntryChange, hasEntries, removeEntries } from "./entries.ts";
 export { InstallError, type InstallErrorCode } from "./errors.ts";
 export {

@@ -1,7 +1,9 @@
 import { lstat, rm } from "node:fs/promises";
 import { homeDir } from "../paths.ts";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
-import { readJsonFile, serializeJsonFile } from "./_json-file.ts";
+import { ConfigText } from "./_config-text.ts";
+import { createdFor, missingDirs, recordCreated, removeEmptyDirs } from "./_install-record.ts";
+import { type JsonFile, readJsonFile } from "./_json-file.ts";
 import { type Agent, agentSpec, type Scope } from "./agents.ts";
 import { bridgeCommand } from "./bridge-command.ts";
 import { addEntries, type EntryChange, hasEntries, removeEntries } from "./entries.ts";
@@ -33,8 +35,10 @@ export interface InstallResult {
 	changes: EntryChange[];
 	/** The file's new text; absent when nothing changed or the file is removed. */
 	content?: string;
-	/** Uninstall: the file held nothing but our entries (plus the skeleton install writes) and is deleted. */
+	/** Uninstall: install created the file, and it holds nothing but the skeleton install writes: it is deleted. */
 	removeFile?: boolean;
+	/** Uninstall: the folders install created for the file, removed once empty. */
+	removedDirs?: string[];
 	/** Whether the file was written or deleted (false for a dry run or no change). */
 	written: boolean;
 	/** What the agent still needs before the entries run. */
@@ -47,10 +51,18 @@ export function bridgeConfigFile(agent: Agent, scope: Scope, dirs: { cwd?: strin
 	return agentSpec(agent).file(scope, dir);
 }
 
+/** The text to edit: the file's own, or for a missing or blank one the skeleton a new file gets. */
+function configText(config: JsonFile, base: Record<string, unknown>): ConfigText {
+	const blank = config.text === undefined || /^\uFEFF?[ \t\r\n]*$/.test(config.text);
+	return blank ? ConfigText.fresh(structuredClone(base)) : new ConfigText(config.text as string);
+}
+
 /**
- * Adds `agent`'s bridge entries, one per supported event, to its config at `scope`, keeping every other
- * key and entry. Idempotent; writes atomically in the file's own indentation; refuses (throws
- * {@link InstallError}, file untouched) a file that is not valid JSON or not a regular file.
+ * Adds `agent`'s bridge entries, one per supported event, to its config at `scope`, by editing the
+ * file's text: every byte of it that is not our entry stays as it was (see {@link addEntries}).
+ * Idempotent; writes atomically; refuses (throws {@link InstallError}, file untouched) a file that is
+ * not valid JSON or not a regular file. What it created (the file, its folders) is recorded for
+ * {@link uninstallBridge}.
  */
 export async function installBridge(agent: Agent, options: InstallOptions = {}): Promise<InstallResult> {
 	const spec = agentSpec(agent);
@@ -59,21 +71,36 @@ export async function installBridge(agent: Agent, options: InstallOptions = {}):
 	const command = bridgeCommand(agent, options.command);
 	const http = options.http === undefined ? undefined : httpUrl(options.http);
 	const config = await readJsonFile(file);
-	const root = config.exists && config.text?.trim() ? config.root : { ...structuredClone(spec.base), ...config.root };
-	const changes = addEntries(root, spec, command, file, http);
+	const doc = configText(config, spec.base);
+	const fresh = !config.exists || !hasEntries(doc, spec);
+	const changes = addEntries(doc, spec, command, file, http);
 	const dir = scope === "user" ? (options.home ?? homeDir()) : (options.cwd ?? process.cwd());
 	const notes = [...spec.notes(scope, dir), ...(http ? (spec.httpNotes?.(http) ?? []) : [])];
 	const result: InstallResult = { agent, scope, file, changes, written: false, notes };
 	if (changes.length === 0) return result;
-	result.content = serializeJsonFile(config, root);
-	if (!options.dryRun) result.written = (await write(file, result.content)) > 0;
+	result.content = doc.text;
+	if (options.dryRun) return result;
+	// Before writing: afterwards the folders exist. An install that only updates our entries keeps the record.
+	const created = fresh ? { file: !config.exists, dirs: config.exists ? [] : await missingDirs(file) } : undefined;
+	result.written = (await write(file, result.content)) > 0;
+	if (created) {
+		try {
+			await recordCreated(options.home ?? homeDir(), file, created);
+		} catch (error) {
+			notes.push(
+				`could not record what install created (${(error as Error).message}); uninstall will not remove the folders it made for ${file}`,
+			);
+		}
+	}
 	return result;
 }
 
 /**
- * Removes exactly our entries from `agent`'s config at `scope` (see {@link removeEntries}); everything
- * else keeps its content. A file left with nothing but the skeleton install writes (`{}`, or
- * `{"version": 1}` for Cursor and Copilot) is deleted; a symlinked one is emptied instead.
+ * Removes exactly our entries from `agent`'s config at `scope` (see {@link removeEntries}), by editing
+ * the text: after an install, the file is byte for byte what it was before. A file install created
+ * (or, with no record of it, from an earlier version) that is left with nothing but the skeleton
+ * install writes (`{}`, or `{"version": 1}` for Cursor and Copilot) is deleted — a symlinked one is
+ * emptied instead — and then the folders install created for it, while they are empty.
  */
 export async function uninstallBridge(agent: Agent, options: InstallOptions = {}): Promise<InstallResult> {
 	const spec = agentSpec(agent);
@@ -82,16 +109,24 @@ export async function uninstallBridge(agent: Agent, options: InstallOptions = {}
 	const config = await readJsonFile(file);
 	const result: InstallResult = { agent, scope, file, changes: [], written: false, notes: [] };
 	if (!config.exists) return result;
-	result.changes = removeEntries(config.root, spec, file);
+	const doc = configText(config, {});
+	result.changes = removeEntries(doc, spec, file);
 	if (result.changes.length === 0) return result;
-	const keys = Object.keys(config.root);
-	const skeleton = keys.every((key) => key in spec.base && JSON.stringify(config.root[key]) === JSON.stringify(spec.base[key]));
-	if (skeleton && (await lstat(file)).isFile()) result.removeFile = true;
-	else result.content = serializeJsonFile(config, config.root);
+	const home = options.home ?? homeDir();
+	const created = await createdFor(home, file);
+	const left = JSON.parse(doc.text.replace(/^\uFEFF/, "")) as Record<string, unknown>;
+	const keys = Object.keys(left);
+	const skeleton = keys.every((key) => key in spec.base && JSON.stringify(left[key]) === JSON.stringify(spec.base[key]));
+	if (skeleton && (created?.file ?? true) && (await lstat(file)).isFile()) result.removeFile = true;
+	else result.content = doc.text;
 	if (options.dryRun) return result;
-	if (result.removeFile) await rm(file);
-	else await write(file, result.content as string);
+	if (result.removeFile) {
+		await rm(file);
+		const removed = await removeEmptyDirs(file, created?.dirs ?? []);
+		if (removed.length > 0) result.removedDirs = removed;
+	} else await write(file, result.content as string);
 	result.written = true;
+	await recordCreated(home, file, undefined).catch(() => {}); // a stale record only keeps folders in place
 	return result;
 }
 
@@ -132,7 +167,8 @@ export async function bridgeStatus(agent: Agent, dirs: { cwd?: string; home?: st
 	const errors: string[] = [];
 	const check = async (file: string) => {
 		try {
-			return hasEntries((await readJsonFile(file)).root, spec);
+			const config = await readJsonFile(file);
+			return config.text !== undefined && hasEntries(configText(config, {}), spec);
 		} catch (error) {
 			errors.push((error as Error).message);
 			return false;

@@ -13,7 +13,7 @@ import { runBridge } from "../../src/bridges/run.ts";
 import { CapabilityRegistry } from "../../src/capability/registry.ts";
 import { discoverAndLoadHooks } from "../../src/discovery/discover.ts";
 import { HookRunner } from "../../src/hooks/runner.ts";
-import { installBridge, isAgent, uninstallBridge } from "../../src/install/index.ts";
+import { INSTALL_MARKER, installBridge, isAgent, uninstallBridge } from "../../src/install/index.ts";
 import { tempDir, writeFiles } from "../_helpers.ts";
 import { acme } from "./acme/index.ts";
 
@@ -68,14 +68,16 @@ test("bridge acme: the generic flow maps its payload, runs our hooks and answers
 
 test("install acme writes its entries where its descriptor says, and uninstall removes exactly them", async () => {
 	const dir = tempDir();
-	writeFiles(dir, { ".acme/hooks.json": `${JSON.stringify({ hooks: { before_tool: [{ command: "./mine.sh" }] } }, null, 2)}\n` });
+	const original = `${JSON.stringify({ hooks: { before_tool: [{ command: "./mine.sh" }] } }, null, 2)}\n`;
+	writeFiles(dir, { ".acme/hooks.json": original });
 	const installed = await installBridge("acme", { cwd: dir, command: "/opt/xcsh/xcsh-hooks" });
 	expect(installed.file).toBe(join(dir, ".acme", "hooks.json"));
 	const written = JSON.parse(readFileSync(installed.file, "utf8"));
-	expect(written.hooks.before_tool).toEqual([{ command: "./mine.sh" }, { command: "/opt/xcsh/xcsh-hooks bridge acme", timeout: 60 }]);
-	expect(written.hooks.after_tool).toEqual([{ command: "/opt/xcsh/xcsh-hooks bridge acme", timeout: 60 }]);
+	const ours = { command: `/opt/xcsh/xcsh-hooks bridge acme ${INSTALL_MARKER}`, timeout: 60 };
+	expect(written.hooks.before_tool).toEqual([{ command: "./mine.sh" }, ours]);
+	expect(written.hooks.after_tool).toEqual([ours]);
 	await uninstallBridge("acme", { cwd: dir });
-	expect(JSON.parse(readFileSync(installed.file, "utf8")).hooks).toEqual({ before_tool: [{ command: "./mine.sh" }] });
+	expect(readFileSync(installed.file, "utf8")).toBe(original);
 });
 
 test("Acme's own command hooks run in our runner through the provider built from its descriptor", async () => {

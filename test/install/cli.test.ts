@@ -16,7 +16,7 @@ describe("xcsh-hooks install / uninstall", () => {
 		expect(run.stdout).toContain("+ add PreToolUse (matcher *)");
 		const settings = JSON.parse(readFileSync(file, "utf8"));
 		const command: string = settings.hooks.PreToolUse[0].hooks[0].command;
-		expect(command.endsWith(`--no-env-file --config=/dev/null ${shellQuote(CLI)} bridge claude`)).toBe(true);
+		expect(command.endsWith(`--no-env-file --config=/dev/null ${shellQuote(CLI)} bridge claude --installed-by=xcsh-hooks`)).toBe(true);
 		expect(existsSync(join(home, ".claude"))).toBe(false);
 
 		const again = await runCli(["install", "claude"], { cwd, home });
@@ -31,7 +31,7 @@ describe("xcsh-hooks install / uninstall", () => {
 		expect(run.code).toBe(0);
 		expect(run.stdout).toContain("note: Codex runs non-managed hooks only once they are trusted");
 		const file = join(home, ".codex/hooks.json");
-		expect(JSON.parse(readFileSync(file, "utf8")).hooks.Stop[0].hooks[0].command).toBe("xcsh-hooks bridge codex");
+		expect(JSON.parse(readFileSync(file, "utf8")).hooks.Stop[0].hooks[0].command).toBe("xcsh-hooks bridge codex --installed-by=xcsh-hooks");
 		const json = await runCli(["uninstall", "codex", "--user", "--json"], { cwd, home });
 		expect(json.code).toBe(0);
 		const result = JSON.parse(json.stdout);
@@ -52,7 +52,7 @@ describe("xcsh-hooks install / uninstall", () => {
 		expect((await runCli(["install", "gemini"], { cwd })).code).toBe(0);
 		expect(readFileSync(file, "utf8")).toBe(dry.stdout);
 		const dryUninstall = await runCli(["uninstall", "gemini", "--dry-run"], { cwd });
-		expect(dryUninstall.stdout).toBe('{\n\t"general": {\n\t\t"vimMode": true\n\t}\n}\n');
+		expect(dryUninstall.stdout).toBe('{\n\t"general": {"vimMode": true}\n}\n');
 		expect(readFileSync(file, "utf8")).toBe(dry.stdout);
 	});
 

@@ -66,7 +66,7 @@ describe("install claude --http", () => {
 		let config = read(p.file);
 		expect(config.hooks.PreToolUse).toHaveLength(2);
 		expect(config.hooks.PreToolUse[1].hooks).toEqual([
-			{ type: "command", command: "/opt/xcsh-hooks bridge claude", timeout: 60, onFailure: "block" },
+			{ type: "command", command: "/opt/xcsh-hooks bridge claude --installed-by=xcsh-hooks", timeout: 60, onFailure: "block" },
 		]);
 		await installBridge("claude", { cwd: p.dir, http: "http://127.0.0.1:9000/claude" });
 		config = read(p.file);

@@ -152,9 +152,11 @@ describe("install details", () => {
 	test("the default command runs this checkout through a clean Bun; --command replaces the program", () => {
 		const command = bridgeCommand("claude");
 		const cli = join(import.meta.dir, "..", "..", "src", "cli.ts");
-		expect(command).toBe(`${shellQuote(process.execPath)} --no-env-file --config=/dev/null ${shellQuote(cli)} bridge claude`);
+		expect(command).toBe(
+			`${shellQuote(process.execPath)} --no-env-file --config=/dev/null ${shellQuote(cli)} bridge claude --installed-by=xcsh-hooks`,
+		);
 		expect(shellQuote("/my dir/it's")).toBe(`'/my dir/it'\\''s'`);
-		expect(bridgeCommand("gemini", "xcsh-hooks")).toBe("xcsh-hooks bridge gemini");
+		expect(bridgeCommand("gemini", "xcsh-hooks")).toBe("xcsh-hooks bridge gemini --installed-by=xcsh-hooks");
 		expect(() => bridgeCommand("gemini", " ")).toThrow("--command must not be empty");
 		expect(isBridgeCommand("'/a b/xcsh-hooks' bridge codex", "codex")).toBe(true);
 		expect(isBridgeCommand("xcsh-hooks bridge codex --verbose", "codex")).toBe(false);
@@ -166,20 +168,27 @@ describe("install details", () => {
 		const read = async (agent: Agent) => JSON.parse(readFileSync((await installBridge(agent, { cwd: dir, command: CMD })).file, "utf8"));
 		const claude = await read("claude");
 		expect(claude.hooks.PreToolUse).toEqual([
-			{ matcher: "*", hooks: [{ type: "command", command: `${CMD} bridge claude`, timeout: 60, onFailure: "block" }] },
+			{
+				matcher: "*",
+				hooks: [{ type: "command", command: `${CMD} bridge claude --installed-by=xcsh-hooks`, timeout: 60, onFailure: "block" }],
+			},
 		]);
-		expect(claude.hooks.Stop).toEqual([{ hooks: [{ type: "command", command: `${CMD} bridge claude`, timeout: 60 }] }]);
+		expect(claude.hooks.Stop).toEqual([
+			{ hooks: [{ type: "command", command: `${CMD} bridge claude --installed-by=xcsh-hooks`, timeout: 60 }] },
+		]);
 		const gemini = await read("gemini");
 		expect(gemini.hooks.BeforeTool[0].hooks[0]).toEqual({
 			type: "command",
 			name: "xcsh-hooks",
-			command: `${CMD} bridge gemini`,
+			command: `${CMD} bridge gemini --installed-by=xcsh-hooks`,
 			timeout: 60000,
 		});
 		const cursor = await read("cursor");
-		expect(cursor.hooks.preToolUse).toEqual([{ command: `${CMD} bridge cursor`, timeout: 60, failClosed: true }]);
+		expect(cursor.hooks.preToolUse).toEqual([{ command: `${CMD} bridge cursor --installed-by=xcsh-hooks`, timeout: 60, failClosed: true }]);
 		const copilot = await read("copilot");
-		expect(copilot.hooks.PreToolUse).toEqual([{ type: "command", bash: `${CMD} bridge copilot`, timeoutSec: 60 }]);
+		expect(copilot.hooks.PreToolUse).toEqual([
+			{ type: "command", bash: `${CMD} bridge copilot --installed-by=xcsh-hooks`, timeoutSec: 60 },
+		]);
 	});
 
 	test("an entry of ours with an old command is updated in place, not duplicated", async () => {
@@ -189,7 +198,7 @@ describe("install details", () => {
 		expect(moved.changes.every((c) => c.action === "update")).toBe(true);
 		const root = JSON.parse(readFileSync(file, "utf8"));
 		expect(root.hooks.PreToolUse).toHaveLength(2);
-		expect(root.hooks.PreToolUse[1].hooks[0].command).toBe(`${CMD} bridge claude`);
+		expect(root.hooks.PreToolUse[1].hooks[0].command).toBe(`${CMD} bridge claude --installed-by=xcsh-hooks`);
 	});
 
 	test("dry run computes the exact text and writes nothing", async () => {
@@ -256,7 +265,7 @@ describe("install details", () => {
 		expect(readlinkSync(join(project, ".claude/settings.json"))).toBe(real);
 		expect(JSON.parse(readFileSync(real, "utf8")).hooks.Stop).toHaveLength(1);
 		await uninstallBridge("claude", { cwd: project });
-		expect(readFileSync(real, "utf8")).toBe('{\n  "model": "x"\n}\n');
+		expect(readFileSync(real, "utf8")).toBe('{"model":"x"}\n');
 	});
 
 	test("uninstall removes only our handler from a group the user shares with it", async () => {
