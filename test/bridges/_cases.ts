@@ -146,4 +146,43 @@ export const AGENT_CASES: AgentCase[] = [
 		renameEvent: hookEventName,
 		...copilotAnswers,
 	},
+	{
+		label: "qwen",
+		agent: "qwen",
+		pre: { file: "PreToolUse.json" },
+		post: { file: "PostToolUse.json" },
+		prompt: { file: "UserPromptSubmit.json" },
+		setCommand: toolInputCommand,
+		toolField: "tool_input",
+		promptField: "prompt",
+		renameEvent: hookEventName,
+		none: undefined,
+		deny: claudeDeny,
+		// Qwen applies no rewritten input (C.1): the call is denied, naming the rewrite, never run as it was.
+		rewrite: claudeDeny(
+			`xcsh-hooks: a hook rewrote this call to ${JSON.stringify({ description: "run it", command: W })}; Qwen Code cannot run a rewritten call, so it was not run`,
+		),
+		replace: { continue: false, stopReason: R },
+		context: hso("UserPromptSubmit", { additionalContext: C }),
+	},
+	{
+		label: "droid",
+		agent: "droid",
+		pre: { file: "PreToolUse.json" },
+		post: { file: "PostToolUse.json" },
+		// `droid exec` fires no UserPromptSubmit: the prompt context goes out on SessionStart (C.2).
+		prompt: { file: "SessionStart.json" },
+		setCommand: toolInputCommand,
+		toolField: "tool_input",
+		promptField: "session_id",
+		renameEvent: hookEventName,
+		none: undefined,
+		deny: claudeDeny,
+		rewrite: hso("PreToolUse", { permissionDecision: "allow", updatedInput: { command: W, summary: "run it" } }),
+		// Droid has no answer that replaces an output: the replacement goes out as context.
+		replace: hso("PostToolUse", {
+			additionalContext: `xcsh-hooks: a hook replaced the output of this tool call; use this instead of it:\n${R}`,
+		}),
+		context: hso("SessionStart", { additionalContext: C }),
+	},
 ];

@@ -14,7 +14,7 @@ import {
 import { tempDir } from "../_helpers.ts";
 
 /** The built-in agents this file covers. */
-type Agent = "claude" | "codex" | "gemini" | "cursor" | "copilot";
+type Agent = "claude" | "codex" | "gemini" | "cursor" | "copilot" | "qwen" | "droid";
 
 const CMD = "/opt/xcsh/xcsh-hooks";
 
@@ -61,6 +61,24 @@ const EXISTING: Record<Agent, { path: string; value: unknown; indent: string | n
 		path: ".github/hooks/xcsh-hooks.json",
 		indent: 2,
 		value: { version: 1, note: "kept", hooks: { preToolUse: [{ type: "command", bash: "echo hi", timeoutSec: 5 }] } },
+	},
+	qwen: {
+		path: ".qwen/settings.json",
+		indent: 2,
+		value: {
+			model: { name: "qwen3-coder" },
+			hooks: {
+				PreToolUse: [{ matcher: "run_shell_command", hooks: [{ type: "command", name: "mine", command: "./guard.sh", timeout: 5 }] }],
+			},
+		},
+	},
+	droid: {
+		path: ".factory/settings.json",
+		indent: 2,
+		value: {
+			customModels: [{ model: "m", provider: "anthropic" }],
+			hooks: { PreToolUse: [{ matcher: "Execute", hooks: [{ type: "command", command: "./guard.sh", timeout: 5 }] }] },
+		},
 	},
 };
 
