@@ -1,5 +1,6 @@
 import type { AgentDescriptor, AgentOwnHooks } from "./_shared/descriptor.ts";
 import { claude } from "./claude/index.ts";
+import { cline } from "./cline/index.ts";
 import { codex } from "./codex/index.ts";
 import { copilot } from "./copilot/index.ts";
 import { cursor } from "./cursor/index.ts";
@@ -13,7 +14,7 @@ import { qwen } from "./qwen/index.ts";
  * agent folder imports another. Adding an agent is a folder under src/agents/ and one line below.
  * A descriptor is small data plus loaders, so listing every agent costs next to nothing on start-up.
  */
-const BUILT_IN: readonly AgentDescriptor[] = [claude, codex, gemini, cursor, copilot, qwen, droid];
+const BUILT_IN: readonly AgentDescriptor[] = [claude, codex, gemini, cursor, copilot, qwen, droid, cline];
 
 const registry = new Map<string, AgentDescriptor>(BUILT_IN.map((agent) => [agent.name, agent]));
 

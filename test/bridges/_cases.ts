@@ -1,3 +1,4 @@
+import { expect } from "bun:test";
 /**
  * Per-agent expectations for the end-to-end bridge suites: which fixture is the guarded call, the
  * tool result, the prompt, and the exact answer each agent must get (PROTOCOLS.md part A; Cursor: B.4).
@@ -25,6 +26,8 @@ export interface AgentCase {
 	/** The parsed "no opinion" answer (`undefined`: empty stdout). */
 	none: unknown;
 	deny(reason: unknown): unknown;
+	/** The deny when the payload could not be read (no tool known), when it differs. */
+	denyUnread?(reason: unknown): unknown;
 	rewrite: unknown;
 	replace: unknown;
 	context: unknown;
@@ -184,5 +187,26 @@ export const AGENT_CASES: AgentCase[] = [
 			additionalContext: `xcsh-hooks: a hook replaced the output of this tool call; use this instead of it:\n${R}`,
 		}),
 		context: hso("SessionStart", { additionalContext: C }),
+	},
+	{
+		label: "cline",
+		agent: "cline",
+		// `install cline` writes one file per event, each passing its `--event`.
+		pre: { file: "PreToolUse.json", event: "PreToolUse" },
+		post: { file: "PostToolUse.json", event: "PostToolUse" },
+		prompt: { file: "UserPromptSubmit.json", event: "UserPromptSubmit" },
+		setCommand: (payload, command) => {
+			((payload.tool_call as Record<string, unknown>).input as Record<string, unknown>).commands = [command];
+		},
+		toolField: "tool_call",
+		promptField: "taskId",
+		renameEvent: () => ["--event", "FutureEvent"],
+		none: undefined,
+		// `cancel` would end the whole run: a run_commands deny runs a command that only reports the reason (C.3).
+		deny: (reason) => ({ overrideInput: { commands: [expect.any(String)] }, contextModification: reason }),
+		denyUnread: (reason) => ({ cancel: true, errorMessage: reason }),
+		rewrite: { overrideInput: { commands: [W] } },
+		replace: { contextModification: `xcsh-hooks: a hook replaced the output of this tool call; use this instead of it:\n${R}` },
+		context: { contextModification: C },
 	},
 ];

@@ -303,3 +303,40 @@ describe("install details", () => {
 		expect((await uninstallBridge("claude", { cwd: dir })).changes).toEqual([]);
 	});
 });
+
+describe("install cline: one executable per event", () => {
+	test("writes marked executables that run the bridge; idempotent; uninstall removes exactly them", async () => {
+		const dir = tempDir();
+		const hooks = join(dir, ".clinerules", "hooks");
+		mkdirSync(hooks, { recursive: true });
+		writeFileSync(join(hooks, "TaskError"), "#!/bin/sh\necho mine\n");
+		const result = await installBridge("cline", { cwd: dir, command: CMD });
+		expect(result.file).toBe(hooks);
+		expect(result.changes.map((c) => c.event)).toEqual(agentSpec("cline").events.map((e) => e.name));
+		const pre = readFileSync(join(hooks, "PreToolUse"), "utf8");
+		expect(pre).toContain(`exec ${CMD} bridge cline --event PreToolUse`);
+		expect(statSync(join(hooks, "PreToolUse")).mode & 0o111).not.toBe(0);
+		expect((await installBridge("cline", { cwd: dir, command: CMD })).changes).toEqual([]);
+		expect(await bridgeStatus("cline", { cwd: dir, home: tempDir() })).toMatchObject({ project: true, user: false });
+		const removed = await uninstallBridge("cline", { cwd: dir });
+		expect(removed.changes).toHaveLength(agentSpec("cline").events.length);
+		expect(existsSync(join(hooks, "PreToolUse"))).toBe(false);
+		expect(readFileSync(join(hooks, "TaskError"), "utf8")).toBe("#!/bin/sh\necho mine\n");
+	});
+
+	test("a hook file of the user's at one of the names is refused, nothing written; --dry-run and --user", async () => {
+		const dir = tempDir();
+		const hooks = join(dir, ".clinerules", "hooks");
+		mkdirSync(hooks, { recursive: true });
+		writeFileSync(join(hooks, "PostToolUse"), "#!/bin/sh\necho mine\n");
+		await expect(installBridge("cline", { cwd: dir, command: CMD })).rejects.toThrow("not ours");
+		expect(existsSync(join(hooks, "PreToolUse"))).toBe(false);
+		const dry = await installBridge("cline", { cwd: tempDir(), command: CMD, dryRun: true });
+		expect(dry.changes.length).toBeGreaterThan(0);
+		expect(existsSync(dry.file)).toBe(false);
+		const home = tempDir();
+		const user = await installBridge("cline", { scope: "user", home, command: CMD });
+		expect(user.file).toBe(join(home, ".cline", "hooks"));
+		expect(existsSync(join(home, ".cline", "hooks", "PreToolUse"))).toBe(true);
+	});
+});
