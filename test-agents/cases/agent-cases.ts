@@ -55,7 +55,7 @@ export function selfCheckCase(driver: AgentDriver): AgentCase {
 						prompt: `${sh(SELFCHECK.answer)} ${log} ${sh(driver.selfcheck.context(markers.context))}`,
 					};
 				},
-				expect: ALL,
+				expect: { ...ALL, ...driver.cannot },
 				markers,
 			}),
 	};
@@ -78,7 +78,7 @@ export function bridgeCase(driver: AgentDriver): AgentCase {
 					const approved = await approveHooks(exe, sandbox);
 					return c.expect("`xcsh-hooks trust approve` accepted the project hooks", approved.ok, approved.detail);
 				},
-				expect: ALL,
+				expect: { ...ALL, ...driver.cannot },
 				markers: bridgeMarkers(),
 			});
 		},
@@ -106,7 +106,7 @@ export function bridgeHookFlagCase(driver: AgentDriver): AgentCase {
 					const command = `${sh(exe)} ${flags} bridge ${driver.id}`;
 					return { pre: command, post: command, prompt: command };
 				},
-				expect: ALL,
+				expect: { ...ALL, ...driver.cannot },
 				markers: bridgeMarkers(),
 			});
 		},
