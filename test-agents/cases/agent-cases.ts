@@ -30,8 +30,11 @@ export function controlCase(driver: AgentDriver): AgentCase {
 				markers: selfcheckMarkers(),
 				after(checks, { sandbox, server }) {
 					checks.expect("control: `rm -rf build` ran without a guard (build/ is gone)", !existsSync(join(sandbox.proj, "build")));
-					const leaked = server.requests.some((q) => JSON.stringify(q.body).includes(SECRET));
-					checks.expect("control: without redaction the secret reaches the model", leaked);
+					// An agent whose redaction is not checked needs no proof that it could fail (Droid also masks secrets itself).
+					if (driver.cannot?.redact !== false) {
+						const leaked = server.requests.some((q) => JSON.stringify(q.body).includes(SECRET));
+						checks.expect("control: without redaction the secret reaches the model", leaked);
+					}
 					checks.expect("control: the hooks were called", existsSync(join(sandbox.logs, "hooks.log")));
 				},
 			}),
