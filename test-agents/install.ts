@@ -26,7 +26,8 @@ export function installDir(pin: AgentPin): string {
  */
 export async function ensureInstalled(pin: AgentPin, timeoutMs = 600_000): Promise<Installed> {
 	const dir = installDir(pin);
-	const bin = join(dir, "node_modules", ".bin", pin.bin);
+	const inside = pin.path ?? join(".bin", pin.bin);
+	const bin = join(dir, "node_modules", inside);
 	const done = join(dir, ".installed");
 	if (existsSync(done) && existsSync(bin)) return { bin, downloaded: false, ms: 0 };
 	const started = performance.now();
@@ -45,8 +46,7 @@ export async function ensureInstalled(pin: AgentPin, timeoutMs = 600_000): Promi
 		rmSync(scratch, { recursive: true, force: true });
 		throw new Error(`npm install ${spec} ${res.timedOut ? "timed out" : `exited ${res.code}`}: ${res.stderr.slice(-2000)}`);
 	}
-	if (!existsSync(join(scratch, "node_modules", ".bin", pin.bin)))
-		throw new Error(`npm install ${spec}: no ${pin.bin} in node_modules/.bin`);
+	if (!existsSync(join(scratch, "node_modules", inside))) throw new Error(`npm install ${spec}: no ${inside} in node_modules`);
 	writeFileSync(join(scratch, ".installed"), `${spec}\n${new Date().toISOString()}\n`);
 	rmSync(dir, { recursive: true, force: true });
 	renameSync(scratch, dir);

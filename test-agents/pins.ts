@@ -11,6 +11,8 @@ export interface AgentPin {
 	version: string;
 	/** Name of the executable in `node_modules/.bin`. */
 	bin: string;
+	/** The executable's path inside `node_modules` instead, for a package that links none (a platform package). */
+	path?: string;
 }
 
 /** An agent the suite drives (a driver's `id`). */

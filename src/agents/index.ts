@@ -1,9 +1,12 @@
 import type { AgentDescriptor, AgentOwnHooks } from "./_shared/descriptor.ts";
 import { claude } from "./claude/index.ts";
+import { cline } from "./cline/index.ts";
 import { codex } from "./codex/index.ts";
 import { copilot } from "./copilot/index.ts";
 import { cursor } from "./cursor/index.ts";
+import { droid } from "./droid/index.ts";
 import { gemini } from "./gemini/index.ts";
+import { qwen } from "./qwen/index.ts";
 
 /*
  * The registry: every agent the project speaks for, one line each. The generic machinery (the bridge
@@ -11,7 +14,7 @@ import { gemini } from "./gemini/index.ts";
  * agent folder imports another. Adding an agent is a folder under src/agents/ and one line below.
  * A descriptor is small data plus loaders, so listing every agent costs next to nothing on start-up.
  */
-const BUILT_IN: readonly AgentDescriptor[] = [claude, codex, gemini, cursor, copilot];
+const BUILT_IN: readonly AgentDescriptor[] = [claude, codex, gemini, cursor, copilot, qwen, droid, cline];
 
 const registry = new Map<string, AgentDescriptor>(BUILT_IN.map((agent) => [agent.name, agent]));
 

@@ -34,6 +34,8 @@ export function mapPayload(agent: AgentBridge, name: string, payload: unknown): 
 	const errors = checkShape(spec.fields, payload);
 	if (errors.length > 0) return { kind: "invalid", errors };
 	const p = payload as Payload;
+	const skipped = spec.skip?.(p);
+	if (skipped !== undefined) return { kind: "none", why: skipped };
 	switch (spec.to) {
 		case "tool_call":
 		case "tool_result": {

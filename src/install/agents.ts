@@ -26,4 +26,4 @@ export function agentSpec(agent: Agent): AgentSpec {
 	return found.install();
 }
 
-export { type AgentEvent, type AgentSpec, HTTP_TOKEN_VARIABLE, type Scope } from "../agents/_shared/install-spec.ts";
+export { type AgentEvent, type AgentSpec, HTTP_TOKEN_VARIABLE, type Scope, scriptMarker } from "../agents/_shared/install-spec.ts";

@@ -8,6 +8,7 @@ import { type Agent, agentSpec, type Scope } from "./agents.ts";
 import { bridgeCommand } from "./bridge-command.ts";
 import { addEntries, type EntryChange, hasEntries, removeEntries } from "./entries.ts";
 import { InstallError } from "./errors.ts";
+import { applyFiles, findOurFiles, planFiles, reported } from "./files.ts";
 
 /** Options of {@link installBridge} and {@link uninstallBridge}. */
 export interface InstallOptions {
@@ -70,6 +71,17 @@ export async function installBridge(agent: Agent, options: InstallOptions = {}):
 	const file = bridgeConfigFile(agent, scope, options);
 	const command = bridgeCommand(agent, options.command);
 	const http = options.http === undefined ? undefined : httpUrl(options.http);
+	if (spec.layout === "files") {
+		if (http !== undefined) throw new InstallError("usage", file, `--http: ${spec.label} has no http hooks; install it without --http`);
+		const dir = scope === "user" ? (options.home ?? homeDir()) : (options.cwd ?? process.cwd());
+		const planned = await planFiles(file, spec, command);
+		const result: InstallResult = { agent, scope, file, changes: planned.map(reported), written: false, notes: spec.notes(scope, dir) };
+		if (planned.length > 0 && !options.dryRun) {
+			await applyFiles(planned);
+			result.written = true;
+		}
+		return result;
+	}
 	const config = await readJsonFile(file);
 	const doc = configText(config, spec.base);
 	const fresh = !config.exists || !hasEntries(doc, spec);
@@ -106,6 +118,11 @@ export async function uninstallBridge(agent: Agent, options: InstallOptions = {}
 	const spec = agentSpec(agent);
 	const scope = options.scope ?? "project";
 	const file = bridgeConfigFile(agent, scope, options);
+	if (spec.layout === "files") {
+		const found = await findOurFiles(file, spec);
+		if (found.length > 0 && !options.dryRun) await applyFiles(found);
+		return { agent, scope, file, changes: found.map(reported), written: found.length > 0 && !options.dryRun, notes: [] };
+	}
 	const config = await readJsonFile(file);
 	const result: InstallResult = { agent, scope, file, changes: [], written: false, notes: [] };
 	if (!config.exists) return result;
@@ -166,6 +183,7 @@ export async function bridgeStatus(agent: Agent, dirs: { cwd?: string; home?: st
 	const files = { project: bridgeConfigFile(agent, "project", dirs), user: bridgeConfigFile(agent, "user", dirs) };
 	const errors: string[] = [];
 	const check = async (file: string) => {
+		if (spec.layout === "files") return (await findOurFiles(file, spec)).length > 0;
 		try {
 			const config = await readJsonFile(file);
 			return config.text !== undefined && hasEntries(configText(config, {}), spec);

@@ -1,11 +1,22 @@
 import { claudeDriver } from "./claude.ts";
+import { clineDriver } from "./cline.ts";
 import { codexDriver } from "./codex.ts";
 import { copilotDriver } from "./copilot.ts";
+import { droidDriver } from "./droid.ts";
 import { geminiDriver } from "./gemini.ts";
+import { qwenDriver } from "./qwen.ts";
 import type { AgentDriver } from "./types.ts";
 
 /** Every agent the real-client suite drives, in run order: one line per agent (its driver holds the rest). */
-export const DRIVERS: readonly AgentDriver[] = [claudeDriver, codexDriver, geminiDriver, copilotDriver];
+export const DRIVERS: readonly AgentDriver[] = [
+	claudeDriver,
+	codexDriver,
+	geminiDriver,
+	copilotDriver,
+	qwenDriver,
+	droidDriver,
+	clineDriver,
+];
 
 /** The driver of `id`. */
 export function findDriver(id: string): AgentDriver | undefined {

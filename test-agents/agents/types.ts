@@ -34,6 +34,11 @@ export interface AgentDriver {
 		/** The post-tool answer that replaces `response` (the payload's tool output) with `redact` applied, in the agent's own form. */
 		redact(response: unknown, redact: (text: string) => string): string;
 	};
+	/**
+	 * What the agent's protocol cannot do, so the typed-hook cases do not expect it (`redact: false`: it has
+	 * no answer that replaces a tool output; `context: false`: no prompt context reaches the model).
+	 */
+	cannot?: { redact?: false; context?: false };
 	/** Checks only this agent promises (run after the standard ones, when the guard is expected to deny). */
 	guardChecks?(checks: Checks, denied: SeenToolResult | undefined): void;
 	/** Where the agent's final text shows up in its output, for a last check; undefined when it has no machine form. */

@@ -30,8 +30,11 @@ export function controlCase(driver: AgentDriver): AgentCase {
 				markers: selfcheckMarkers(),
 				after(checks, { sandbox, server }) {
 					checks.expect("control: `rm -rf build` ran without a guard (build/ is gone)", !existsSync(join(sandbox.proj, "build")));
-					const leaked = server.requests.some((q) => JSON.stringify(q.body).includes(SECRET));
-					checks.expect("control: without redaction the secret reaches the model", leaked);
+					// An agent whose redaction is not checked needs no proof that it could fail (Droid also masks secrets itself).
+					if (driver.cannot?.redact !== false) {
+						const leaked = server.requests.some((q) => JSON.stringify(q.body).includes(SECRET));
+						checks.expect("control: without redaction the secret reaches the model", leaked);
+					}
 					checks.expect("control: the hooks were called", existsSync(join(sandbox.logs, "hooks.log")));
 				},
 			}),
@@ -55,7 +58,7 @@ export function selfCheckCase(driver: AgentDriver): AgentCase {
 						prompt: `${sh(SELFCHECK.answer)} ${log} ${sh(driver.selfcheck.context(markers.context))}`,
 					};
 				},
-				expect: ALL,
+				expect: { ...ALL, ...driver.cannot },
 				markers,
 			}),
 	};
@@ -78,7 +81,7 @@ export function bridgeCase(driver: AgentDriver): AgentCase {
 					const approved = await approveHooks(exe, sandbox);
 					return c.expect("`xcsh-hooks trust approve` accepted the project hooks", approved.ok, approved.detail);
 				},
-				expect: ALL,
+				expect: { ...ALL, ...driver.cannot },
 				markers: bridgeMarkers(),
 			});
 		},
@@ -106,7 +109,7 @@ export function bridgeHookFlagCase(driver: AgentDriver): AgentCase {
 					const command = `${sh(exe)} ${flags} bridge ${driver.id}`;
 					return { pre: command, post: command, prompt: command };
 				},
-				expect: ALL,
+				expect: { ...ALL, ...driver.cannot },
 				markers: bridgeMarkers(),
 			});
 		},

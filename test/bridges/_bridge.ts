@@ -13,6 +13,8 @@ export function fixture(agent: string, file: string, project?: string): Record<s
 	if (project !== undefined) {
 		payload.cwd = project;
 		if (Array.isArray(payload.workspace_roots)) payload.workspace_roots = [project];
+		if (Array.isArray(payload.workspaceRoots)) payload.workspaceRoots = [project];
+		if (payload.workspaceInfo) payload.workspaceInfo = { ...(payload.workspaceInfo as object), rootPath: project };
 	}
 	return payload;
 }

@@ -1,3 +1,4 @@
+import { expect } from "bun:test";
 /**
  * Per-agent expectations for the end-to-end bridge suites: which fixture is the guarded call, the
  * tool result, the prompt, and the exact answer each agent must get (PROTOCOLS.md part A; Cursor: B.4).
@@ -25,6 +26,8 @@ export interface AgentCase {
 	/** The parsed "no opinion" answer (`undefined`: empty stdout). */
 	none: unknown;
 	deny(reason: unknown): unknown;
+	/** The deny when the payload could not be read (no tool known), when it differs. */
+	denyUnread?(reason: unknown): unknown;
 	rewrite: unknown;
 	replace: unknown;
 	context: unknown;
@@ -145,5 +148,65 @@ export const AGENT_CASES: AgentCase[] = [
 		promptField: "prompt",
 		renameEvent: hookEventName,
 		...copilotAnswers,
+	},
+	{
+		label: "qwen",
+		agent: "qwen",
+		pre: { file: "PreToolUse.json" },
+		post: { file: "PostToolUse.json" },
+		prompt: { file: "UserPromptSubmit.json" },
+		setCommand: toolInputCommand,
+		toolField: "tool_input",
+		promptField: "prompt",
+		renameEvent: hookEventName,
+		none: undefined,
+		deny: claudeDeny,
+		// Qwen applies no rewritten input (C.1): the call is denied, naming the rewrite, never run as it was.
+		rewrite: claudeDeny(
+			`xcsh-hooks: a hook rewrote this call to ${JSON.stringify({ description: "run it", command: W })}; Qwen Code cannot run a rewritten call, so it was not run`,
+		),
+		replace: { continue: false, stopReason: R },
+		context: hso("UserPromptSubmit", { additionalContext: C }),
+	},
+	{
+		label: "droid",
+		agent: "droid",
+		pre: { file: "PreToolUse.json" },
+		post: { file: "PostToolUse.json" },
+		// `droid exec` fires no UserPromptSubmit: the prompt context goes out on SessionStart (C.2).
+		prompt: { file: "SessionStart.json" },
+		setCommand: toolInputCommand,
+		toolField: "tool_input",
+		promptField: "session_id",
+		renameEvent: hookEventName,
+		none: undefined,
+		deny: claudeDeny,
+		rewrite: hso("PreToolUse", { permissionDecision: "allow", updatedInput: { command: W, summary: "run it" } }),
+		// Droid has no answer that replaces an output: the replacement goes out as context.
+		replace: hso("PostToolUse", {
+			additionalContext: `xcsh-hooks: a hook replaced the output of this tool call; use this instead of it:\n${R}`,
+		}),
+		context: hso("SessionStart", { additionalContext: C }),
+	},
+	{
+		label: "cline",
+		agent: "cline",
+		// `install cline` writes one file per event, each passing its `--event`.
+		pre: { file: "PreToolUse.json", event: "PreToolUse" },
+		post: { file: "PostToolUse.json", event: "PostToolUse" },
+		prompt: { file: "UserPromptSubmit.json", event: "UserPromptSubmit" },
+		setCommand: (payload, command) => {
+			((payload.tool_call as Record<string, unknown>).input as Record<string, unknown>).commands = [command];
+		},
+		toolField: "tool_call",
+		promptField: "taskId",
+		renameEvent: () => ["--event", "FutureEvent"],
+		none: undefined,
+		// `cancel` would end the whole run: a run_commands deny runs a command that only reports the reason (C.3).
+		deny: (reason) => ({ overrideInput: { commands: [expect.any(String)] }, contextModification: reason }),
+		denyUnread: (reason) => ({ cancel: true, errorMessage: reason }),
+		rewrite: { overrideInput: { commands: [W] } },
+		replace: { contextModification: `xcsh-hooks: a hook replaced the output of this tool call; use this instead of it:\n${R}` },
+		context: { contextModification: C },
 	},
 ];

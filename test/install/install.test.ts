@@ -14,7 +14,7 @@ import {
 import { tempDir } from "../_helpers.ts";
 
 /** The built-in agents this file covers. */
-type Agent = "claude" | "codex" | "gemini" | "cursor" | "copilot";
+type Agent = "claude" | "codex" | "gemini" | "cursor" | "copilot" | "qwen" | "droid";
 
 const CMD = "/opt/xcsh/xcsh-hooks";
 
@@ -61,6 +61,24 @@ const EXISTING: Record<Agent, { path: string; value: unknown; indent: string | n
 		path: ".github/hooks/xcsh-hooks.json",
 		indent: 2,
 		value: { version: 1, note: "kept", hooks: { preToolUse: [{ type: "command", bash: "echo hi", timeoutSec: 5 }] } },
+	},
+	qwen: {
+		path: ".qwen/settings.json",
+		indent: 2,
+		value: {
+			model: { name: "qwen3-coder" },
+			hooks: {
+				PreToolUse: [{ matcher: "run_shell_command", hooks: [{ type: "command", name: "mine", command: "./guard.sh", timeout: 5 }] }],
+			},
+		},
+	},
+	droid: {
+		path: ".factory/settings.json",
+		indent: 2,
+		value: {
+			customModels: [{ model: "m", provider: "anthropic" }],
+			hooks: { PreToolUse: [{ matcher: "Execute", hooks: [{ type: "command", command: "./guard.sh", timeout: 5 }] }] },
+		},
 	},
 };
 
@@ -292,5 +310,42 @@ describe("install details", () => {
 			hooks: { PreToolUse: [{ matcher: "*", hooks: [{ type: "command", command: "./mine.sh" }] }] },
 		});
 		expect((await uninstallBridge("claude", { cwd: dir })).changes).toEqual([]);
+	});
+});
+
+describe("install cline: one executable per event", () => {
+	test("writes marked executables that run the bridge; idempotent; uninstall removes exactly them", async () => {
+		const dir = tempDir();
+		const hooks = join(dir, ".clinerules", "hooks");
+		mkdirSync(hooks, { recursive: true });
+		writeFileSync(join(hooks, "TaskError"), "#!/bin/sh\necho mine\n");
+		const result = await installBridge("cline", { cwd: dir, command: CMD });
+		expect(result.file).toBe(hooks);
+		expect(result.changes.map((c) => c.event)).toEqual(agentSpec("cline").events.map((e) => e.name));
+		const pre = readFileSync(join(hooks, "PreToolUse"), "utf8");
+		expect(pre).toContain(`exec ${CMD} bridge cline --event PreToolUse`);
+		expect(statSync(join(hooks, "PreToolUse")).mode & 0o111).not.toBe(0);
+		expect((await installBridge("cline", { cwd: dir, command: CMD })).changes).toEqual([]);
+		expect(await bridgeStatus("cline", { cwd: dir, home: tempDir() })).toMatchObject({ project: true, user: false });
+		const removed = await uninstallBridge("cline", { cwd: dir });
+		expect(removed.changes).toHaveLength(agentSpec("cline").events.length);
+		expect(existsSync(join(hooks, "PreToolUse"))).toBe(false);
+		expect(readFileSync(join(hooks, "TaskError"), "utf8")).toBe("#!/bin/sh\necho mine\n");
+	});
+
+	test("a hook file of the user's at one of the names is refused, nothing written; --dry-run and --user", async () => {
+		const dir = tempDir();
+		const hooks = join(dir, ".clinerules", "hooks");
+		mkdirSync(hooks, { recursive: true });
+		writeFileSync(join(hooks, "PostToolUse"), "#!/bin/sh\necho mine\n");
+		await expect(installBridge("cline", { cwd: dir, command: CMD })).rejects.toThrow("not ours");
+		expect(existsSync(join(hooks, "PreToolUse"))).toBe(false);
+		const dry = await installBridge("cline", { cwd: tempDir(), command: CMD, dryRun: true });
+		expect(dry.changes.length).toBeGreaterThan(0);
+		expect(existsSync(dry.file)).toBe(false);
+		const home = tempDir();
+		const user = await installBridge("cline", { scope: "user", home, command: CMD });
+		expect(user.file).toBe(join(home, ".cline", "hooks"));
+		expect(existsSync(join(home, ".cline", "hooks", "PreToolUse"))).toBe(true);
 	});
 });

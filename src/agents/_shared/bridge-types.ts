@@ -37,6 +37,8 @@ export interface AgentEventSpec {
 	to: BridgedEventType | null;
 	/** Tool events: the call the payload describes. */
 	call?(payload: Payload): AgentToolCall;
+	/** Why this occurrence has no counterpart after all (answered "no opinion"), or `undefined` (Qwen's repeated prompt events). */
+	skip?(payload: Payload): string | undefined;
 	/** `before_agent_start`: the user's prompt. */
 	prompt?(payload: Payload): string;
 	/** `session_before_compact`: what is known about the compaction (becomes `preparation`). */

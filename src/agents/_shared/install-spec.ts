@@ -22,13 +22,16 @@ export interface AgentSpec {
 	id: string;
 	/** Name for messages. */
 	label: string;
-	/** The config file at each level. */
+	/** The config file at each level (`files` layout: the folder of the executables). */
 	file(scope: Scope, dir: string): string;
 	/**
 	 * `grouped`: `hooks.<Event>` is a list of `{matcher?, hooks: [handler]}` (Claude, Codex, Gemini);
-	 * `flat`: `hooks.<event>` is a list of handlers (Cursor, Copilot).
+	 * `flat`: `hooks.<event>` is a list of handlers (Cursor, Copilot);
+	 * `files`: one executable per event, named after it, in the folder `file` names (Cline); {@link script} gives its text.
 	 */
-	layout: "grouped" | "flat";
+	layout: "grouped" | "flat" | "files";
+	/** `files` layout: the text of one event's executable, which runs `command` (it must hold {@link scriptMarker}). */
+	script?(event: AgentEvent, command: string): string;
 	/** The handler field that holds the shell command. */
 	commandKey: "command" | "bash";
 	/** The top level of a new file, before the `hooks` key. */
@@ -43,6 +46,13 @@ export interface AgentSpec {
 	/** What the agent still needs before the entries run, printed after an install. */
 	notes(scope: Scope, dir: string): string[];
 }
+
+/**
+ * The line that marks an executable `install` wrote (`files` layout): `uninstall` removes exactly the
+ * files holding it, and `install` never overwrites a file without it.
+ */
+export const scriptMarker = (agent: string): string =>
+	`# Written by \`xcsh-hooks install ${agent}\`; \`xcsh-hooks uninstall ${agent}\` removes this file. Its only job is to run the bridge.`;
 
 // One timeout for every event: long enough for a hook that asks the network, short of the agents'
 // 600 s defaults, in each agent's own unit (Gemini: ms; the others: seconds).

@@ -1,0 +1,143 @@
+import { CLINE } from "./protocol.ts";
+import { answerJson, isRecord, nonEmpty, stringField } from "../_shared/answer.ts";
+import { arr, obj, opt, str, type Shape } from "../_shared/fields.ts";
+import { outputAsText } from "../_shared/text.ts";
+import { shellRule } from "../_shared/tools.ts";
+import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } from "../_shared/bridge-types.ts";
+
+/**
+ * Cline CLI (PROTOCOLS.md C.3): one executable per event in `.clinerules/hooks/` or `~/.cline/hooks/`,
+ * each running `xcsh-hooks bridge cline --event <Event>`. The payload names its event as `hookName`
+ * (`tool_call`, `tool_result`, …), the call as `tool_call {id, name, input}`; the answer is
+ * `{cancel?, overrideInput?, contextModification?, errorMessage?}`; exit codes and other shapes are ignored.
+ *
+ * - PreToolUse → `tool_call`. `run_commands {commands: [...]}` reaches hooks as `bash {command}` (the
+ *   commands joined by newlines). Cline's `cancel` aborts the whole run, so a deny of `run_commands` is
+ *   an `overrideInput` whose one command only prints the reason and fails, plus the reason as
+ *   `contextModification`: the call does not run, the model reads why, the run goes on. Any other tool
+ *   has no such harmless form: its deny is `cancel: true` (the run ends; never an allow).
+ * - A rewrite is `overrideInput` (the whole input; `run_commands` as `{commands: [command]}`).
+ * - PostToolUse → `tool_result`: Cline cannot replace an output; a replacement goes back as
+ *   `contextModification` (a message after the result; the original stays visible).
+ * - UserPromptSubmit → `before_agent_start` (`contextModification`); TaskStart, TaskComplete,
+ *   SessionShutdown → `session_start`, `agent_end`, `session_shutdown`.
+ *
+ * Cannot: replace a tool output; add prompt context in `cline` CLI runs (UserPromptSubmit does not fire
+ * there, and TaskStart's context is dropped); cancel a compaction; stop a non-shell call without ending the run.
+ */
+
+const common: Shape = { hookName: opt(str), taskId: str, workspaceRoots: opt(arr) };
+const none: AgentEventSpec = { fields: common, to: null };
+
+/** Cline's input as hooks see it: `run_commands` with a list of strings becomes one `command`. */
+function hookInput(name: string, input: Record<string, unknown>): Record<string, unknown> {
+	const commands = input.commands;
+	if (name === "run_commands" && Array.isArray(commands) && commands.every((c) => typeof c === "string"))
+		return { command: commands.join("\n") };
+	return input;
+}
+
+const call =
+	(key: "tool_call" | "tool_result") =>
+	(p: Payload): AgentToolCall => {
+		const tool = p[key] as { id?: unknown; name: string; input: Record<string, unknown>; output?: unknown };
+		const post = isRecord(p.postToolUse) ? p.postToolUse : {};
+		return {
+			name: tool.name,
+			input: hookInput(tool.name, tool.input),
+			id: typeof tool.id === "string" ? tool.id : undefined,
+			output: tool.output,
+			isError: post.success === false,
+		};
+	};
+
+const toolShape = obj({ name: str, input: obj() });
+
+/** Cline's hook files (event names) and what each becomes. */
+export const clineEvents: Record<string, AgentEventSpec> = {
+	PreToolUse: { fields: { ...common, tool_call: toolShape }, to: "tool_call", call: call("tool_call") },
+	PostToolUse: { fields: { ...common, tool_result: toolShape }, to: "tool_result", call: call("tool_result") },
+	UserPromptSubmit: {
+		fields: common,
+		to: "before_agent_start",
+		prompt: (p) => stringField(p.userPromptSubmit, "prompt") ?? stringField(p, "prompt") ?? "",
+	},
+	TaskStart: { fields: common, to: "session_start" },
+	TaskComplete: { fields: common, to: "agent_end" },
+	SessionShutdown: { fields: common, to: "session_shutdown" },
+	TaskResume: none,
+	TaskCancel: none,
+	TaskError: none,
+	PreCompact: none,
+};
+
+/** A POSIX shell word holding `text` exactly. */
+const quoted = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+
+/** The tool the payload names. */
+const toolName = (payload: Payload): string | undefined =>
+	stringField(payload.tool_call, "name") ?? stringField(payload.tool_result, "name");
+
+function deny(payload: Payload, reason: string): Record<string, unknown> {
+	const why = nonEmpty(reason, "blocked by an xcsh hook");
+	if (toolName(payload) === "run_commands")
+		return {
+			overrideInput: { commands: [`printf '%s\\n' ${quoted(`Not run: ${why}`)}; exit 1`] },
+			contextModification: `The command was not run: ${why}`,
+		};
+	return { cancel: true, errorMessage: why };
+}
+
+function body(event: string, payload: Payload, outcome: Outcome, warn: (line: string) => void): Record<string, unknown> {
+	switch (outcome.kind) {
+		case "deny":
+			return deny(payload, outcome.reason);
+		case "rewrite": {
+			const input = outcome.input;
+			if (toolName(payload) === "run_commands" && typeof input.command === "string")
+				return { overrideInput: { commands: [input.command] } };
+			return { overrideInput: input };
+		}
+		case "replace":
+			if (outcome.text === undefined) {
+				warn(`cline ${event}: only text can stand for a replaced output; the hook's replaced details were dropped`);
+				return {};
+			}
+			warn(`cline ${event}: Cline cannot replace a tool output; the replacement is sent as context and the original stays visible`);
+			return { contextModification: `xcsh-hooks: a hook replaced the output of this tool call; use this instead of it:\n${outcome.text}` };
+		case "context":
+			return { contextModification: outcome.text };
+		case "cancel":
+			warn(`cline ${event}: Cline cannot cancel a compaction; the hook's cancel was ignored`);
+			return {};
+		case "none":
+			return {};
+	}
+}
+
+/** The Cline bridge. */
+export const clineBridge: AgentBridge = {
+	name: CLINE.name,
+	events: clineEvents,
+	tools: [shellRule("run_commands")],
+	timeoutSeconds: CLINE.timeoutSeconds,
+	eventName(payload, hint) {
+		if (hint) return hint;
+		const name = stringField(payload, "hookName");
+		return name === undefined ? undefined : (CLINE.hookNames[name] ?? name);
+	},
+	projectDirs: (payload) => {
+		const roots = Array.isArray(payload.workspaceRoots) ? payload.workspaceRoots : [];
+		return [typeof roots[0] === "string" ? roots[0] : undefined, stringField(payload.workspaceInfo, "rootPath")];
+	},
+	sessionId: (payload) => stringField(payload, "taskId") ?? stringField(payload.sessionContext, "rootSessionId"),
+	outputText(call) {
+		const output = call.output;
+		if (Array.isArray(output) && output.every((o) => isRecord(o) && "result" in o))
+			return output.map((o) => outputAsText((o as Record<string, unknown>).result)).join("\n");
+		return outputAsText(output);
+	},
+	answer: (event, payload, outcome, notes) => answerJson(body(event, payload, outcome, notes.warn)),
+	// No tool is known: only `cancel` is sure to stop it (the run ends; never an allow).
+	denyUnknown: (reason) => JSON.stringify({ cancel: true, errorMessage: reason }),
+};
