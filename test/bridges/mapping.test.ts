@@ -71,7 +71,7 @@ describe("every captured payload", () => {
 	});
 
 	test("the registry loads each agent by name and nothing else", async () => {
-		expect(bridgeNames()).toEqual(["claude", "codex", "gemini", "cursor", "copilot"]);
+		expect(bridgeNames()).toEqual(["claude", "codex", "gemini", "cursor", "copilot", "qwen", "droid", "cline"]);
 		for (const name of bridgeNames()) expect((await loadBridge(name))?.name).toBe(name);
 		expect(loadBridge("toString")).toBeUndefined();
 	});

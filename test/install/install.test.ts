@@ -5,6 +5,7 @@ import {
 	agentSpec,
 	bridgeCommand,
 	bridgeStatus,
+	INSTALL_MARKER,
 	InstallError,
 	installBridge,
 	isBridgeCommand,
@@ -323,7 +324,7 @@ describe("install cline: one executable per event", () => {
 		expect(result.file).toBe(hooks);
 		expect(result.changes.map((c) => c.event)).toEqual(agentSpec("cline").events.map((e) => e.name));
 		const pre = readFileSync(join(hooks, "PreToolUse"), "utf8");
-		expect(pre).toContain(`exec ${CMD} bridge cline --event PreToolUse`);
+		expect(pre).toContain(`exec ${CMD} bridge cline ${INSTALL_MARKER} --event PreToolUse`);
 		expect(statSync(join(hooks, "PreToolUse")).mode & 0o111).not.toBe(0);
 		expect((await installBridge("cline", { cwd: dir, command: CMD })).changes).toEqual([]);
 		expect(await bridgeStatus("cline", { cwd: dir, home: tempDir() })).toMatchObject({ project: true, user: false });
