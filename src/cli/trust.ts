@@ -2,6 +2,7 @@ import { approvalContent } from "../agent-hooks/approval.ts";
 import type { Hook } from "../discovery/hooks-capability.ts";
 import { registerHookDiscovery } from "../discovery/register.ts";
 import { loadSettings } from "../discovery/settings.ts";
+import { relative } from "pathe";
 import { resolvePath } from "../paths.ts";
 import { errorMessage } from "../hooks/_describe.ts";
 import { TrustError, TrustStore } from "../trust/trust-store.ts";
@@ -60,6 +61,13 @@ async function status(store: TrustStore, cwd: string) {
 	);
 }
 
+/** What an approval covers besides the hook (its imports, the files beside it), so the user knows what they approved. */
+function coversText(covers: string[] | undefined, cwd: string): string {
+	if (!covers?.length) return "";
+	const shown = covers.map((path) => (relative(cwd, path).startsWith("..") ? path : relative(cwd, path)));
+	return ` with the ${covers.length === 1 ? "file" : `${covers.length} files`} it runs: ${shown.join(", ")}`;
+}
+
 export const trustCommand = defineCommand({
 	meta: {
 		name: "trust",
@@ -91,7 +99,7 @@ export const trustCommand = defineCommand({
 		if (given.length === 0 && !args.all) throw new CliError(`trust ${action} needs hook paths, or --all for every project hook`);
 		const hooks = await projectHooks(cwd);
 		const paths = args.all ? hooks : named(given, hooks);
-		const done: Array<{ path: string; sha256?: string; changed: boolean }> = [];
+		const done: Array<{ path: string; sha256?: string; changed: boolean; covers?: string[] }> = [];
 		for (const { path, content } of paths) {
 			if (action === "approve") {
 				const entry = await Promise.resolve()
@@ -99,12 +107,15 @@ export const trustCommand = defineCommand({
 					.catch((error: unknown) => {
 						throw new CliError(errorMessage(error));
 					});
-				done.push({ path, sha256: entry.sha256, changed: true });
+				done.push({ path, sha256: entry.sha256, changed: true, covers: Object.keys(entry.files ?? {}) });
 			} else done.push({ path, changed: await store.revoke(path) });
 		}
 		if (args.json) await printJson({ action, hooks: done });
 		else
-			await writeOut(done.map((d) => (d.changed ? `${action}d ${d.path}` : `${d.path} was not approved`)).join("\n") || "Nothing to do.");
+			await writeOut(
+				done.map((d) => (d.changed ? `${action}d ${d.path}${coversText(d.covers, cwd)}` : `${d.path} was not approved`)).join("\n") ||
+					"Nothing to do.",
+			);
 		return EXIT_OK;
 	},
 });

@@ -131,11 +131,15 @@ async function verdicts(candidates: Candidate[], store: TrustStore, warnings: st
 						candidate.entry &&
 						(require("../agent-hooks/approval.ts") as typeof import("../agent-hooks/approval.ts")).approvalContent(candidate.entry);
 					const check = await store.check(candidate.path, content);
-					if (check.trusted)
-						return result.set(candidate, { run: true, source: { bytes: check.bytes, sha256: check.sha256, realPath: check.key } });
+					if (check.trusted) {
+						const source: ApprovedSource = { bytes: check.bytes, sha256: check.sha256, realPath: check.key, files: check.files };
+						return result.set(candidate, { run: true, source });
+					}
 					const skip: SkippedHook = { path: candidate.path, reason: check.reason ?? "unknown", sha256: check.sha256, approve };
 					if (skip.reason === "unknown") return result.set(candidate, { run: false, skip });
-					const error = `project hook changed since it was approved, so it fails closed; review it, then run: ${approve}`;
+					// A covered file (an import, a file beside a script) is part of the hook: name it.
+					const what = check.changedFile ? `${check.changedFile}, which this project hook runs, changed` : "project hook changed";
+					const error = `${what} since it was approved, so it fails closed; review it, then run: ${approve}`;
 					result.set(candidate, { run: false, error, skip });
 				} catch (error) {
 					const message = errorMessage(error);

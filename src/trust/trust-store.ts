@@ -1,6 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from "node:fs";
 import { join, resolve } from "pathe";
 import { userAgentDir } from "../paths.ts";
+import { type ApprovedFile, coveredHashes, verifyCovered } from "./covered.ts";
 
 /** One approval: the content hash the user approved, and when. */
 export interface TrustEntry {
@@ -8,6 +9,11 @@ export interface TrustEntry {
 	sha256: string;
 	/** ISO 8601 time of approval. */
 	approvedAt: string;
+	/**
+	 * The other files the approval covers, by real path → SHA-256: a module's import graph, the files
+	 * beside a shell hook (src/trust/covered.ts). Absent when there are none.
+	 */
+	files?: Record<string, string>;
 }
 
 /** The on-disk format of `trust.json`. */
@@ -28,6 +34,10 @@ export interface TrustCheck {
 	bytes: Uint8Array;
 	/** The approval's key: the path with symlinks resolved when it was checked ({@link trustKey}). */
 	key: string;
+	/** Trusted hook files: the covered files as verified, by real path — what must run with the hook. */
+	files?: Map<string, ApprovedFile> | undefined;
+	/** `changed` because of a covered file (an import, a file beside a script): its path. */
+	changedFile?: string | undefined;
 }
 
 /** Codes of {@link TrustError}. */
@@ -162,14 +172,22 @@ export class TrustStore {
 		const entry = approved[key] ?? approved[resolve(path)];
 		if (!entry) return { trusted: false, reason: "unknown", sha256, bytes, key };
 		if (entry.sha256 !== sha256) return { trusted: false, reason: "changed", sha256, bytes, key };
-		return { trusted: true, sha256, bytes, key };
+		// An agent entry's content already holds everything it covers (src/agent-hooks/approval.ts).
+		if (content) return { trusted: true, sha256, bytes, key };
+		const covered = verifyCovered(key, entry.files);
+		if ("changed" in covered) return { trusted: false, reason: "changed", sha256, bytes, key, changedFile: covered.changed };
+		return { trusted: true, sha256, bytes, key, files: covered.files };
 	}
 
-	/** Approves the file's current content (or `content`, as in {@link check}); returns the stored entry. */
+	/**
+	 * Approves the file's current content (or `content`, as in {@link check}) with every file it covers
+	 * (a module's import graph, the files beside a shell hook); returns the stored entry.
+	 */
 	async approve(path: string, content?: Uint8Array): Promise<TrustEntry> {
 		const key = trustKey(path);
-		const sha256 = content ? sha256Hex(content) : await hashFile(resolve(path));
-		const entry: TrustEntry = { sha256, approvedAt: new Date().toISOString() };
+		const bytes = content ?? readHookFile(resolve(path));
+		const files = content ? undefined : coveredHashes(key, bytes);
+		const entry: TrustEntry = { sha256: sha256Hex(bytes), approvedAt: new Date().toISOString(), ...(files ? { files } : {}) };
 		await this.#update((approved) => {
 			approved[key] = entry;
 		});
@@ -250,6 +268,12 @@ function parseTrustFile(text: string, file: string): TrustFile {
 	for (const [path, entry] of Object.entries(approved)) {
 		if (typeof entry?.sha256 !== "string" || typeof entry?.approvedAt !== "string")
 			throw corrupt(`entry ${JSON.stringify(path)} needs string "sha256" and "approvedAt"`);
+		const files: unknown = entry.files;
+		if (
+			files !== undefined &&
+			(files === null || typeof files !== "object" || Array.isArray(files) || Object.values(files).some((h) => typeof h !== "string"))
+		)
+			throw corrupt(`entry ${JSON.stringify(path)}: "files" must map paths to SHA-256 strings`);
 	}
 	return { version: 1, approved };
 }
