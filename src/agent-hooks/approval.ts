@@ -1,8 +1,7 @@
 import { statSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "pathe";
 import { isModulePath, relativeInterpreter } from "../hooks/shell-hook.ts";
-import { filesBeside } from "../trust/hook-folder.ts";
-import { importGraph } from "../trust/import-graph.ts";
+import { filesBeside } from "../discovery/hook-folder.ts";
 import { readHookFile, sha256Hex, TrustError } from "../trust/trust-store.ts";
 import type { AgentHookEntry } from "./types.ts";
 
@@ -11,8 +10,8 @@ import type { AgentHookEntry } from "./types.ts";
  * JSON of its matcher and handler, so any edit of the command, arguments, matcher or timeout is a change
  * — the bytes of every script inside the project the command names (`.claude/hooks/guard.sh`,
  * `"$CLAUDE_PROJECT_DIR"/hooks/x.py`, `bun .cursor/hooks/g.ts`), and what those scripts run in turn:
- * every file beside each script in its folder (src/trust/hook-folder.ts: `. ./lib.sh` sources one) and,
- * for a JS/TS script, its import graph (src/trust/import-graph.ts). A script outside the project is the
+ * every file beside each script in its folder (src/discovery/hook-folder.ts: `. ./lib.sh` sources one) and,
+ * for a JS/TS script, its import graph (src/hooks/import-graph.ts). A script outside the project is the
  * user's machine, not the repository's content. An entry whose command approval cannot pin (see
  * `commandFiles`) cannot be approved and fails closed. The entry runs its scripts from the project, so
  * the factory hashes all of it again before every run.
@@ -162,8 +161,15 @@ function coveredScripts(scripts: CommandFiles["scripts"]): CommandFiles["scripts
 	const all = new Map(scripts.map((script) => [script.path, script.bytes]));
 	for (const script of scripts) {
 		for (const file of filesBeside(script.path)) if (!all.has(file.path)) all.set(file.path, file.bytes);
-		if (isModulePath(script.path))
-			for (const [path, bytes] of importGraph(script.path, script.bytes, false)) if (!all.has(path)) all.set(path, bytes);
+		if (!isModulePath(script.path)) continue;
+		const { importGraph } = require("../hooks/import-graph.ts") as typeof import("../hooks/import-graph.ts");
+		let graph: Map<string, Uint8Array>;
+		try {
+			graph = importGraph(script.path, script.bytes, false);
+		} catch (error) {
+			throw new TrustError("HOOK_UNPINNABLE", `approval cannot cover what ${script.path} imports: ${(error as Error).message}`);
+		}
+		for (const [path, bytes] of graph) if (!all.has(path)) all.set(path, bytes);
 	}
 	return [...all].map(([path, bytes]) => ({ path, bytes }));
 }

@@ -1,4 +1,5 @@
 import { approvalContent } from "../agent-hooks/approval.ts";
+import { approveHook, verifyCovered } from "../discovery/covered.ts";
 import type { Hook } from "../discovery/hooks-capability.ts";
 import { registerHookDiscovery } from "../discovery/register.ts";
 import { loadSettings } from "../discovery/settings.ts";
@@ -46,7 +47,11 @@ async function status(store: TrustStore, cwd: string) {
 	return Promise.all(
 		(await projectHooks(cwd)).map(async ({ path, content }) => {
 			try {
-				const check = await store.check(path, content?.());
+				const entry = content?.();
+				const check = await store.check(path, entry);
+				// A hook file's approval covers what it runs too (its imports, the files beside it).
+				const covered = check.trusted && !entry && verifyCovered(check.key, check.files);
+				if (covered && "changed" in covered) return { path, status: "changed" };
 				return { path, status: check.trusted ? "approved" : (check.reason ?? "unknown") };
 			} catch (error) {
 				// A hook that cannot be read (or is not a file) is reported, not a crash of the whole listing.
@@ -103,7 +108,7 @@ export const trustCommand = defineCommand({
 		for (const { path, content } of paths) {
 			if (action === "approve") {
 				const entry = await Promise.resolve()
-					.then(() => store.approve(path, content?.()))
+					.then(() => (content ? store.approve(path, content()) : approveHook(store, path)))
 					.catch((error: unknown) => {
 						throw new CliError(errorMessage(error));
 					});

@@ -184,10 +184,10 @@ function assertRegularFile(resolvedPath: string): void {
  */
 function forgetImports(resolvedPath: string): void {
 	try {
-		const { importGraph } = require("../trust/import-graph.ts") as typeof import("../trust/import-graph.ts");
-		const { readHookFile } = require("../trust/trust-store.ts") as typeof import("../trust/trust-store.ts");
+		const { importGraph } = require("./import-graph.ts") as typeof import("./import-graph.ts");
+		const { readRegularFile } = require("../fs/regular-file.ts") as typeof import("../fs/regular-file.ts");
 		const real = realpathSync(resolvedPath);
-		for (const file of importGraph(real, readHookFile(real), false).keys()) delete require.cache[file];
+		for (const file of importGraph(real, readRegularFile(real), false).keys()) delete require.cache[file];
 	} catch {
 		// An unreadable hook fails its import with its own error.
 	}

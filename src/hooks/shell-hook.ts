@@ -3,7 +3,6 @@ import { basename, dirname, isAbsolute, join } from "pathe";
 import { execCommand } from "../exec/exec-command.ts";
 import { parseJsonText } from "../json.ts";
 import { userAgentDir } from "../paths.ts";
-import { verifyCovered } from "../trust/covered.ts";
 import type { ApprovedSource } from "./_approved.ts";
 import type { HookContext, HookFactory, ToolCallEvent, ToolResultEvent } from "./types.ts";
 
@@ -107,22 +106,6 @@ async function approvedCopy(path: string, source: ApprovedSource): Promise<strin
 }
 
 /**
- * The check run before each call of an approved shell hook: the files beside it (which it may source
- * from the project, SPEC §10) are still the approved ones. The script itself runs from its private copy;
- * its folder is listed and hashed again, so an edit there fails the next call closed, not only the next load.
- */
-function besideCheck(path: string, approved: ApprovedSource): () => void {
-	const expected = Object.fromEntries([...(approved.files ?? [])].map(([file, { sha256 }]) => [file, sha256]));
-	return () => {
-		const check = verifyCovered(approved.realPath ?? path, expected);
-		if ("changed" in check)
-			throw new Error(
-				`${check.changed}, beside shell hook ${path}, changed since it was approved, so it fails closed; review it, then run: xcsh-hooks trust approve ${path}`,
-			);
-	};
-}
-
-/**
  * Adapts an executable as a hook (SPEC §8.3): the event goes to its stdin as JSON, with
  * `XCSH_HOOK_EVENT`, `XCSH_TOOL_NAME` and `XCSH_PROJECT_DIR` in its environment. Exit 0 allows (a JSON
  * object on stdout is the result), exit 2 blocks with stderr as the reason, anything else is an error —
@@ -145,9 +128,9 @@ export async function createShellHookFactory(
 	const wiring = spec ?? inferShellHookSpec(path);
 	if (!wiring) throw new Error(`cannot tell when to run ${path}: shell hooks live in a pre/ or post/ folder (e.g. hooks/pre/bash.sh)`);
 	const matches = (toolName: string) => wiring.tool === "*" || wiring.tool === toolName;
-	const verify = approved && besideCheck(path, approved);
 	const call = (event: ShellEvent, ctx: HookContext) => {
-		verify?.();
+		// The files beside it, which it may source from the project, are checked before every run (SPEC §10).
+		approved?.recheck?.();
 		return runShellHook(path, run, event, ctx, timeoutMs);
 	};
 	return (pi) => {

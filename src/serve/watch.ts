@@ -6,8 +6,9 @@ import type { LoadedHook } from "../hooks/types.ts";
 import type { Host } from "../host/host.ts";
 import { resolvePath } from "../paths.ts";
 import { homeDir } from "../paths.ts";
-import { importGraph } from "../trust/import-graph.ts";
-import { defaultTrustFile, readHookFile } from "../trust/trust-store.ts";
+import { readRegularFile } from "../fs/regular-file.ts";
+import { importGraph } from "../hooks/import-graph.ts";
+import { defaultTrustFile } from "../trust/trust-store.ts";
 
 /** What {@link watchHookFiles} watches. */
 export interface WatchTargets {
@@ -102,7 +103,7 @@ function hookTargets(hook: Pick<LoadedHook, "resolvedPath" | "watchFiles">, targ
 	if (!isModulePath(path)) return void targets.dirs.push(dirname(path));
 	try {
 		const real = realpathSync(path);
-		targets.files.push(...importGraph(real, readHookFile(real), false).keys());
+		targets.files.push(...importGraph(real, readRegularFile(real), false).keys());
 	} catch {}
 }
 

@@ -1,7 +1,7 @@
-import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { join, resolve } from "pathe";
+import { RegularFileError, readRegularFile } from "../fs/regular-file.ts";
 import { userAgentDir } from "../paths.ts";
-import { type ApprovedFile, coveredHashes, verifyCovered } from "./covered.ts";
 
 /** One approval: the content hash the user approved, and when. */
 export interface TrustEntry {
@@ -11,7 +11,7 @@ export interface TrustEntry {
 	approvedAt: string;
 	/**
 	 * The other files the approval covers, by real path → SHA-256: a module's import graph, the files
-	 * beside a shell hook (src/trust/covered.ts). Absent when there are none.
+	 * beside a shell hook (src/discovery/covered.ts). Absent when there are none.
 	 */
 	files?: Record<string, string>;
 }
@@ -34,10 +34,11 @@ export interface TrustCheck {
 	bytes: Uint8Array;
 	/** The approval's key: the path with symlinks resolved when it was checked ({@link trustKey}). */
 	key: string;
-	/** Trusted hook files: the covered files as verified, by real path — what must run with the hook. */
-	files?: Map<string, ApprovedFile> | undefined;
-	/** `changed` because of a covered file (an import, a file beside a script): its path. */
-	changedFile?: string | undefined;
+	/**
+	 * Trusted: the other files the approval covers (real path → SHA-256, {@link TrustEntry.files}), for
+	 * the caller to verify before the hook runs (src/discovery/covered.ts); absent when there are none.
+	 */
+	files?: Readonly<Record<string, string>> | undefined;
 }
 
 /** Codes of {@link TrustError}. */
@@ -61,42 +62,17 @@ export function defaultTrustFile(): string {
 }
 
 /**
- * Reads a hook file once, refusing anything that is not a regular file: a directory would be
- * imported as its `index.ts`, a FIFO or device would block or change between reads. Opened
- * non-blocking, so a FIFO is refused instead of waited on.
+ * Reads a hook file once, refusing anything that is not a regular file (src/fs/regular-file.ts): a
+ * directory would be imported as its `index.ts`, a FIFO or device would block or change between reads.
  */
 export function readHookFile(path: string): Uint8Array {
-	let fd: number;
 	try {
-		fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+		return readRegularFile(path);
 	} catch (error) {
-		const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-		if (code === "EISDIR") throw new TrustError("HOOK_NOT_A_FILE", `${path} is not a regular file (a directory); a hook must be a file`);
-		throw new TrustError("HOOK_UNREADABLE", `Cannot read ${path} to hash it (${code})`);
-	}
-	try {
-		const info = fstatSync(fd);
-		if (!info.isFile())
-			throw new TrustError(
-				"HOOK_NOT_A_FILE",
-				`${path} is not a regular file (${info.isDirectory() ? "a directory" : "a FIFO, socket or device"}); a hook must be a file`,
-			);
-		const bytes = new Uint8Array(info.size);
-		let read = 0;
-		while (read < bytes.length) {
-			const n = readSync(fd, bytes, read, bytes.length - read, read);
-			if (n === 0) break;
-			read += n;
-		}
-		return read === bytes.length ? bytes : bytes.subarray(0, read);
-	} catch (error) {
-		if (error instanceof TrustError) throw error;
-		throw new TrustError(
-			"HOOK_UNREADABLE",
-			`Cannot read ${path} to hash it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
-		);
-	} finally {
-		closeSync(fd);
+		if (!(error instanceof RegularFileError)) throw error;
+		if (error.reason === "not-a-file")
+			throw new TrustError("HOOK_NOT_A_FILE", `${path} is not a regular file (${error.detail}); a hook must be a file`);
+		throw new TrustError("HOOK_UNREADABLE", `Cannot read ${path} to hash it (${error.detail})`);
 	}
 }
 
@@ -172,22 +148,21 @@ export class TrustStore {
 		const entry = approved[key] ?? approved[resolve(path)];
 		if (!entry) return { trusted: false, reason: "unknown", sha256, bytes, key };
 		if (entry.sha256 !== sha256) return { trusted: false, reason: "changed", sha256, bytes, key };
-		// An agent entry's content already holds everything it covers (src/agent-hooks/approval.ts).
-		if (content) return { trusted: true, sha256, bytes, key };
-		const covered = verifyCovered(key, entry.files);
-		if ("changed" in covered) return { trusted: false, reason: "changed", sha256, bytes, key, changedFile: covered.changed };
-		return { trusted: true, sha256, bytes, key, files: covered.files };
+		return { trusted: true, sha256, bytes, key, files: entry.files };
 	}
 
 	/**
-	 * Approves the file's current content (or `content`, as in {@link check}) with every file it covers
-	 * (a module's import graph, the files beside a shell hook); returns the stored entry.
+	 * Approves the file's current content (or `content`, as in {@link check}), with `files`, the hashes
+	 * of the other files the approval covers (real path → SHA-256: a module's import graph, the files
+	 * beside a shell hook; `approveHook` in src/discovery/covered.ts computes them). Without them the
+	 * approval covers the file alone, and a hook that runs other project files fails closed. Returns the
+	 * stored entry.
 	 */
-	async approve(path: string, content?: Uint8Array): Promise<TrustEntry> {
+	async approve(path: string, content?: Uint8Array, files?: Readonly<Record<string, string>>): Promise<TrustEntry> {
 		const key = trustKey(path);
-		const bytes = content ?? readHookFile(resolve(path));
-		const files = content ? undefined : coveredHashes(key, bytes);
-		const entry: TrustEntry = { sha256: sha256Hex(bytes), approvedAt: new Date().toISOString(), ...(files ? { files } : {}) };
+		const sha256 = content ? sha256Hex(content) : await hashFile(resolve(path));
+		const covers = files && Object.keys(files).length > 0 ? { files: { ...files } } : {};
+		const entry: TrustEntry = { sha256, approvedAt: new Date().toISOString(), ...covers };
 		await this.#update((approved) => {
 			approved[key] = entry;
 		});

@@ -60,6 +60,26 @@ function cells(cli: Cli): void {
 		CELL_TIMEOUT_MS,
 	);
 
+	// Bun applies a project's tsconfig `paths` when run from source; the executable reads no tsconfig (the import fails there).
+	test.concurrent.skipIf(cli.name !== "bun src/cli.ts")(
+		"a policy imported through a tsconfig path alias is covered too",
+		async () => {
+			const guard = GUARD.replace("../../lib/policy", "@/lib/policy");
+			const tsconfig = JSON.stringify({ compilerOptions: { paths: { "@/*": ["./*"] } } });
+			const p = project(cli, {
+				"tsconfig.json": tsconfig,
+				".xcsh/hooks/guard.ts": guard,
+				"lib/policy.ts": policy(["rm"], "policy v1: no rm"),
+			});
+			expect((await p.approve(".xcsh/hooks/guard.ts")).stdout).toContain("lib/policy.ts");
+			expectBlockedEmit(await p.emit("rm -rf build"), "policy v1: no rm");
+			writeFileSync(p.path("lib/policy.ts"), policy([], "policy v2: anything goes"));
+			const run = await p.emit("rm -rf build");
+			expect(expectBlockedEmit(run, "fails closed").result.reason).toContain(p.path("lib/policy.ts"));
+		},
+		CELL_TIMEOUT_MS,
+	);
+
 	test.concurrent(
 		"a file added after approval that now wins the import's resolution never runs: the import is refused",
 		async () => {

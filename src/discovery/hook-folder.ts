@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from "node:fs";
 import { dirname, join } from "pathe";
-import { readHookFile, TrustError } from "./trust-store.ts";
+import { readHookFile, TrustError } from "../trust/trust-store.ts";
 
 /*
  * What a script hook runs besides itself (SPEC §10, Trust): a shell script sources and runs the files
