@@ -241,6 +241,10 @@ export {
 	SettingsSchema,
 	userSettingsPath,
 	validateHook,
+	approveHook,
+	type CoveredCheck,
+	coveredFiles,
+	verifyCovered,
 } from "./discovery/index.ts";
 export {
 	createTrustStore,

@@ -1,6 +1,7 @@
 import { statSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "pathe";
-import { relativeInterpreter } from "../hooks/shell-hook.ts";
+import { isModulePath, relativeInterpreter } from "../hooks/shell-hook.ts";
+import { filesBeside } from "../discovery/hook-folder.ts";
 import { readHookFile, sha256Hex, TrustError } from "../trust/trust-store.ts";
 import { agentsWithOwnHooks, findAgent } from "../agents/index.ts";
 import type { AgentHookEntry } from "../agents/_shared/entry.ts";
@@ -9,10 +10,13 @@ import { projectVariablePattern } from "./run-command.ts";
 /*
  * What approving a project-level agent entry covers (SPEC §10, Trust): the entry itself — the canonical
  * JSON of its matcher and handler, so any edit of the command, arguments, matcher or timeout is a change
- * — and the bytes of every script inside the project the command names (`.claude/hooks/guard.sh`,
- * `"$CLAUDE_PROJECT_DIR"/hooks/x.py`, `bun .cursor/hooks/g.ts`). Files the script reads in turn are not
- * covered; a script outside the project is the user's machine, not the repository's content. An entry
- * whose command approval cannot pin (see `commandFiles`) cannot be approved and fails closed.
+ * — the bytes of every script inside the project the command names (`.claude/hooks/guard.sh`,
+ * `"$CLAUDE_PROJECT_DIR"/hooks/x.py`, `bun .cursor/hooks/g.ts`), and what those scripts run in turn:
+ * every file beside each script in its folder (src/discovery/hook-folder.ts: `. ./lib.sh` sources one) and,
+ * for a JS/TS script, its import graph (src/hooks/import-graph.ts). A script outside the project is the
+ * user's machine, not the repository's content. An entry whose command approval cannot pin (see
+ * `commandFiles`) cannot be approved and fails closed. The entry runs its scripts from the project, so
+ * the factory hashes all of it again before every run.
  */
 
 /** Variables the agents set to the project directory, as commands reference them (every registered agent's, and `$PWD`). */
@@ -132,6 +136,18 @@ export function namedScripts(entry: AgentHookEntry): string[] {
 	return commandFiles(entry).scripts.map((script) => script.path);
 }
 
+/**
+ * Every file an approval of `entry` covers — the named scripts, the files beside them, a module script's
+ * imports — for a server to watch; an entry approval cannot pin, or files that cannot be read, give none.
+ */
+export function coveredPaths(entry: AgentHookEntry): string[] {
+	try {
+		return coveredScripts(commandFiles(entry).scripts).map((script) => script.path);
+	} catch {
+		return [];
+	}
+}
+
 /** JSON with object keys sorted at every level: the same entry always has the same text. */
 export function canonicalJson(value: unknown): string {
 	if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
@@ -143,10 +159,29 @@ export function canonicalJson(value: unknown): string {
 	return JSON.stringify(value) ?? "null";
 }
 
+/** The named scripts, then the files beside each and a module script's import graph, each once, in a stable order. */
+function coveredScripts(scripts: CommandFiles["scripts"]): CommandFiles["scripts"] {
+	const all = new Map(scripts.map((script) => [script.path, script.bytes]));
+	for (const script of scripts) {
+		for (const file of filesBeside(script.path)) if (!all.has(file.path)) all.set(file.path, file.bytes);
+		if (!isModulePath(script.path)) continue;
+		const { importGraph } = require("../hooks/import-graph.ts") as typeof import("../hooks/import-graph.ts");
+		let graph: Map<string, Uint8Array>;
+		try {
+			graph = importGraph(script.path, script.bytes, false);
+		} catch (error) {
+			throw new TrustError("HOOK_UNPINNABLE", `approval cannot cover what ${script.path} imports: ${(error as Error).message}`);
+		}
+		for (const [path, bytes] of graph) if (!all.has(path)) all.set(path, bytes);
+	}
+	return [...all].map(([path, bytes]) => ({ path, bytes }));
+}
+
 /**
  * The bytes an approval of `entry` hashes: the canonical JSON of `{agent, event, entry}`, then for each
- * named script a NUL-framed project-relative name and its content. A script that cannot be read is a
- * `TrustError` naming it (the entry then fails closed).
+ * covered file (the named scripts, the files beside them, a module script's imports) a NUL-framed
+ * project-relative name and its content. A file that cannot be read is a `TrustError` naming it (the
+ * entry then fails closed).
  */
 export function approvalContent(entry: AgentHookEntry): Uint8Array {
 	const { scripts, unpinned } = commandFiles(entry);
@@ -157,7 +192,8 @@ export function approvalContent(entry: AgentHookEntry): Uint8Array {
 		);
 	const encoder = new TextEncoder();
 	const parts: Uint8Array[] = [encoder.encode(canonicalJson({ agent: entry.agent, event: entry.event, entry: entry.raw }))];
-	for (const script of scripts) parts.push(encoder.encode(`\n\0${relative(entry.projectDir as string, script.path)}\0\n`), script.bytes);
+	for (const script of coveredScripts(scripts))
+		parts.push(encoder.encode(`\n\0${relative(entry.projectDir as string, script.path)}\0\n`), script.bytes);
 	const total = parts.reduce((n, p) => n + p.byteLength, 0);
 	const bytes = new Uint8Array(total);
 	let offset = 0;

@@ -1,5 +1,6 @@
 import { loadHookFromFactory } from "../hooks/loader.ts";
 import type { LoadHooksResult } from "../hooks/types.ts";
+import { coveredPaths } from "./approval.ts";
 import { createAgentHookFactory } from "./factory.ts";
 import type { AgentHookEntry } from "../agents/_shared/entry.ts";
 
@@ -23,7 +24,9 @@ export async function loadAgentHooks(
 	for (const { path, entry, approved } of entries) {
 		try {
 			const factory = createAgentHookFactory(entry, { path, approved, maxTimeoutMs: options.maxTimeoutMs });
-			result.hooks.push(await loadHookFromFactory(factory, path, cwd, path));
+			const hook = await loadHookFromFactory(factory, path, cwd, path);
+			hook.watchFiles = () => coveredPaths(entry);
+			result.hooks.push(hook);
 		} catch (error) {
 			result.errors.push({ path, error: `Failed to load hook: ${(error as Error).message}` });
 		}

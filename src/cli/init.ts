@@ -2,6 +2,7 @@ import { chmodSync, lstatSync, mkdirSync } from "node:fs";
 import { dirname, join, relative } from "pathe";
 import { homeDir, userAgentDir } from "../paths.ts";
 import { isTemplateName, type Template, TEMPLATE_NAMES, TEMPLATES, type TemplateFile, type TemplateName } from "../templates/index.ts";
+import { approveHook } from "../discovery/covered.ts";
 import { TrustStore } from "../trust/trust-store.ts";
 import { CliError, EXIT_OK, projectArgs, printJson, projectDir, writeOut, defineCommand } from "./_shared.ts";
 
@@ -60,7 +61,7 @@ async function approveHooks(targets: Target[]): Promise<string[]> {
 	const approved: string[] = [];
 	for (const target of targets) {
 		try {
-			await store.approve(target.path);
+			await approveHook(store, target.path);
 		} catch (error) {
 			throw new CliError(`wrote ${target.path}, but could not approve it: ${(error as Error).message}`);
 		}

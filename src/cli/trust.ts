@@ -1,7 +1,9 @@
 import { approvalContent } from "../agent-hooks/approval.ts";
+import { approveHook, verifyCovered } from "../discovery/covered.ts";
 import type { Hook } from "../discovery/hooks-capability.ts";
 import { registerHookDiscovery } from "../discovery/register.ts";
 import { loadSettings } from "../discovery/settings.ts";
+import { relative } from "pathe";
 import { resolvePath } from "../paths.ts";
 import { errorMessage } from "../hooks/_describe.ts";
 import { TrustError, TrustStore } from "../trust/trust-store.ts";
@@ -45,7 +47,11 @@ async function status(store: TrustStore, cwd: string) {
 	return Promise.all(
 		(await projectHooks(cwd)).map(async ({ path, content }) => {
 			try {
-				const check = await store.check(path, content?.());
+				const entry = content?.();
+				const check = await store.check(path, entry);
+				// A hook file's approval covers what it runs too (its imports, the files beside it).
+				const covered = check.trusted && !entry && verifyCovered(check.key, check.files);
+				if (covered && "changed" in covered) return { path, status: "changed" };
 				return { path, status: check.trusted ? "approved" : (check.reason ?? "unknown") };
 			} catch (error) {
 				// A hook that cannot be read (or is not a file) is reported, not a crash of the whole listing.
@@ -58,6 +64,13 @@ async function status(store: TrustStore, cwd: string) {
 			}
 		}),
 	);
+}
+
+/** What an approval covers besides the hook (its imports, the files beside it), so the user knows what they approved. */
+function coversText(covers: string[] | undefined, cwd: string): string {
+	if (!covers?.length) return "";
+	const shown = covers.map((path) => (relative(cwd, path).startsWith("..") ? path : relative(cwd, path)));
+	return ` with the ${covers.length === 1 ? "file" : `${covers.length} files`} it runs: ${shown.join(", ")}`;
 }
 
 export const trustCommand = defineCommand({
@@ -91,20 +104,23 @@ export const trustCommand = defineCommand({
 		if (given.length === 0 && !args.all) throw new CliError(`trust ${action} needs hook paths, or --all for every project hook`);
 		const hooks = await projectHooks(cwd);
 		const paths = args.all ? hooks : named(given, hooks);
-		const done: Array<{ path: string; sha256?: string; changed: boolean }> = [];
+		const done: Array<{ path: string; sha256?: string; changed: boolean; covers?: string[] }> = [];
 		for (const { path, content } of paths) {
 			if (action === "approve") {
 				const entry = await Promise.resolve()
-					.then(() => store.approve(path, content?.()))
+					.then(() => (content ? store.approve(path, content()) : approveHook(store, path)))
 					.catch((error: unknown) => {
 						throw new CliError(errorMessage(error));
 					});
-				done.push({ path, sha256: entry.sha256, changed: true });
+				done.push({ path, sha256: entry.sha256, changed: true, covers: Object.keys(entry.files ?? {}) });
 			} else done.push({ path, changed: await store.revoke(path) });
 		}
 		if (args.json) await printJson({ action, hooks: done });
 		else
-			await writeOut(done.map((d) => (d.changed ? `${action}d ${d.path}` : `${d.path} was not approved`)).join("\n") || "Nothing to do.");
+			await writeOut(
+				done.map((d) => (d.changed ? `${action}d ${d.path}${coversText(d.covers, cwd)}` : `${d.path} was not approved`)).join("\n") ||
+					"Nothing to do.",
+			);
 		return EXIT_OK;
 	},
 });

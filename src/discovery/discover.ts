@@ -4,6 +4,7 @@ import { type CapabilityRegistry, defaultRegistry } from "../capability/registry
 import { registerHookDiscovery } from "./register.ts";
 import { loadSettings, type Settings } from "./settings.ts";
 import { mark } from "../profile.ts";
+import { coveredChanged, verifyCovered } from "./covered.ts";
 import { resolvePath } from "../paths.ts";
 import { TrustError, type TrustStore } from "../trust/trust-store.ts";
 import type { ApprovedSource } from "../hooks/_approved.ts";
@@ -111,6 +112,14 @@ function fromDiscovery(hook: Hook, configured: ReadonlySet<string>): Candidate {
 	return { path: hook.path, source, shell, hook };
 }
 
+/** The check before each run of an approved shell hook: the files beside it are still the approved ones. */
+function recheckBeside(realPath: string, hook: string, files: Readonly<Record<string, string>> | undefined): () => void {
+	return () => {
+		const again = verifyCovered(realPath, files);
+		if ("changed" in again) throw new Error(coveredChanged(again.changed, hook));
+	};
+}
+
 /**
  * Trust verdicts of the project-level candidates. What a trusted hook runs is the bytes that were
  * hashed. A hook that changed since its approval, or whose approval or content cannot be checked
@@ -131,11 +140,22 @@ async function verdicts(candidates: Candidate[], store: TrustStore, warnings: st
 						candidate.entry &&
 						(require("../agent-hooks/approval.ts") as typeof import("../agent-hooks/approval.ts")).approvalContent(candidate.entry);
 					const check = await store.check(candidate.path, content);
-					if (check.trusted)
-						return result.set(candidate, { run: true, source: { bytes: check.bytes, sha256: check.sha256, realPath: check.key } });
-					const skip: SkippedHook = { path: candidate.path, reason: check.reason ?? "unknown", sha256: check.sha256, approve };
+					// What the approval covers besides the file (its imports, the files beside it) must be as approved
+					// too; an agent entry's content already holds all of it (src/agent-hooks/approval.ts).
+					const covered = check.trusted && !content ? verifyCovered(check.key, check.files) : undefined;
+					if (check.trusted && !(covered && "changed" in covered)) {
+						const files = covered && "files" in covered ? covered.files : undefined;
+						const source: ApprovedSource = { bytes: check.bytes, sha256: check.sha256, realPath: check.key, files };
+						if (!content && !isModulePath(check.key)) source.recheck = recheckBeside(check.key, candidate.path, check.files);
+						return result.set(candidate, { run: true, source });
+					}
+					const reason = covered ? "changed" : (check.reason ?? "unknown");
+					const skip: SkippedHook = { path: candidate.path, reason, sha256: check.sha256, approve };
 					if (skip.reason === "unknown") return result.set(candidate, { run: false, skip });
-					const error = `project hook changed since it was approved, so it fails closed; review it, then run: ${approve}`;
+					const error =
+						covered && "changed" in covered
+							? coveredChanged(covered.changed, candidate.path)
+							: `project hook changed since it was approved, so it fails closed; review it, then run: ${approve}`;
 					result.set(candidate, { run: false, error, skip });
 				} catch (error) {
 					const message = errorMessage(error);

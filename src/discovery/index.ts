@@ -23,3 +23,4 @@ export {
 	planHooks,
 	type SkippedHook,
 } from "./discover.ts";
+export { approveHook, type CoveredCheck, coveredFiles, verifyCovered } from "./covered.ts";

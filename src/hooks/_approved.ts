@@ -1,13 +1,30 @@
-import { moduleLoader } from "./module-files.ts";
+import { isModulePath, moduleLoader } from "./module-files.ts";
 
 /*
- * Trust approves bytes, so the module that runs must be exactly those bytes (SPEC §10): reading
- * the file again to import it would leave a window in which a swapped file runs unapproved. The
- * approved bytes are served to Bun's module loader by a runtime plugin for one load: each approved
- * path is imported with a query naming that load, and only those specifiers match the plugin, so
- * nothing else is intercepted and a reload (a new load) never meets an older load's bytes. The
- * module keeps its own path, so its relative imports resolve as they would from disk.
+ * Trust approves bytes, so the modules that run must be exactly those bytes (SPEC §10): reading a file
+ * again to import it would leave a window in which a swapped file runs unapproved. The approved bytes of
+ * a hook and of every project file in its import graph are served to Bun's module loader by runtime
+ * plugins, decoded as the UTF-8 they are (as Bun decodes a file it reads itself; a byte array would be
+ * read as Latin-1, `café` becoming `cafÃ©`).
+ *
+ * The hook is imported with a query naming its load, so a reload never meets an older load's module.
+ * The files it imports keep their plain paths (Bun resolves `./lib/policy` itself and asks no plugin
+ * where it leads), so each load drops them from the module cache and the plugins serve them from the
+ * latest verified bytes. Bun asks the first plugin whose filter matches, which may be an older load's:
+ * every plugin therefore serves from one shared table, never from its own copy.
+ *
+ * Imports outside the approval are refused, with the approve command: each served module's imports are
+ * resolved before it is handed to Bun (a static or literal import that now resolves to a project file
+ * outside the graph, e.g. a `policy.tsx` added beside `policy.ts`), and a specifier Bun does show
+ * plugins (one with an extension, also when computed at run time) is checked as it is resolved. An
+ * import computed at run time without an extension is not seen: the reviewer sees it in the hook.
  */
+
+/** One file an approval covers, as verified at load: the bytes that were hashed, and their SHA-256. */
+export interface ApprovedFile {
+	bytes: Uint8Array;
+	sha256: string;
+}
 
 /** Approved content of a hook file: the bytes that were hashed, and their SHA-256. */
 export interface ApprovedSource {
@@ -15,38 +32,124 @@ export interface ApprovedSource {
 	sha256: string;
 	/** The file's path with symlinks resolved when it was hashed (the trust key); the module is imported there. */
 	realPath?: string | undefined;
+	/** The other files the approval covers, as verified at load, by real path (a module's import graph). */
+	files?: ReadonlyMap<string, ApprovedFile> | undefined;
+	/**
+	 * Checks again, before each run of a shell hook, that the files it may read from the project (those
+	 * beside it) are still the approved ones; throws (failing the call closed) when one changed.
+	 */
+	recheck?: (() => void) | undefined;
 }
 
-let loads = 0;
+/** The approval a served file belongs to: the files it covers, and the hook path that approves it. */
+interface Owner {
+	files: ReadonlySet<string>;
+	hook: string;
+}
 
+const QUERY = "?xcsh-approved=";
+let loads = 0;
+/** Path as Bun loads it (a hook with its load's query, an imported file plain) → the bytes to serve and their approval. */
+const served = new Map<string, { bytes: Uint8Array; owner: Owner }>();
+/** Real path of a served module → its approval in the latest load (Bun names importers without the query). */
+const owners = new Map<string, Owner>();
+let resolving = false;
+
+/** The graph helpers (a parser, a resolver), loaded with the first approved module: a load without one never pays for them. */
+const graph = () => require("./import-graph.ts") as typeof import("./import-graph.ts");
+
+const decoder = new TextDecoder(); // UTF-8; a BOM is dropped and invalid bytes become U+FFFD, as from disk
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
+/** The refusal of an import that reaches a project file outside the approval. */
+function uncovered(importer: string, target: string, owner: Owner): Error {
+	return new Error(
+		`${importer} imports ${target}, which its approval does not cover, so it fails closed; review it, then run: xcsh-hooks trust approve ${owner.hook}`,
+	);
+}
+
+/** The project file `specifier` reaches from `importer` when it is covered by `owner`; throws when it is a project file outside it. */
+function checkImport(specifier: string, importer: string, owner: Owner): string | undefined {
+	let target: string | undefined;
+	try {
+		target = graph().resolveCovered(specifier, importer);
+	} catch (error) {
+		throw new Error(`${(error as Error).message}; the import is refused (fail closed)`);
+	}
+	if (target !== undefined && !owner.files.has(target)) throw uncovered(importer, target, owner);
+	return target;
+}
+
+function load(
+	path: string,
+): { contents: string; loader: ReturnType<typeof moduleLoader> } | { exports: Record<string, unknown>; loader: "object" } {
+	const entry = served.get(path);
+	// Never fall back to the disk: a path naming no approved bytes is refused.
+	if (!entry) throw new Error(`${path} names no approved bytes; it cannot be imported`);
+	const file = path.includes(QUERY) ? path.slice(0, path.lastIndexOf(QUERY)) : path;
+	const text = decoder.decode(entry.bytes);
+	const parse = graph().dataParser(file);
+	if (parse) {
+		const value = parse(text);
+		const named = value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+		return { exports: { ...named, default: value }, loader: "object" };
+	}
+	if (isModulePath(file)) for (const specifier of graph().importsOf(file, entry.bytes, text)) checkImport(specifier, file, entry.owner);
+	return { contents: text, loader: moduleLoader(file) };
+}
+
+/** Bun shows plugins the specifiers that carry an extension: those of served modules are checked here too. */
+function registerResolver(): void {
+	if (resolving) return;
+	resolving = true;
+	Bun.plugin({
+		name: "xcsh-hooks-approved-imports",
+		setup(build) {
+			build.onResolve({ filter: /.*/ }, (args) => {
+				const owner = owners.get(args.importer);
+				if (!owner) return undefined; // not an approved module: Bun resolves it as always
+				const target = checkImport(args.path, args.importer, owner);
+				return target === undefined ? undefined : { path: target };
+			});
+		},
+	});
+}
+
 /**
- * Registers the approved module sources of one load and returns, per path, the specifier that
- * imports exactly those bytes. Returns an empty map (and registers nothing) when there are none.
+ * Registers the approved module sources of one load, with their import graphs, and returns, per path,
+ * the specifier that imports exactly those bytes. Returns an empty map (and registers nothing) when
+ * there are none, so a process without an approved module pays nothing for the plugins.
  */
 export function serveApprovedModules(sources: ReadonlyMap<string, ApprovedSource>): Map<string, string> {
 	const specifiers = new Map<string, string>();
 	if (sources.size === 0) return specifiers;
-	const query = `?xcsh-approved=${++loads}`;
-	const byPath = new Map<string, ApprovedSource>();
+	registerResolver();
+	const query = `${QUERY}${++loads}`;
+	const paths: string[] = [];
 	for (const [path, source] of sources) {
 		// Bun resolves a specifier through symlinks before it asks plugins: the module is imported at the
 		// real path resolved when its bytes were hashed (never resolved again here: a link swapped or
 		// failing to resolve now must not send the import back to the disk), so the filter always matches.
 		const real = source.realPath ?? path;
+		const owner: Owner = { files: new Set([real, ...(source.files?.keys() ?? [])]), hook: path };
 		specifiers.set(path, real + query);
-		byPath.set(real, source);
+		served.set(real + query, { bytes: source.bytes, owner });
+		owners.set(real, owner);
+		paths.push(real + query);
+		for (const [file, approved] of source.files ?? []) {
+			served.set(file, { bytes: approved.bytes, owner });
+			owners.set(file, owner);
+			// Evaluated anew, from these bytes, by this load's import. The first load of a process has
+			// nothing of the project cached (reading the cache costs ≈0.1 ms at start-up).
+			if (loads > 1) delete require.cache[file];
+			paths.push(file);
+		}
 	}
-	const filter = new RegExp(`^(?:${[...byPath.keys()].map(escapeRegExp).join("|")})${escapeRegExp(query)}$`);
+	const filter = new RegExp(`^(?:${paths.map(escapeRegExp).join("|")})$`);
 	Bun.plugin({
 		name: `xcsh-hooks-approved-${loads}`,
 		setup(build) {
-			build.onLoad({ filter }, (args) => {
-				const path = args.path.endsWith(query) ? args.path.slice(0, -query.length) : args.path;
-				const source = byPath.get(path) as ApprovedSource;
-				return { contents: source.bytes, loader: moduleLoader(path) };
-			});
+			build.onLoad({ filter }, (args) => load(args.path));
 		},
 	});
 	return specifiers;

@@ -1,4 +1,4 @@
-import { statSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import { isAbsolute } from "pathe";
 import { execCommand } from "../exec/exec-command.ts";
 import { mark, span } from "../profile.ts";
@@ -176,8 +176,26 @@ function assertRegularFile(resolvedPath: string): void {
 		);
 }
 
+/**
+ * Drops the project files a hook imports (its import graph as it is on disk now, outside
+ * `node_modules`) from the module cache, so a fresh import of the hook evaluates them anew too: a
+ * server reloading on an edited `lib/policy.ts` must not keep running the old one. Approved hooks need
+ * none of this: each load serves their whole graph under a new specifier.
+ */
+function forgetImports(resolvedPath: string): void {
+	try {
+		const { importGraph } = require("./import-graph.ts") as typeof import("./import-graph.ts");
+		const { readRegularFile } = require("../fs/regular-file.ts") as typeof import("../fs/regular-file.ts");
+		const real = realpathSync(resolvedPath);
+		for (const file of importGraph(real, readRegularFile(real), false).keys()) delete require.cache[file];
+	} catch {
+		// An unreadable hook fails its import with its own error.
+	}
+}
+
 async function importFactory(specifier: string, resolvedPath: string, fresh: boolean, approved: boolean): Promise<HookFactory> {
 	if (!approved) assertRegularFile(resolvedPath);
+	if (fresh && !approved) forgetImports(resolvedPath);
 	const started = performance.now();
 	const module = await import(approved || !fresh ? specifier : `${specifier}?t=${Date.now()}`);
 	span(`import ${resolvedPath}`, started);

@@ -128,14 +128,14 @@ export async function createShellHookFactory(
 	const wiring = spec ?? inferShellHookSpec(path);
 	if (!wiring) throw new Error(`cannot tell when to run ${path}: shell hooks live in a pre/ or post/ folder (e.g. hooks/pre/bash.sh)`);
 	const matches = (toolName: string) => wiring.tool === "*" || wiring.tool === toolName;
+	const call = (event: ShellEvent, ctx: HookContext) => {
+		// The files beside it, which it may source from the project, are checked before every run (SPEC §10).
+		approved?.recheck?.();
+		return runShellHook(path, run, event, ctx, timeoutMs);
+	};
 	return (pi) => {
 		if (wiring.type === "pre")
-			pi.on("tool_call", (event, ctx) =>
-				matches(event.toolName) ? (runShellHook(path, run, event, ctx, timeoutMs) as Promise<{ block?: boolean }>) : undefined,
-			);
-		else
-			pi.on("tool_result", (event, ctx) =>
-				matches(event.toolName) ? (runShellHook(path, run, event, ctx, timeoutMs) as Promise<undefined>) : undefined,
-			);
+			pi.on("tool_call", (event, ctx) => (matches(event.toolName) ? (call(event, ctx) as Promise<{ block?: boolean }>) : undefined));
+		else pi.on("tool_result", (event, ctx) => (matches(event.toolName) ? (call(event, ctx) as Promise<undefined>) : undefined));
 	};
 }

@@ -244,6 +244,11 @@ export interface LoadedHook {
 	setAppendEntryHandler(handler: AppendEntryHandler): void;
 	/** Set by `discoverAndLoadHooks`. */
 	source?: HookSource | undefined;
+	/**
+	 * Other files the hook runs, for a server to reload on (an agent entry's scripts and the files its
+	 * approval covers); computed when asked. Module and shell hooks leave it unset: the server derives theirs.
+	 */
+	watchFiles?: (() => string[]) | undefined;
 }
 
 /** A hook that could not be loaded. */

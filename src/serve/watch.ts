@@ -1,9 +1,13 @@
-import { type FSWatcher, statSync, watch } from "node:fs";
+import { type FSWatcher, realpathSync, statSync, watch } from "node:fs";
 import { basename, dirname } from "pathe";
 import { hookWatchTargets } from "../discovery/register.ts";
+import { isModulePath } from "../hooks/module-files.ts";
+import type { LoadedHook } from "../hooks/types.ts";
 import type { Host } from "../host/host.ts";
 import { resolvePath } from "../paths.ts";
 import { homeDir } from "../paths.ts";
+import { readRegularFile } from "../fs/regular-file.ts";
+import { importGraph } from "../hooks/import-graph.ts";
 import { defaultTrustFile } from "../trust/trust-store.ts";
 
 /** What {@link watchHookFiles} watches. */
@@ -82,8 +86,31 @@ export function watchHookFiles(targets: WatchTargets, debounceMs: number, onChan
 }
 
 /**
- * Watches everything a loaded host depends on: its hook files, the paths of hooks that failed to load,
- * the settings and agent config files, the trust store, and (with discovery) every discovery folder.
+ * What one loaded hook runs, beyond what discovery watches (SPEC §10: a served guard is never stale): a
+ * module's import graph as it is on disk now (its project files, outside `node_modules`), a shell
+ * hook's folder (the files beside it, which it may source), an agent entry's scripts, the files beside
+ * them and their folders. A file that cannot be read contributes nothing: its load error is watched.
+ */
+function hookTargets(hook: Pick<LoadedHook, "resolvedPath" | "watchFiles">, targets: WatchTargets): void {
+	const path = hook.resolvedPath;
+	if (hook.watchFiles) {
+		const files = hook.watchFiles();
+		targets.files.push(...files);
+		targets.dirs.push(...files.map((file) => dirname(file)));
+		return;
+	}
+	targets.files.push(path);
+	if (!isModulePath(path)) return void targets.dirs.push(dirname(path));
+	try {
+		const real = realpathSync(path);
+		targets.files.push(...importGraph(real, readRegularFile(real), false).keys());
+	} catch {}
+}
+
+/**
+ * Watches everything a loaded host depends on: its hook files and what they run (imports, the files
+ * beside a script), the paths of hooks that failed to load, the settings and agent config files, the
+ * trust store, and (with discovery) every discovery folder.
  */
 export function watchHost(
 	host: Pick<Host, "cwd" | "hooks" | "loadErrors">,
@@ -91,12 +118,15 @@ export function watchHost(
 	debounceMs: number | undefined,
 	onChange: () => void,
 ): HookWatcher {
-	const targets = discoveryTargets(host.cwd);
-	const files = [
-		...host.hooks.map((h) => h.resolvedPath),
-		...host.loadErrors.map((e) => resolvePath(e.path, host.cwd)),
-		...targets.files,
-		defaultTrustFile(), // an approval or a revocation changes which project hooks may run
-	];
-	return watchHookFiles({ files, dirs: discovery ? targets.dirs : [] }, debounceMs ?? 100, onChange);
+	const discovered = discoveryTargets(host.cwd);
+	const targets: WatchTargets = {
+		files: [
+			...host.loadErrors.map((e) => resolvePath(e.path, host.cwd)),
+			...discovered.files,
+			defaultTrustFile(), // an approval or a revocation changes which project hooks may run
+		],
+		dirs: discovery ? [...discovered.dirs] : [],
+	};
+	for (const hook of host.hooks) hookTargets(hook, targets);
+	return watchHookFiles(targets, debounceMs ?? 100, onChange);
 }

@@ -1,5 +1,6 @@
-import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { join, resolve } from "pathe";
+import { RegularFileError, readRegularFile } from "../fs/regular-file.ts";
 import { userAgentDir } from "../paths.ts";
 
 /** One approval: the content hash the user approved, and when. */
@@ -8,6 +9,11 @@ export interface TrustEntry {
 	sha256: string;
 	/** ISO 8601 time of approval. */
 	approvedAt: string;
+	/**
+	 * The other files the approval covers, by real path → SHA-256: a module's import graph, the files
+	 * beside a shell hook (src/discovery/covered.ts). Absent when there are none.
+	 */
+	files?: Record<string, string>;
 }
 
 /** The on-disk format of `trust.json`. */
@@ -28,6 +34,11 @@ export interface TrustCheck {
 	bytes: Uint8Array;
 	/** The approval's key: the path with symlinks resolved when it was checked ({@link trustKey}). */
 	key: string;
+	/**
+	 * Trusted: the other files the approval covers (real path → SHA-256, {@link TrustEntry.files}), for
+	 * the caller to verify before the hook runs (src/discovery/covered.ts); absent when there are none.
+	 */
+	files?: Readonly<Record<string, string>> | undefined;
 }
 
 /** Codes of {@link TrustError}. */
@@ -51,42 +62,17 @@ export function defaultTrustFile(): string {
 }
 
 /**
- * Reads a hook file once, refusing anything that is not a regular file: a directory would be
- * imported as its `index.ts`, a FIFO or device would block or change between reads. Opened
- * non-blocking, so a FIFO is refused instead of waited on.
+ * Reads a hook file once, refusing anything that is not a regular file (src/fs/regular-file.ts): a
+ * directory would be imported as its `index.ts`, a FIFO or device would block or change between reads.
  */
 export function readHookFile(path: string): Uint8Array {
-	let fd: number;
 	try {
-		fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+		return readRegularFile(path);
 	} catch (error) {
-		const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-		if (code === "EISDIR") throw new TrustError("HOOK_NOT_A_FILE", `${path} is not a regular file (a directory); a hook must be a file`);
-		throw new TrustError("HOOK_UNREADABLE", `Cannot read ${path} to hash it (${code})`);
-	}
-	try {
-		const info = fstatSync(fd);
-		if (!info.isFile())
-			throw new TrustError(
-				"HOOK_NOT_A_FILE",
-				`${path} is not a regular file (${info.isDirectory() ? "a directory" : "a FIFO, socket or device"}); a hook must be a file`,
-			);
-		const bytes = new Uint8Array(info.size);
-		let read = 0;
-		while (read < bytes.length) {
-			const n = readSync(fd, bytes, read, bytes.length - read, read);
-			if (n === 0) break;
-			read += n;
-		}
-		return read === bytes.length ? bytes : bytes.subarray(0, read);
-	} catch (error) {
-		if (error instanceof TrustError) throw error;
-		throw new TrustError(
-			"HOOK_UNREADABLE",
-			`Cannot read ${path} to hash it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
-		);
-	} finally {
-		closeSync(fd);
+		if (!(error instanceof RegularFileError)) throw error;
+		if (error.reason === "not-a-file")
+			throw new TrustError("HOOK_NOT_A_FILE", `${path} is not a regular file (${error.detail}); a hook must be a file`);
+		throw new TrustError("HOOK_UNREADABLE", `Cannot read ${path} to hash it (${error.detail})`);
 	}
 }
 
@@ -162,14 +148,21 @@ export class TrustStore {
 		const entry = approved[key] ?? approved[resolve(path)];
 		if (!entry) return { trusted: false, reason: "unknown", sha256, bytes, key };
 		if (entry.sha256 !== sha256) return { trusted: false, reason: "changed", sha256, bytes, key };
-		return { trusted: true, sha256, bytes, key };
+		return { trusted: true, sha256, bytes, key, files: entry.files };
 	}
 
-	/** Approves the file's current content (or `content`, as in {@link check}); returns the stored entry. */
-	async approve(path: string, content?: Uint8Array): Promise<TrustEntry> {
+	/**
+	 * Approves the file's current content (or `content`, as in {@link check}), with `files`, the hashes
+	 * of the other files the approval covers (real path → SHA-256: a module's import graph, the files
+	 * beside a shell hook; `approveHook` in src/discovery/covered.ts computes them). Without them the
+	 * approval covers the file alone, and a hook that runs other project files fails closed. Returns the
+	 * stored entry.
+	 */
+	async approve(path: string, content?: Uint8Array, files?: Readonly<Record<string, string>>): Promise<TrustEntry> {
 		const key = trustKey(path);
 		const sha256 = content ? sha256Hex(content) : await hashFile(resolve(path));
-		const entry: TrustEntry = { sha256, approvedAt: new Date().toISOString() };
+		const covers = files && Object.keys(files).length > 0 ? { files: { ...files } } : {};
+		const entry: TrustEntry = { sha256, approvedAt: new Date().toISOString(), ...covers };
 		await this.#update((approved) => {
 			approved[key] = entry;
 		});
@@ -250,6 +243,12 @@ function parseTrustFile(text: string, file: string): TrustFile {
 	for (const [path, entry] of Object.entries(approved)) {
 		if (typeof entry?.sha256 !== "string" || typeof entry?.approvedAt !== "string")
 			throw corrupt(`entry ${JSON.stringify(path)} needs string "sha256" and "approvedAt"`);
+		const files: unknown = entry.files;
+		if (
+			files !== undefined &&
+			(files === null || typeof files !== "object" || Array.isArray(files) || Object.values(files).some((h) => typeof h !== "string"))
+		)
+			throw corrupt(`entry ${JSON.stringify(path)}: "files" must map paths to SHA-256 strings`);
 	}
 	return { version: 1, approved };
 }

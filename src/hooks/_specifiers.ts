@@ -1,0 +1,90 @@
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "pathe";
+
+/*
+ * Which import specifiers can name a project file, and as what path-like specifier to resolve them.
+ * A package name is never handed to Bun's resolver here: where no `node_modules` is found, Bun's
+ * resolver installs the package from the registry (a network fetch, ~100 ms, of a name a cloned
+ * repository chose). So only paths are resolved — relative, absolute, `file:` URLs — and the bare
+ * names a `tsconfig.json`/`jsconfig.json` maps to paths (`compilerOptions.paths`, `baseUrl`), which Bun
+ * applies before packages. Not followed: a tsconfig's `extends`, and package.json `#imports`; such
+ * names count as packages.
+ */
+
+interface Aliases {
+	/** The folder targets resolve against (`baseUrl`, else the tsconfig's own folder). */
+	base: string;
+	/** Pattern (`@/*`, `~policy`) → target patterns. */
+	paths: Array<[string, string[]]>;
+	/** With `baseUrl`, every bare name may also be a path below it. */
+	baseUrl: boolean;
+}
+
+const aliasCache = new Map<string, Aliases | undefined>();
+
+/** The path aliases of the nearest tsconfig.json (or jsconfig.json) at or above `dir`. */
+function aliasesFor(dir: string): Aliases | undefined {
+	if (aliasCache.has(dir)) return aliasCache.get(dir);
+	let found: Aliases | undefined;
+	const file = ["tsconfig.json", "jsconfig.json"].map((name) => join(dir, name)).find((path) => existsSync(path));
+	if (file) {
+		try {
+			const options = (Bun.JSONC.parse(readFileSync(file, "utf8")) as { compilerOptions?: Record<string, unknown> })?.compilerOptions ?? {};
+			const baseUrl = typeof options.baseUrl === "string" ? options.baseUrl : undefined;
+			const paths = options.paths && typeof options.paths === "object" ? Object.entries(options.paths as Record<string, unknown>) : [];
+			found = {
+				base: resolve(dirname(file), baseUrl ?? "."),
+				paths: paths.map(([key, targets]) => [key, Array.isArray(targets) ? targets.filter((t) => typeof t === "string") : []]),
+				baseUrl: baseUrl !== undefined,
+			};
+		} catch {
+			found = undefined; // a tsconfig Bun cannot read maps nothing either
+		}
+	} else if (dirname(dir) !== dir) found = aliasesFor(dirname(dir));
+	aliasCache.set(dir, found);
+	return found;
+}
+
+/** The relative specifiers a bare name may stand for through `aliases`, in the order they are tried. */
+function aliasTargets(specifier: string, aliases: Aliases): string[] {
+	const targets: string[] = [];
+	for (const [pattern, to] of aliases.paths) {
+		const star = pattern.indexOf("*");
+		const prefix = star < 0 ? pattern : pattern.slice(0, star);
+		const suffix = star < 0 ? "" : pattern.slice(star + 1);
+		const matches =
+			star < 0
+				? specifier === pattern
+				: specifier.startsWith(prefix) && specifier.endsWith(suffix) && specifier.length >= prefix.length + suffix.length;
+		if (!matches) continue;
+		const middle = star < 0 ? "" : specifier.slice(prefix.length, specifier.length - suffix.length);
+		for (const target of to) targets.push(target.replace("*", middle));
+	}
+	if (aliases.baseUrl) targets.push(specifier);
+	return targets.map((target) => (isAbsolute(target) || target.startsWith(".") ? target : `./${target}`));
+}
+
+/** What a specifier may resolve to on disk: the path-like specifiers to try and the folder they resolve from. */
+export type Candidates =
+	| { kind: "path"; specifier: string; from: string }
+	| { kind: "alias"; specifiers: string[]; from: string }
+	| { kind: "none" };
+
+/** How `specifier`, imported from `importer`, can name a file: a path, a tsconfig alias, or nothing (a builtin, a package). */
+export function specifierCandidates(specifier: string, importer: string): Candidates {
+	if (/^\.\.?(?:\/|$)/.test(specifier) || specifier.startsWith("/")) return { kind: "path", specifier, from: dirname(importer) };
+	if (specifier.startsWith("file:")) {
+		try {
+			return { kind: "path", specifier: Bun.fileURLToPath(specifier), from: "/" };
+		} catch {
+			return { kind: "none" };
+		}
+	}
+	if (/^(?:node|bun):|^#/.test(specifier)) return { kind: "none" };
+	const aliases = aliasesFor(dirname(importer));
+	if (!aliases) return { kind: "none" };
+	// Bun takes a builtin (`fs`) before any alias; node:module is loaded only where aliases exist.
+	if ((require("node:module") as typeof import("node:module")).isBuiltin(specifier)) return { kind: "none" };
+	const specifiers = aliasTargets(specifier, aliases);
+	return specifiers.length > 0 ? { kind: "alias", specifiers, from: aliases.base } : { kind: "none" };
+}
