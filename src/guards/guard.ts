@@ -35,6 +35,9 @@ export interface ShellGuard {
 
 const TEMP_ROOTS = [...new Set(["/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp", tmpdir().replace(/\/+$/, "")])];
 
+/** Whether one path is the other or lies inside it (either way). */
+const related = (a: string, b: string) => a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
+
 /** Letters from other scripts that look like Latin ones, folded for a second look at look-alike commands. */
 const CONFUSABLES: Record<string, string> = {
 	а: "a",
@@ -86,7 +89,7 @@ export function createShellGuard(options: ShellGuardOptions = {}): ShellGuard {
 	);
 	const maxLength = options.maxLength ?? 100_000;
 	const tools = options.tools ?? ["bash"];
-	const home = homedir();
+	const home = (process.env.HOME || homedir()).replace(/\/+$/, "") || "/";
 
 	const contextFor = (command: ShellCommand, baseCwd: string): RuleContext => {
 		const allowed = (options.allowPaths ?? []).map((path) => resolveFrom(baseCwd, path, home)).filter((p): p is string => p !== undefined);
@@ -94,7 +97,11 @@ export function createShellGuard(options: ShellGuardOptions = {}): ShellGuard {
 			cwd: command.cwd,
 			home,
 			resolve: (path) => resolveFrom(command.cwd, path, home),
-			isTemp: (path) => TEMP_ROOTS.some((root) => path.startsWith(`${root}/`) && path.length > root.length + 1),
+			// Inside a temp dir, but never the project (or home) itself, wherever that lies.
+			isTemp: (path) =>
+				TEMP_ROOTS.some((root) => path.startsWith(`${root}/`) && path.length > root.length + 1) &&
+				!related(path, baseCwd) &&
+				!related(path, home),
 			isAllowed: (path) => allowed.some((root) => path === root || path.startsWith(`${root.replace(/\/$/, "")}/`)),
 		};
 	};

@@ -44,8 +44,8 @@ export function oneLinerCode(language: Language, args: readonly string[], stdin:
 }
 
 const DELETES: Record<Language, RegExp> = {
-	python: /\b(shutil\s*\.\s*rmtree|os\s*\.\s*(?:remove|unlink|rmdir|removedirs)|rmtree|\.\s*unlink|\.\s*rmdir|send2trash)\s*\(/g,
-	node: /\b((?:fs|fsp|promises|\))\s*\.\s*(?:rm|rmSync|rmdir|rmdirSync|unlink|unlinkSync)|rmSync|rmdirSync|unlinkSync|Bun\s*\.\s*file\s*\([^)]*\)\s*\.\s*delete)\s*\(/g,
+	python: /(?:\b(?:shutil\s*\.\s*rmtree|os\s*\.\s*(?:remove|unlink|rmdir|removedirs)|rmtree|send2trash)|\.\s*(?:unlink|rmdir))\s*\(/g,
+	node: /(?:\b(?:fs|fsp|promises)|\))\s*\.\s*(?:rm|rmSync|rmdir|rmdirSync|unlink|unlinkSync)\s*\(|\b(?:rmSync|rmdirSync|unlinkSync|removeSync|Deno\s*\.\s*remove(?:Sync)?)\s*\(|\bBun\s*\.\s*file\s*\([^)]*\)\s*\.\s*delete\s*\(/g,
 	ruby: /\b(FileUtils\s*\.\s*(?:rm_rf|rm_r|rm_f|rm|remove_dir|remove_entry|remove_entry_secure|rmtree|remove|rmdir)|File\s*\.\s*(?:delete|unlink)|Dir\s*\.\s*(?:rmdir|delete|unlink)|rm_rf)\b\s*\(?/g,
 	perl: /\b(unlink|rmtree|remove_tree|rmdir|File::Path::rmtree)\b\s*\(?/g,
 	php: /\b(unlink|rmdir|array_map\s*\(\s*['"]unlink['"])\s*\(?/g,
@@ -86,15 +86,26 @@ function leadingList(text: string): string | undefined {
 	return items.map((item) => `'${item.replaceAll("'", "'\\''")}'`).join(" ");
 }
 
+/** `code` with the insides of its string literals blanked, offsets kept: a call named in a string is data. */
+function maskStrings(code: string, language: Language): string {
+	const literal = language === "node" || language === "python" ? /(["'`])(?:\\.|(?!\1)[^\\])*\1/gs : /(["'])(?:\\.|(?!\1)[^\\])*\1/gs;
+	return code.replace(literal, (match) => `${match[0]}${" ".repeat(match.length - 2)}${match.at(-1)}`);
+}
+
 /** The deleting calls in `code` and the shell command lines it runs. */
 export function scanCode(language: Language, code: string): { deletes: CodeDelete[]; shells: string[] } {
 	const deletes: CodeDelete[] = [];
 	const shells: string[] = [];
-	for (const match of code.matchAll(DELETES[language])) {
+	const masked = maskStrings(code, language);
+	for (const match of masked.matchAll(DELETES[language])) {
 		const after = code.slice((match.index ?? 0) + match[0].length);
-		deletes.push({ call: (match[1] as string).replace(/\s+/g, ""), target: leadingString(after) });
+		const call = code
+			.slice(match.index ?? 0, (match.index ?? 0) + match[0].length)
+			.replace(/\s+/g, "")
+			.replace(/^[).]+|\($/g, "");
+		deletes.push({ call, target: leadingString(after) });
 	}
-	for (const match of code.matchAll(SHELLS[language])) {
+	for (const match of masked.matchAll(SHELLS[language])) {
 		const after = code.slice((match.index ?? 0) + match[0].length);
 		const line = leadingString(after) ?? leadingList(after);
 		if (line === undefined) continue;

@@ -37,7 +37,7 @@ export interface RuleContext {
 	home: string;
 	/** An argument as an absolute path (`~`, `$HOME`, `$TMPDIR` and `..` resolved), `undefined` when computed. */
 	resolve(path: string): string | undefined;
-	/** Whether a path lies strictly inside a temporary directory (`/tmp`, `/var/tmp`, `$TMPDIR`). */
+	/** Whether a path lies strictly inside a temporary directory (`/tmp`, `/var/tmp`, `$TMPDIR`), and is neither the project nor home nor holds them. */
 	isTemp(path: string): boolean;
 	/** Whether a path is one the hook allowed (`allowPaths`), or inside one. */
 	isAllowed(path: string): boolean;

@@ -74,7 +74,7 @@ function commandStart(name: string, spec: Spec, args: readonly string[]): { star
 			if (value === undefined && spec.longValue?.includes(flag)) i++;
 			continue;
 		}
-		if (arg.startsWith("-") && arg.length > 1 && !/^-\d/.test(arg)) {
+		if (arg.startsWith("-") && arg.length > 1 && !(name === "nice" && /^-\d+$/.test(arg))) {
 			for (let j = 1; j < arg.length; j++) {
 				const letter = arg[j] as string;
 				if (spec.inert?.includes(letter)) return { start: -1 };

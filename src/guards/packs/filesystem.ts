@@ -75,7 +75,7 @@ const rules: ShellRule[] = [
 			if (!hasFlag(options, "R", "--recursive")) return false;
 			const paths = options.long.has("reference") ? options.positionals : options.positionals.slice(1);
 			return paths.some((path) => {
-				const resolved = context.resolve(path);
+				const resolved = context.resolve(path)?.replace(/\/[^/]*[*?[][^/]*$/, "") || (path.startsWith("/") ? "/" : undefined);
 				return resolved !== undefined && (SYSTEM.test(resolved) || resolved === context.home);
 			});
 		},

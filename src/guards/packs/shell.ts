@@ -4,11 +4,15 @@ import type { RulePack, ShellRule } from "../types.ts";
 
 const SHELLS = ["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish"];
 
+const SETUP_PRINTERS =
+	/^\$\((?:ssh-agent|gpg-agent|keychain|direnv|brew|pyenv|rbenv|nodenv|jenv|goenv|conda|starship|zoxide|fnm|mise|rtx|asdf|opam|dircolors|luarocks|thefuck|nvm|volta|atuin|fzf|register-python-argcomplete|kubectl\s+completion|gh\s+completion)(?:\s[^()`;|&]*)?\)$/;
+
 const rules: ShellRule[] = [
 	{
 		id: "shell/computed-program",
 		reason: "runs a program whose name is computed at run time, which cannot be checked",
-		test: (command) => command.computedProgram,
+		// `eval "$(ssh-agent -s)"` and its kind: tools whose whole job is printing shell set-up.
+		test: (command) => command.computedProgram && !SETUP_PRINTERS.test(command.program),
 	},
 	{
 		id: "shell/unseen-script",
