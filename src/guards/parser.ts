@@ -19,14 +19,20 @@ import runtimeWasm from "web-tree-sitter/web-tree-sitter.wasm" with { type: "fil
 
 export type { Node as ShellNode, Tree as ShellTree };
 
+/**
+ * An embedded file's path. `xcsh-hooks test` copies the executable's chunks out of `/$bunfs` and
+ * turns their `/$bunfs/root/` paths into `./`: those are relative to the chunk, not to the cwd.
+ */
+const beside = (path: string) => (path.startsWith("./") ? `${import.meta.dir}/${path.slice(2)}` : path);
+
 let loading: Promise<Parser> | undefined;
 let loaded: Parser | undefined;
 
 /** Loads the parser once per process; later calls resolve to the same instance. */
 export function loadShellParser(): Promise<Parser> {
 	loading ??= (async () => {
-		await Parser.init({ wasmBinary: await Bun.file(runtimeWasm).bytes() });
-		const language = await Language.load(await Bun.file(bashWasm).bytes());
+		await Parser.init({ wasmBinary: await Bun.file(beside(runtimeWasm)).bytes() });
+		const language = await Language.load(await Bun.file(beside(bashWasm)).bytes());
 		const parser = new Parser();
 		parser.setLanguage(language);
 		loaded = parser;

@@ -49,9 +49,14 @@ describe("the issue's commands, every way in", () => {
 		const wrong: string[] = [];
 		for (const c of CASES) {
 			const data = JSON.stringify({ toolName: "bash", input: { command: c.command } });
-			const run = await runArgv([executablePath(), "emit", "tool_call", "--no-discovery", "--hook", hook, "--data", data], { cwd: dir, home, timeoutMs: 20_000 });
+			const run = await runArgv([executablePath(), "emit", "tool_call", "--no-discovery", "--hook", hook, "--data", data], {
+				cwd: dir,
+				home,
+				timeoutMs: 20_000,
+			});
 			const result = JSON.parse(run.stdout || "{}").result;
-			if (run.code !== (c.block ? 2 : 0) || Boolean(result?.block) !== c.block) wrong.push(`${c.command}: exit ${run.code} ${run.stderr.trim()}`);
+			if (run.code !== (c.block ? 2 : 0) || Boolean(result?.block) !== c.block)
+				wrong.push(`${c.command}: exit ${run.code} ${run.stderr.trim()}`);
 			else if (c.block && !String(result.reason).includes(`[${c.rule}]`)) wrong.push(`${c.command}: ${result.reason}`);
 		}
 		expect(wrong).toEqual([]);
@@ -61,12 +66,25 @@ describe("the issue's commands, every way in", () => {
 		const { dir, hook, home } = workspace();
 		const wrong: string[] = [];
 		for (const c of CASES) {
-			const payload = JSON.stringify({ session_id: "s-guard", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: c.command }, cwd: dir });
-			const run = await runArgv([executablePath(), "bridge", "claude", "--no-discovery", "--hook", hook], { cwd: dir, home, stdin: payload, timeoutMs: 20_000 });
+			const payload = JSON.stringify({
+				session_id: "s-guard",
+				hook_event_name: "PreToolUse",
+				tool_name: "Bash",
+				tool_input: { command: c.command },
+				cwd: dir,
+			});
+			const run = await runArgv([executablePath(), "bridge", "claude", "--no-discovery", "--hook", hook], {
+				cwd: dir,
+				home,
+				stdin: payload,
+				timeoutMs: 20_000,
+			});
 			const answer = run.stdout.trim() ? JSON.parse(run.stdout) : {};
 			const denied = answer.hookSpecificOutput?.permissionDecision === "deny";
-			if (run.code !== 0 || denied !== c.block) wrong.push(`${c.command}: exit ${run.code}, answer ${run.stdout.trim()} ${run.stderr.trim()}`);
-			else if (c.block && !String(answer.hookSpecificOutput.permissionDecisionReason).includes(`[${c.rule}]`)) wrong.push(`${c.command}: ${run.stdout}`);
+			if (run.code !== 0 || denied !== c.block)
+				wrong.push(`${c.command}: exit ${run.code}, answer ${run.stdout.trim()} ${run.stderr.trim()}`);
+			else if (c.block && !String(answer.hookSpecificOutput.permissionDecisionReason).includes(`[${c.rule}]`))
+				wrong.push(`${c.command}: ${run.stdout}`);
 		}
 		expect(wrong).toEqual([]);
 	}, 120_000);

@@ -21,9 +21,18 @@ test("a pack switched off, a rule switched off, a path allowed, a rule added", a
 	expect((await allowed.decide("rm -rf build/../src", { cwd: project })).block).toBe(true);
 	expect((await allowed.decide("rm -rf build*", { cwd: project })).block).toBe(true);
 
-	const noDeploy: ShellRule = { id: "team/no-deploy", reason: "deploys go through CI", programs: ["make"], test: (c) => c.args.includes("deploy") };
+	const noDeploy: ShellRule = {
+		id: "team/no-deploy",
+		reason: "deploys go through CI",
+		programs: ["make"],
+		test: (c) => c.args.includes("deploy"),
+	};
 	const custom = createShellGuard({ rules: [noDeploy] });
-	expect(await custom.decide("sudo make deploy", { cwd: project })).toMatchObject({ block: true, rule: "team/no-deploy", reason: "deploys go through CI" });
+	expect(await custom.decide("sudo make deploy", { cwd: project })).toMatchObject({
+		block: true,
+		rule: "team/no-deploy",
+		reason: "deploys go through CI",
+	});
 	expect((await custom.decide("make test", { cwd: project })).block).toBe(false);
 
 	const onlyGit = createShellGuard({ packs: [gitPack] });
@@ -44,7 +53,8 @@ test("fails closed on what it cannot parse, unless the hook relaxes it", async (
 test("the handler checks only its tools, and names the rule in its reason", async () => {
 	const guard = createShellGuard({ tools: ["bash", "shell"] });
 	const ctx = { cwd: project } as Parameters<typeof guard.handler>[1];
-	const call = (toolName: string, command: string) => guard.handler({ type: "tool_call", toolCallId: "1", toolName, input: { command } } as never, ctx);
+	const call = (toolName: string, command: string) =>
+		guard.handler({ type: "tool_call", toolCallId: "1", toolName, input: { command } } as never, ctx);
 	expect(await call("bash", "git clean -fd")).toEqual({ block: true, reason: "git clean -f deletes untracked files [git/clean-force]" });
 	expect(await call("shell", "git clean -fd")).toMatchObject({ block: true });
 	expect(await call("write", "git clean -fd")).toBeUndefined();
@@ -64,7 +74,12 @@ test("the commands it saw, after unwrapping, with what ran them", async () => {
 
 test("`xcsh-hooks guard explain` prints the unwrapped commands and the deciding rule", async () => {
 	const run = async (...args: string[]) => {
-		const proc = Bun.spawn([process.execPath, CLI, "guard", "explain", ...args], { cwd: project, stdout: "pipe", stderr: "pipe", env: { ...process.env, HOME: project } });
+		const proc = Bun.spawn([process.execPath, CLI, "guard", "explain", ...args], {
+			cwd: project,
+			stdout: "pipe",
+			stderr: "pipe",
+			env: { ...process.env, HOME: project },
+		});
 		const [code, stdout, stderr] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
 		return { code, stdout, stderr };
 	};
