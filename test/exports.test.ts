@@ -1,6 +1,7 @@
 import { expect, test } from "bun:test";
 import * as root from "xcsh-hooks";
 import * as hooks from "xcsh-hooks/hooks";
+import * as guards from "xcsh-hooks/guards";
 import * as testing from "xcsh-hooks/testing";
 
 test("xcsh-hooks/hooks exports the loading APIs, runner, wrapper, schemas and execCommand", () => {
@@ -34,4 +35,20 @@ test("the package root re-exports every public name, the hooks surface included"
 	])
 		expect(typeof (root as Record<string, unknown>)[name]).not.toBe("undefined");
 	expect(typeof testing.createHookHarness).toBe("function");
+});
+
+test("xcsh-hooks/guards exports the shell guard, its packs and the typed rule helpers", () => {
+	for (const name of [
+		"createShellGuard",
+		"parseOptions",
+		"hasFlag",
+		"gitSubcommand",
+		"PACKS",
+		"DEFAULT_PACKS",
+		"gitPack",
+		"filesystemPack",
+		"loadShellParser",
+	])
+		expect(typeof (guards as Record<string, unknown>)[name]).not.toBe("undefined");
+	expect(Object.keys(guards.PACKS).sort()).toEqual(["cloud", "containers", "databases", "filesystem", "git", "shell"]);
 });

@@ -53,6 +53,21 @@ const FORBIDDEN: Record<string, string[]> = {
 	agents: ["host", "discovery", "bridges", "serve", "cli", "install", "agent-hooks", "trust", "tools", "session", "ui", "decisions"],
 	install: ["host", "bridges", "serve", "cli"],
 	serve: ["cli"],
+	guards: [
+		"host",
+		"discovery",
+		"bridges",
+		"serve",
+		"cli",
+		"install",
+		"agent-hooks",
+		"trust",
+		"tools",
+		"session",
+		"ui",
+		"decisions",
+		"exec",
+	],
 };
 
 test("lower layers never import the layers that drive them (the README's map, enforced)", () => {

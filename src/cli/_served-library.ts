@@ -33,6 +33,8 @@ export async function writeTestPreload(dir: string, prelude = ""): Promise<strin
 	const lib = join(dir, "lib");
 	mkdirSync(lib);
 	for (const name of readdirSync(BUNFS)) {
+		// The shell guard's parser reads its WebAssembly beside its chunk (see guards/parser.ts).
+		if (name.endsWith(".wasm")) writeFileSync(join(lib, name), readFileSync(BUNFS + name));
 		if (!name.endsWith(".js")) continue; // the entry point (the CLI itself) and text assets are not needed
 		const code = readFileSync(BUNFS + name, "utf8")
 			.replace(/^\/\/ @bun @bytecode/, "// @bun") // the bytecode stays inside the executable

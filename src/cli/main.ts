@@ -20,6 +20,7 @@ const subCommands = {
 	install: () => import("./install.ts").then((m) => m.installCommand),
 	uninstall: () => import("./uninstall.ts").then((m) => m.uninstallCommand),
 	log: () => import("./log.ts").then((m) => m.logCommand),
+	guard: () => import("./guard.ts").then((m) => m.guardCommand),
 	test: () => import("./test.ts").then((m) => m.testCommand),
 	version: () => import("./version.ts").then((m) => m.versionCommand),
 	completion: () => import("./completion.ts").then((m) => m.completionCommand),

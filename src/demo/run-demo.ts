@@ -12,6 +12,7 @@ import { createBuiltinTools } from "../tools/index.ts";
 import { createNoOpUIContext } from "../ui/no-op.ts";
 import { createStatusLine } from "../ui/status-line.ts";
 import { agentSpec } from "../install/agents.ts";
+import { registerEmbeddedModules } from "../embedded/index.ts";
 import { selfArgv } from "../install/bridge-command.ts";
 import { DEMO_CONTEXT, DEMO_PROMPT, demoSteps } from "./script.ts";
 // The demo shows Claude Code by name: a captured payload of its own.
@@ -74,6 +75,8 @@ const indent = (s: string, pad = "      ") =>
  */
 export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
 	const { write } = options;
+	// The scaffolded guard imports `xcsh-hooks/guards` as a value: serve the library, as the CLI does.
+	registerEmbeddedModules();
 	const workspace = options.workspace ?? mkdtempSync(join(tmpdir(), "xcsh-hooks-demo-"));
 	// The demo writes its own hooks and trusts them: it must never overwrite, nor run, anything of yours.
 	if (existsSync(workspace) && readdirSync(workspace).length > 0)

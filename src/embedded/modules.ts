@@ -12,6 +12,7 @@ export const LIBRARY_MODULES: Readonly<Record<string, Loader>> = {
 	"xcsh-hooks": () => import("../index.ts"),
 	"xcsh-hooks/hooks": () => import("../hooks/index.ts"),
 	"xcsh-hooks/testing": () => import("../testing/index.ts"),
+	"xcsh-hooks/guards": () => import("../guards/index.ts"),
 	// The seed's package name: hooks written for it run unchanged.
 	"@f5-sales-demo/xcsh/hooks": () => import("../hooks/index.ts"),
 };

@@ -149,7 +149,7 @@ export function initInstallCase(driver: AgentDriver): AgentCase {
 					);
 				},
 				expect: { deny: true, harmless: true, redact: false, context: false },
-				markers: { deny: "guard: blocked a forced recursive delete: rm -rf build", context: "" },
+				markers: { deny: "guard: blocked a recursive delete (build lies outside temp dirs) [filesystem/recursive-delete]", context: "" },
 			});
 		},
 	};

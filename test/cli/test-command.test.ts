@@ -76,7 +76,7 @@ describe.skipIf(process.platform === "win32")("the executable alone: init → te
 		const argv = (step: string) => (step.match(/'[^']*'|\S+/g) ?? []).map((w) => (w.startsWith("'") ? w.slice(1, -1) : w));
 		const [testStep = "", checkStep = "", emitStep = ""] = next;
 		const tested = await run(argv(testStep), project, home);
-		expect(tested.stderr + tested.stdout).toContain("4 pass");
+		expect(tested.stderr + tested.stdout).toContain("5 pass");
 		expect(tested.stderr + tested.stdout).toContain("0 fail");
 		expect(tested.code).toBe(0);
 
@@ -87,11 +87,11 @@ describe.skipIf(process.platform === "win32")("the executable alone: init → te
 		const emitted = await run(argv(emitStep), project, home);
 		expect(emitted.code).toBe(2);
 		expect(JSON.parse(emitted.stdout).result).toMatchObject({ block: true });
-		expect(emitted.stderr).toContain("guard: blocked a forced recursive delete");
+		expect(emitted.stderr).toContain("guard: blocked a recursive delete");
 
 		// Without paths it finds the same test next to the discovered hook.
 		const discovered = await run(["xcsh-hooks", "test"], project, home);
-		expect(discovered.stderr + discovered.stdout).toContain("4 pass");
+		expect(discovered.stderr + discovered.stdout).toContain("5 pass");
 		expect(discovered.code).toBe(0);
 	}, 90_000);
 
@@ -156,7 +156,7 @@ describe("from source", () => {
 		expect(await Bun.spawn([process.execPath, cli, "init", "g"], opts).exited).toBe(0);
 		const proc = Bun.spawn([process.execPath, cli, "test"], opts);
 		const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-		expect(out + err).toContain("4 pass");
+		expect(out + err).toContain("5 pass");
 		expect(code).toBe(0);
 	}, 60_000);
 });

@@ -13,7 +13,10 @@ describe("demo", () => {
 		const trace = lines.join("\n");
 
 		expect(summary.hookErrors).toEqual([]);
-		expect(summary.blocked).toEqual(["guard: blocked a forced recursive delete: rm -rf build", "bash: refusing a destructive command"]);
+		expect(summary.blocked).toEqual([
+			"guard: blocked a recursive delete (build lies outside temp dirs) [filesystem/recursive-delete]",
+			"bash: refusing a destructive command",
+		]);
 		expect(summary.allowed).toEqual(["bash", "write", "edit", "read"]);
 		// The blocked delete really did not run; the write and edit really did.
 		expect(existsSync(join(workspace, "build", "app.js"))).toBe(true);
@@ -48,7 +51,7 @@ describe("demo", () => {
 		// It ends with the same guard answering a captured Claude Code payload through the bridge, and
 		// with what `install claude` would write — neither touching the user's directory.
 		expect(run.stdout).toContain(
-			'"permissionDecision":"deny","permissionDecisionReason":"guard: blocked a forced recursive delete: rm -rf build',
+			'"permissionDecision":"deny","permissionDecisionReason":"guard: blocked a recursive delete (build lies outside temp dirs) [filesystem/recursive-delete]',
 		);
 		expect(run.stdout).toContain("would write");
 		expect(run.stdout).toContain('"onFailure": "block"');

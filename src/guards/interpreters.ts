@@ -1,0 +1,120 @@
+/**
+ * What an interpreter one-liner (`python -c`, `node -e`, `ruby -e`, `perl -e`, `php -r`) does to
+ * files: the deleting calls in its code, and the shell command lines it hands to a shell
+ * (`os.system("…")`, `execSync("…")`, `` `…` ``), which the analyzer reads like any other.
+ * Regular expressions over the code: enough for one-liners, and on the side of blocking.
+ */
+import type { CodeDelete } from "./types.ts";
+
+type Language = "python" | "node" | "ruby" | "perl" | "php";
+
+/** Which flag carries the code, per interpreter. */
+const CODE_FLAGS: Record<Language, readonly string[]> = {
+	python: ["-c"],
+	node: ["-e", "--eval", "-p", "--print"],
+	ruby: ["-e"],
+	perl: ["-e", "-E"],
+	php: ["-r"],
+};
+
+/** The language of a program name: `python3.12`, `nodejs`, `bun`, `deno`… */
+export function interpreterOf(program: string): Language | undefined {
+	if (/^python[0-9.]*$|^pypy[0-9.]*$/.test(program)) return "python";
+	if (program === "node" || program === "nodejs" || program === "bun" || program === "deno") return "node";
+	if (/^ruby[0-9.]*$/.test(program)) return "ruby";
+	if (/^perl[0-9.]*$/.test(program)) return "perl";
+	if (/^php[0-9.]*$/.test(program)) return "php";
+	return undefined;
+}
+
+/** The code a one-liner runs, `undefined` when it runs a script file (or nothing we can see). */
+export function oneLinerCode(language: Language, args: readonly string[], stdin: string | undefined): string | undefined {
+	const flags = CODE_FLAGS[language];
+	for (let i = 0; i < args.length; i++) {
+		const arg = args[i] as string;
+		if (flags.includes(arg)) return args[i + 1];
+		const eq = flags.find((flag) => flag.startsWith("--") && arg.startsWith(`${flag}=`));
+		if (eq) return arg.slice(eq.length + 1);
+		// Clustered: `perl -pe '…'`, `python3 -Bc '…'`, `ruby -rfileutils -e`.
+		if (/^-[A-Za-z]+$/.test(arg) && flags.some((flag) => flag.length === 2 && arg.endsWith(flag[1] as string))) return args[i + 1];
+		if (arg === "eval" && language === "node") return args[i + 1]; // `deno eval '…'`
+		if (!arg.startsWith("-")) return arg === "-" ? stdin : undefined;
+	}
+	return stdin;
+}
+
+const DELETES: Record<Language, RegExp> = {
+	python: /(?:\b(?:shutil\s*\.\s*rmtree|os\s*\.\s*(?:remove|unlink|rmdir|removedirs)|rmtree|send2trash)|\.\s*(?:unlink|rmdir))\s*\(/g,
+	node: /(?:\b(?:fs|fsp|promises)|\))\s*\.\s*(?:rm|rmSync|rmdir|rmdirSync|unlink|unlinkSync)\s*\(|\b(?:rmSync|rmdirSync|unlinkSync|removeSync|Deno\s*\.\s*remove(?:Sync)?)\s*\(|\bBun\s*\.\s*file\s*\([^)]*\)\s*\.\s*delete\s*\(/g,
+	ruby: /\b(FileUtils\s*\.\s*(?:rm_rf|rm_r|rm_f|rm|remove_dir|remove_entry|remove_entry_secure|rmtree|remove|rmdir)|File\s*\.\s*(?:delete|unlink)|Dir\s*\.\s*(?:rmdir|delete|unlink)|rm_rf)\b\s*\(?/g,
+	perl: /\b(unlink|rmtree|remove_tree|rmdir|File::Path::rmtree)\b\s*\(?/g,
+	php: /\b(unlink|rmdir|array_map\s*\(\s*['"]unlink['"])\s*\(?/g,
+};
+
+/** Calls that hand a string to a shell, the string being the first argument. */
+const SHELLS: Record<Language, RegExp> = {
+	python: /\b(?:os\s*\.\s*(?:system|popen)|subprocess\s*\.\s*(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput))\s*\(/g,
+	node: /\b(?:execSync|exec|spawnSync|spawn|execFileSync|execFile|Bun\s*\.\s*spawnSync|Bun\s*\.\s*spawn)\s*\(/g,
+	ruby: /\b(?:system|exec|spawn|IO\s*\.\s*popen|Open3\s*\.\s*\w+)\s*\(?/g,
+	perl: /\b(?:system|exec)\s*\(?/g,
+	php: /\b(?:system|exec|shell_exec|passthru|popen|proc_open)\s*\(/g,
+};
+
+/** Backquotes and their cousins: a shell command line in the code itself. */
+const INLINE_SHELL: Partial<Record<Language, RegExp>> = {
+	ruby: /`([^`]*)`|%x\(([^)]*)\)/g,
+	perl: /`([^`]*)`|qx\(([^)]*)\)|qx\{([^}]*)\}/g,
+	php: /`([^`]*)`/g,
+};
+
+const STRING = /^\s*(?:[rbuRBU]|f(?=["']))?(["'`])((?:\\.|(?!\1)[^\\])*)\1/s;
+const STRINGS_IN_LIST = /^\s*\[((?:[^\]"']|"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*')*)\]/s;
+
+/** The string literal at the start of `text`, unescaped (`\\` and the quote only). */
+function leadingString(text: string): string | undefined {
+	const match = STRING.exec(text);
+	return match ? (match[2] as string).replace(/\\(.)/g, "$1") : undefined;
+}
+
+/** An argv written as a list literal (`["rm", "-rf", "/"]`), as one shell-quoted line. */
+function leadingList(text: string): string | undefined {
+	const match = STRINGS_IN_LIST.exec(text);
+	if (!match) return undefined;
+	const items = [...(match[1] as string).matchAll(/"((?:\\.|[^"\\])*)"|'((?:\\.|[^'\\])*)'/g)].map((m) =>
+		(m[1] ?? m[2] ?? "").replace(/\\(.)/g, "$1"),
+	);
+	return items.map((item) => `'${item.replaceAll("'", "'\\''")}'`).join(" ");
+}
+
+/** `code` with the insides of its string literals blanked, offsets kept: a call named in a string is data. */
+function maskStrings(code: string, language: Language): string {
+	const literal = language === "node" || language === "python" ? /(["'`])(?:\\.|(?!\1)[^\\])*\1/gs : /(["'])(?:\\.|(?!\1)[^\\])*\1/gs;
+	return code.replace(literal, (match) => `${match[0]}${" ".repeat(match.length - 2)}${match.at(-1)}`);
+}
+
+/** The deleting calls in `code` and the shell command lines it runs. */
+export function scanCode(language: Language, code: string): { deletes: CodeDelete[]; shells: string[] } {
+	const deletes: CodeDelete[] = [];
+	const shells: string[] = [];
+	const masked = maskStrings(code, language);
+	for (const match of masked.matchAll(DELETES[language])) {
+		const after = code.slice((match.index ?? 0) + match[0].length);
+		const call = code
+			.slice(match.index ?? 0, (match.index ?? 0) + match[0].length)
+			.replace(/\s+/g, "")
+			.replace(/^[).]+|\($/g, "");
+		deletes.push({ call, target: leadingString(after) });
+	}
+	for (const match of masked.matchAll(SHELLS[language])) {
+		const after = code.slice((match.index ?? 0) + match[0].length);
+		const line = leadingString(after) ?? leadingList(after);
+		if (line === undefined) continue;
+		// `spawn("rm", ["-rf", "/"])`: the program, then its argument list.
+		const rest = after.slice(STRING.exec(after)?.[0].length ?? 0).replace(/^\s*,/, "");
+		const list = language === "node" && STRING.test(after) ? leadingList(rest) : undefined;
+		shells.push(list ? `'${line}' ${list}` : line);
+	}
+	const inline = INLINE_SHELL[language];
+	if (inline) for (const match of code.matchAll(inline)) shells.push(match.slice(1).find((group) => group !== undefined) ?? "");
+	return { deletes, shells };
+}

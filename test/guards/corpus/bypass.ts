@@ -1,0 +1,151 @@
+/**
+ * Bypass attempts: the destructive commands of the issue, each behind every wrapper, shell, quoting
+ * and path trick an agent (or an attacker) might use. The same wrappers around harmless commands
+ * must stay harmless.
+ */
+import type { GuardCase } from "./_case.ts";
+
+/** A destructive core command and the rule that must catch it. */
+const CORES: Array<[string, string]> = [
+	["rm -rf /", "filesystem/recursive-delete"],
+	["rm -r -f ~", "filesystem/recursive-delete"],
+	["git reset --hard", "git/reset-hard"],
+	["git push --force origin main", "git/force-push"],
+	["git clean -fdx", "git/clean-force"],
+	["find . -delete", "filesystem/find-delete"],
+	["git branch -D main", "git/branch-force-delete"],
+	["dd if=/dev/zero of=/dev/sda", "filesystem/device-write"],
+];
+
+/** Ways of running a command, `%` where it goes; each must not hide it. */
+const WRAPPERS = [
+	"sudo %",
+	"sudo -u root %",
+	"sudo -E -- %",
+	"doas %",
+	"env %",
+	"env -i %",
+	"env FOO=1 %",
+	"env -u HOME %",
+	"command %",
+	"builtin %",
+	"nohup %",
+	"time %",
+	"time -p %",
+	"nice %",
+	"nice -n 19 %",
+	"ionice -c3 %",
+	"timeout 5 %",
+	"timeout -s KILL 10 %",
+	"stdbuf -oL %",
+	"setsid %",
+	"exec %",
+	"FOO=bar %",
+	"sudo env nice -n 5 nohup %",
+	"bash -c '%'",
+	"sh -c '%'",
+	"zsh -c '%'",
+	"bash -lc '%'",
+	"bash -xec '%'",
+	"dash -c '%'",
+	"/bin/bash -c '%'",
+	"eval '%'",
+	'eval "%"',
+	"echo '%' | sh",
+	"echo '%' | bash",
+	"printf '%\\n' | sh",
+	"sh <<< '%'",
+	"bash <<EOF\n%\nEOF",
+	"cat <<'EOF' | bash\n%\nEOF",
+	"bash -s <<'EOF'\n%\nEOF",
+	"true && %",
+	"false || %",
+	"ls; %",
+	"(%)",
+	"{ %; }",
+	"$(%)",
+	"echo $(%)",
+	'echo "$(%)"',
+	"cat <(%)",
+	"x=$(%)",
+	"ls | %",
+	"% | cat",
+	"% &",
+	"if true; then %; fi",
+	"for i in 1; do %; done",
+	"while false; do :; done; %",
+	"f() { %; }; f",
+	"! %",
+	"watch '%'",
+	"sudo bash -c \"eval '%'\"",
+	"bash -c \"bash -c '%'\"",
+	"python3 -c \"import os; os.system('%')\"",
+	"python -c \"import subprocess; subprocess.run('%', shell=True)\"",
+	"node -e \"require('child_process').execSync('%')\"",
+	"ruby -e 'system(\"%\")'",
+	"perl -e 'system(\"%\")'",
+	"env -S '%'",
+	"xargs -0 sh -c '%'",
+	"find . -maxdepth 0 -exec sh -c '%' \\;",
+	"busybox sh -c '%'",
+	"chroot / %",
+];
+
+/** The same command, its program written another way. */
+const SPELLINGS: Array<[string, string, string]> = [
+	["/usr/bin/git reset --hard", "git/reset-hard", "absolute path"],
+	["/bin/rm -rf /", "filesystem/recursive-delete", "absolute path"],
+	["./rm -rf /", "filesystem/recursive-delete", "relative path"],
+	["\\rm -rf /", "filesystem/recursive-delete", "backslash"],
+	["\\git reset --hard", "git/reset-hard", "backslash"],
+	["r\\m -rf /", "filesystem/recursive-delete", "escaped letter"],
+	["'rm' -rf /", "filesystem/recursive-delete", "quoted program"],
+	['"git" "reset" "--hard"', "git/reset-hard", "quoted words"],
+	["rm '-rf' '/'", "filesystem/recursive-delete", "quoted flags"],
+	['rm "-r" "-f" "/"', "filesystem/recursive-delete", "quoted flags"],
+	["r''m -rf /", "filesystem/recursive-delete", "empty quotes"],
+	['g""it reset --hard', "git/reset-hard", "empty quotes"],
+	["$'rm' -rf /", "filesystem/recursive-delete", "ANSI-C quoting"],
+	["$'\\x72\\x6d' -rf /", "filesystem/recursive-delete", "hex escapes"],
+	["rm -rf -- /", "filesystem/recursive-delete", "end of options"],
+	["rm -fr /", "filesystem/recursive-delete", "flag order"],
+	["rm -f -r /", "filesystem/recursive-delete", "split flags"],
+	["rm --force --recursive /", "filesystem/recursive-delete", "long flags"],
+	["rm --recursive=yes /", "filesystem/recursive-delete", "--flag=value"],
+	["rm -rf //", "filesystem/recursive-delete", "double slash"],
+	["rm -rf /./", "filesystem/recursive-delete", "dot segment"],
+	["rm -rf /usr/..", "filesystem/recursive-delete", "dot-dot segment"],
+	["rm -rf /tmp/../", "filesystem/recursive-delete", "dot-dot out of temp"],
+	["rm -rf ~/../..", "filesystem/recursive-delete", "dot-dot out of home"],
+	["git -C /repo reset --hard", "git/reset-hard", "git global option"],
+	["git --work-tree=. reset --hard", "git/reset-hard", "git global option"],
+	["git push origin +HEAD", "git/force-push", "+refspec"],
+	["git push --force=1", "git/force-push", "--force=value"],
+	["git push -fu origin x", "git/force-push", "clustered -f"],
+	["git clean -d -x -f", "git/clean-force", "split clean flags"],
+	["rm -rf $HOME/", "filesystem/recursive-delete", "$HOME"],
+	["rm -rf ${HOME}", "filesystem/recursive-delete", "${HOME}"],
+	['rm -rf "$HOME"/*', "filesystem/recursive-delete", "quoted $HOME glob"],
+	["cd / && rm -rf *", "filesystem/recursive-delete", "cd then glob"],
+	["cd ~ && rm -rf .", "filesystem/recursive-delete", "cd home then dot"],
+	["cd /tmp; cd /; rm -rf etc", "filesystem/recursive-delete", "cd twice"],
+	["(cd /tmp/x) && rm -rf build", "filesystem/recursive-delete", "cd in a subshell does not last"],
+	['cd "$X" && rm -rf build', "filesystem/recursive-delete", "computed cd"],
+	["rm -rf /tmp/x/../../etc", "filesystem/recursive-delete", "dot-dot out of temp"],
+	["rm -rf /tmp/{x,../etc}", "filesystem/recursive-delete", "brace out of temp"],
+];
+
+/** Harmless commands: the wrappers around them stay harmless. */
+const HARMLESS = ["git status", "ls -la", "rm -rf /tmp/cache", "git push --force-with-lease"];
+
+export const BYPASS: GuardCase[] = [
+	...CORES.flatMap(([core, rule]) => WRAPPERS.map((wrapper) => ({ command: wrapper.replaceAll("%", core), block: true, rule }))),
+	...SPELLINGS.map(([command, rule]) => ({ command, block: true, rule })),
+];
+
+export const WRAPPED_HARMLESS: GuardCase[] = HARMLESS.flatMap((core) =>
+	// `$(…)` as a whole command runs what the inner one prints: computed, so blocked even around harmless ones.
+	WRAPPERS.filter((w) => w !== "$(%)" && !w.includes("python") && !w.includes("node -e") && !w.includes("ruby") && !w.includes("perl")).map(
+		(wrapper) => ({ command: wrapper.replaceAll("%", core), block: false }),
+	),
+);
