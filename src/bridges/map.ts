@@ -3,6 +3,7 @@ import type { ToolContent } from "../messages.ts";
 import { isRecord } from "../agents/_shared/answer.ts";
 import { contentText } from "../agents/_shared/text.ts";
 import { checkShape } from "../agents/_shared/fields.ts";
+import { canonicalMcpName } from "../agents/_shared/actor.ts";
 import { type MappedTool, toAgentInput, toBuiltin } from "../agents/_shared/tools.ts";
 import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } from "../agents/_shared/bridge-types.ts";
 
@@ -40,7 +41,15 @@ export function mapPayload(agent: AgentBridge, name: string, payload: unknown): 
 			const call = spec.call?.(p);
 			if (!call?.name) return { kind: "invalid", errors: [`the ${name} payload names no tool`] };
 			const tool = toBuiltin(agent.tools, call.name, call.input);
-			const base = { toolName: tool.toolName, toolCallId: call.id ?? newCallId(agent.name), input: tool.input };
+			// An MCP tool gets our one spelling and `mcp`; answers still use the agent's own name (`call`).
+			const mcp = agent.mcpTool?.(call, p, name);
+			const base = {
+				toolName: mcp ? canonicalMcpName(mcp) : tool.toolName,
+				agentToolName: call.name,
+				...(mcp ? { mcp } : {}),
+				toolCallId: call.id ?? newCallId(agent.name),
+				input: tool.input,
+			};
 			if (spec.to === "tool_call") return { kind: "event", event: { type: "tool_call", ...base }, call, tool };
 			const content: ToolContent = [{ type: "text", text: agent.outputText(call) }];
 			const event: HookEvent = { type: "tool_result", ...base, content, details: call.output, isError: call.isError ?? false };

@@ -269,6 +269,8 @@ export const eventChecks: Record<string, (value: unknown) => boolean> = {
 		    (value['type'] === 'tool_call') &&
 		    (typeof value['toolName'] === 'string') &&
 		    value['toolName'].length >= 1 &&
+		    (value['agentToolName'] !== undefined ? ((typeof value['agentToolName'] === 'string')) : true) &&
+		    (value['mcp'] !== undefined ? ((typeof value['mcp'] === 'object' && value['mcp'] !== null && !Array.isArray(value['mcp'])) && (typeof value['mcp']['server'] === 'string') && (typeof value['mcp']['tool'] === 'string') && value['mcp']['tool'].length >= 1) : true) &&
 		    (typeof value['toolCallId'] === 'string') &&
 		    (typeof value['input'] === 'object' && value['input'] !== null && !Array.isArray(value['input']) && !(value['input'] instanceof Date) && !(value['input'] instanceof Uint8Array)) &&
 		    (Object.entries(value['input']).every(([key, value]) => (local_0.test(key) ? (true) : true)))
@@ -283,6 +285,8 @@ export const eventChecks: Record<string, (value: unknown) => boolean> = {
 		    (value['type'] === 'tool_result') &&
 		    (typeof value['toolName'] === 'string') &&
 		    value['toolName'].length >= 1 &&
+		    (value['agentToolName'] !== undefined ? ((typeof value['agentToolName'] === 'string')) : true) &&
+		    (value['mcp'] !== undefined ? ((typeof value['mcp'] === 'object' && value['mcp'] !== null && !Array.isArray(value['mcp'])) && (typeof value['mcp']['server'] === 'string') && (typeof value['mcp']['tool'] === 'string') && value['mcp']['tool'].length >= 1) : true) &&
 		    (typeof value['toolCallId'] === 'string') &&
 		    (typeof value['input'] === 'object' && value['input'] !== null && !Array.isArray(value['input']) && !(value['input'] instanceof Date) && !(value['input'] instanceof Uint8Array)) &&
 		    (Object.entries(value['input']).every(([key, value]) => (local_0.test(key) ? (true) : true))) &&

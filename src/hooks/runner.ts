@@ -18,6 +18,7 @@ import type {
 	BeforeAgentStartEventResult,
 	HookCommandContext,
 	HookContext,
+	HookAgent,
 	HookError,
 	HookEvent,
 	HookMessageRenderer,
@@ -44,6 +45,8 @@ type Outcome = { cancelled: boolean };
 /** What the host wires in with {@link HookRunner.initialize}. */
 export interface HookRunnerInitOptions {
 	getModel: () => Model | undefined;
+	/** The agent of the current call (`ctx.agent`); absent outside agents. */
+	getAgent?: (() => HookAgent | undefined) | undefined;
 	sendMessageHandler: SendMessageHandler;
 	appendEntryHandler: AppendEntryHandler;
 	newSessionHandler?: (options?: NewSessionOptions) => Promise<Outcome>;
@@ -186,6 +189,9 @@ export class HookRunner {
 			modelRegistry: this.modelRegistry,
 			get model() {
 				return init.getModel?.();
+			},
+			get agent() {
+				return init.getAgent?.();
 			},
 			isIdle: () => init.isIdle?.() ?? true,
 			abort: () => init.abort?.(),

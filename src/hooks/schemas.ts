@@ -36,6 +36,19 @@ export const TodoItemSchema = Type.Object({
 	status: Type.Union([Type.Literal("pending"), Type.Literal("in_progress"), Type.Literal("completed")]),
 });
 
+/** An MCP tool: the server offering it (`""` where the agent does not name it) and its name there. */
+export const McpToolSchema = Type.Object({ server: Type.String(), tool: Type.String({ minLength: 1 }) });
+
+/**
+ * What bridges add to a tool event: the agent's own tool name (`run_shell_command`,
+ * `mcp_files_delete_path`) beside our `toolName`, and for an MCP tool its server and tool, while
+ * `toolName` is then `mcp__<server>__<tool>` in every agent.
+ */
+const ToolOrigin = {
+	agentToolName: Type.Optional(Type.String()),
+	mcp: Type.Optional(McpToolSchema),
+};
+
 /** Schemas of every event, keyed by event type. */
 export const HookEventSchemas = {
 	session_start: event("session_start", {}),
@@ -109,11 +122,13 @@ export const HookEventSchemas = {
 	todo_reminder: event("todo_reminder", { todos: Type.Array(TodoItemSchema), attempt: Int, maxAttempts: Int }),
 	tool_call: event("tool_call", {
 		toolName: Type.String({ minLength: 1 }),
+		...ToolOrigin,
 		toolCallId: Type.String(),
 		input: Type.Record(Type.String(), Type.Unknown()),
 	}),
 	tool_result: event("tool_result", {
 		toolName: Type.String({ minLength: 1 }),
+		...ToolOrigin,
 		toolCallId: Type.String(),
 		input: Type.Record(Type.String(), Type.Unknown()),
 		content: ToolContentSchema,

@@ -97,8 +97,31 @@ export interface AgentTool<TParams = Record<string, unknown>, TDetails = unknown
 	): Promise<AgentToolResult<TDetails>>;
 }
 
+/** A subagent of the agent: who made the call when it was not the agent's main loop. */
+export interface HookSubagent {
+	/** The agent's id of this subagent (Claude and Codex `agent_id`). */
+	id: string;
+	/** Its kind, as the agent names it (`Explore`, `general-purpose`, `worker`), when the agent says. */
+	type?: string | undefined;
+	/** The id of the agent that started it, when the agent says (Copilot `parent_agent_id`). */
+	parentId?: string | undefined;
+}
+
+/** Which agent dispatched an event and, inside a subagent, which subagent (`ctx.agent`). */
+export interface HookAgent {
+	/** The bridge's agent name: `claude`, `codex`, `gemini`, `cursor`, `copilot`. */
+	name: string;
+	/** Set when a subagent made the call; absent for the main agent and where the agent does not say (Gemini). */
+	subagent?: HookSubagent | undefined;
+}
+
 /** Context passed to every event handler. */
 export interface HookContext {
+	/**
+	 * The agent whose hook call this is, and the subagent when one made it; `undefined` outside agents
+	 * (`emit`, `run`, the library's own runner).
+	 */
+	readonly agent?: HookAgent | undefined;
 	/** UI methods; the no-op UI when the host has none. */
 	ui: HookUIContext;
 	/** Whether an interactive UI is available. */

@@ -1,6 +1,8 @@
 import type { Shape } from "./fields.ts";
 import type { TranscriptMessage } from "./jsonl.ts";
 import type { ToolRule } from "./tools.ts";
+import type { HookSubagent } from "../../hooks/types.ts";
+import type { McpTool } from "./actor.ts";
 
 /** A hook payload that passed its event's {@link Shape} check. */
 export type Payload = Record<string, unknown>;
@@ -86,6 +88,17 @@ export interface AgentBridge {
 	projectDirs(payload: Payload, env: Record<string, string | undefined>): Array<string | undefined>;
 	/** The agent's session id, for the session file. */
 	sessionId(payload: Payload): string | undefined;
+	/**
+	 * The subagent that made this call, from the payload's own fields (`ctx.agent.subagent`); `undefined`
+	 * for the main agent. Without the method the agent says nothing about subagents (Gemini).
+	 */
+	subagent?(payload: Payload): HookSubagent | undefined;
+	/**
+	 * The MCP server and tool behind a tool call, by the agent's own name form and fields (`event.mcp`);
+	 * `undefined` for a tool that is not an MCP tool. A name that only contains `__` or `-` is MCP
+	 * only where that is the agent's form.
+	 */
+	mcpTool?(call: AgentToolCall, payload: Payload, event: string): McpTool | undefined;
 	/** The agent's transcript file, when the payload names one. */
 	transcript?(payload: Payload): string | undefined;
 	/** How to read that transcript (PROTOCOLS.md §17); without one the session view holds the hooks' entries only. */

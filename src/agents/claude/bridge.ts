@@ -3,6 +3,7 @@ import { answerJson, isRecord, nonEmpty, specificOutput, stringField } from "../
 import { any, obj, opt, str, type Shape } from "../_shared/fields.ts";
 import { outputAsText } from "../_shared/text.ts";
 import { fileRules, shellRule } from "../_shared/tools.ts";
+import { splitPrefixed, subagentOf } from "../_shared/actor.ts";
 import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } from "../_shared/bridge-types.ts";
 
 /**
@@ -130,6 +131,17 @@ export const claudeBridge: AgentBridge = {
 	projectDirs: (payload, env) => [env[CLAUDE.projectVariable], stringField(payload, "cwd")],
 	sessionId: (payload) => stringField(payload, "session_id"),
 	transcript: (payload) => stringField(payload, "transcript_path"),
+	// Inside a subagent every payload carries `agent_id` and `agent_type`; Claude names no parent.
+	subagent: (payload) => subagentOf(payload, { id: ["agent_id"], type: ["agent_type"] }),
+	mcpTool(call, payload) {
+		const split = splitPrefixed(call.name, "mcp__", "__");
+		if (!split) return undefined;
+		// `mcp_server` names the server as configured; the tool is what follows it in the name.
+		const server = stringField(payload, "mcp_server");
+		if (!server || server === split.server) return split;
+		const prefix = `mcp__${server}__`;
+		return { server, tool: call.name.startsWith(prefix) && call.name.length > prefix.length ? call.name.slice(prefix.length) : split.tool };
+	},
 	// The reader is loaded only when a hook reads the session.
 	readTranscript: (text) => (require("./transcript.ts") as typeof import("./transcript.ts")).readClaudeTranscript(text, claudeBridge.tools),
 	outputText(call) {

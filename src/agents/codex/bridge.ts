@@ -3,6 +3,7 @@ import { answerJson, nonEmpty, specificOutput, stringField } from "../_shared/an
 import { any, nullable, obj, opt, str, type Shape } from "../_shared/fields.ts";
 import { outputAsText } from "../_shared/text.ts";
 import { shellRule } from "../_shared/tools.ts";
+import { splitPrefixed, subagentOf } from "../_shared/actor.ts";
 import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } from "../_shared/bridge-types.ts";
 
 /**
@@ -104,6 +105,10 @@ export const codexBridge: AgentBridge = {
 	projectDirs: (payload) => [stringField(payload, "cwd")],
 	sessionId: (payload) => stringField(payload, "session_id"),
 	transcript: (payload) => stringField(payload, "transcript_path"),
+	// Inside a subagent (`spawn_agent`) payloads carry `agent_id` and `agent_type`.
+	subagent: (payload) => subagentOf(payload, { id: ["agent_id"], type: ["agent_type"] }),
+	// MCP tools reach hooks as `mcp__<server>__<tool>`, with their raw arguments.
+	mcpTool: (call) => splitPrefixed(call.name, "mcp__", "__"),
 	// The reader is loaded only when a hook reads the session.
 	readTranscript: (text) => (require("./transcript.ts") as typeof import("./transcript.ts")).readCodexTranscript(text),
 	outputText: (call) => outputAsText(call.output),

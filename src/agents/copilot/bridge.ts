@@ -3,6 +3,7 @@ import { answerJson, isRecord, nonEmpty, stringField } from "../_shared/answer.t
 import { num, obj, oneOf, opt, str, type Shape } from "../_shared/fields.ts";
 import { outputAsText } from "../_shared/text.ts";
 import { shellRule } from "../_shared/tools.ts";
+import { splitLast, subagentOf } from "../_shared/actor.ts";
 import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } from "../_shared/bridge-types.ts";
 
 /**
@@ -149,6 +150,15 @@ export const copilotBridge: AgentBridge = {
 	payloadEvent: (payload) => stringField(payload, "hook_event_name") ?? stringField(payload, "hookName"),
 	projectDirs: (payload, env) => [env[COPILOT.projectVariable], stringField(payload, "cwd")],
 	sessionId: (payload) => stringField(payload, "sessionId") ?? stringField(payload, "session_id"),
+	// Inside a subagent (`task`) both spellings name it, and the agent that started it.
+	subagent: (payload) =>
+		subagentOf(payload, {
+			id: ["agent_id", "agentId"],
+			type: ["agent_type", "agentType"],
+			parentId: ["parent_agent_id", "parentAgentId"],
+		}),
+	// MCP tools are `<server>-<tool>` (no built-in tool has a `-`); a server name may hold `-`, a tool name not.
+	mcpTool: (call) => (call.name.includes("-") ? splitLast(call.name, "-") : undefined),
 	outputText(call) {
 		const output = call.output;
 		if (isRecord(output)) {

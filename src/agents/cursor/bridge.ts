@@ -3,6 +3,7 @@ import { isRecord, nonEmpty, stringField } from "../_shared/answer.ts";
 import { any, arr, nullable, obj, opt, str, type Shape } from "../_shared/fields.ts";
 import { outputAsText } from "../_shared/text.ts";
 import { fileRules, shellRule } from "../_shared/tools.ts";
+import { splitPrefixed, subagentOf } from "../_shared/actor.ts";
 import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } from "../_shared/bridge-types.ts";
 
 /**
@@ -156,6 +157,18 @@ export const cursorBridge: AgentBridge = {
 		];
 	},
 	sessionId: (payload) => stringField(payload, "conversation_id") ?? stringField(payload, "session_id"),
+	// Cursor names a subagent on its own events (`subagent_id`, `subagent_type`, `parent_conversation_id`).
+	subagent: (payload) => subagentOf(payload, { id: ["subagent_id"], type: ["subagent_type"], parentId: ["parent_conversation_id"] }),
+	mcpTool(call, payload, event) {
+		// preToolUse names MCP tools `MCP:<tool>` (its matcher form) or `mcp_<server>_<tool>`; the *MCPExecution
+		// events are MCP calls whatever the name. Cursor's payloads name no server beside the tool: `""` then.
+		const explicit = call.name.startsWith("MCP:");
+		const name = explicit ? call.name.slice(4) : call.name;
+		const split = splitPrefixed(name, "mcp_", "_");
+		if (split) return split;
+		if (!name || !(explicit || event === "beforeMCPExecution" || event === "afterMCPExecution")) return undefined;
+		return { server: stringField(payload, "server_name") ?? "", tool: name };
+	},
 	outputText: (call) => outputAsText(call.output),
 	answer: (event, payload, outcome, notes) => JSON.stringify(body(event, payload, outcome, notes.warn)),
 	denyUnknown: (reason) => JSON.stringify(deny(reason)),
