@@ -219,7 +219,9 @@ function decisionOf(agent: AgentBridge, event: string, payload: unknown, outcome
  * payload's parse error — since agents show it in a terminal and some read it line by line.
  */
 function asGiven(outcome: Outcome): Outcome {
-	return outcome.kind === "deny" || outcome.kind === "cancel" ? { ...outcome, reason: oneLine(outcome.reason) } : outcome;
+	return outcome.kind === "deny" || outcome.kind === "cancel" || outcome.kind === "deny-start"
+		? { ...outcome, reason: oneLine(outcome.reason) }
+		: outcome;
 }
 
 async function answerBridge(agent: AgentBridge, options: BridgeOptions): Promise<BridgeAnswer> {
@@ -343,8 +345,9 @@ function hostForOneCall(options: BridgeOptions): BridgeHostSource {
 }
 
 /** `ctx.agent` for a payload: the agent, and the subagent its fields name. */
-export function actorOf(agent: AgentBridge, payload: Payload): HookAgent {
-	const subagent = agent.subagent?.(payload);
+export function actorOf(agent: AgentBridge, payload: Payload, event: string): HookAgent {
+	// On a subagent's own start and stop the agent that starts or awaits it acts, not the subagent.
+	const subagent = event === "subagent_start" || event === "subagent_end" ? undefined : agent.subagent?.(payload);
 	return subagent ? { name: agent.name, subagent } : { name: agent.name };
 }
 
@@ -366,7 +369,7 @@ async function decide(
 		cwd,
 		sessionId,
 		sessionFile: agentSessionFile(agent.name, sessionId),
-		actor: actorOf(agent, payload),
+		actor: actorOf(agent, payload, mapped.event.type),
 		say,
 		stderr: (line) => stderr.push(line),
 		notify: (line) => {

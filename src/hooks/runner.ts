@@ -218,7 +218,8 @@ export class HookRunner {
 
 	/**
 	 * Emits an event; handler errors and invalid results go to `onError` and dispatch continues.
-	 * `session_before_*`: the last truthy result is kept and `cancel: true` returns at once.
+	 * `session_before_*`: the last truthy result is kept and `cancel: true` returns at once; so is
+	 * `subagent_start`'s, where `block: true` returns at once.
 	 * `tool_result`: chained — each handler sees the content/details replaced before it; resolves all
 	 * replacements merged. `session.compacting`: the last truthy result wins. Others resolve `undefined`.
 	 */

@@ -49,6 +49,13 @@ const ToolOrigin = {
 	mcp: Type.Optional(McpToolSchema),
 };
 
+/** A subagent, as bridges name it (`ctx.agent.subagent`, `subagent_start` / `subagent_end`). */
+export const SubagentSchema = Type.Object({
+	id: Type.String({ description: 'The agent\'s id of the subagent (`agent_id`); `""` where the agent names none (Cursor subagentStop).' }),
+	type: Type.Optional(Type.String({ description: "Its kind as the agent names it (`Explore`, `worker`)." })),
+	parentId: Type.Optional(Type.String({ description: "The agent that started it, when the agent says (Copilot `parent_agent_id`)." })),
+});
+
 /** Schemas of every event, keyed by event type. */
 export const HookEventSchemas = {
 	session_start: event("session_start", {}),
@@ -135,6 +142,12 @@ export const HookEventSchemas = {
 		details: Type.Unknown(),
 		isError: Type.Boolean(),
 	}),
+	subagent_start: event("subagent_start", { subagent: SubagentSchema }),
+	subagent_end: event("subagent_end", {
+		subagent: SubagentSchema,
+		lastMessage: Type.Optional(Type.String()),
+		transcriptPath: Type.Optional(Type.String()),
+	}),
 } as const;
 
 const Cancel = Type.Optional(Type.Boolean());
@@ -172,6 +185,8 @@ export const HookResultSchemas = {
 		reason: Type.Optional(Type.String()),
 		input: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
 	}),
+	/** `block`: the subagent is not started, where the agent honours it (Cursor); elsewhere reported on stderr. */
+	subagent_start: result({ block: Type.Optional(Type.Boolean()), reason: Type.Optional(Type.String()) }),
 	tool_result: result({
 		content: Type.Optional(ToolContentSchema),
 		details: Type.Optional(Type.Unknown()),

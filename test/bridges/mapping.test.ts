@@ -82,6 +82,7 @@ describe("payload → event", () => {
 		expect(mapped(claudeBridge, "PreToolUse.Bash.json").event).toEqual({
 			type: "tool_call",
 			toolName: "bash",
+			agentToolName: "Bash",
 			toolCallId: "toolu_1",
 			input: { command: "rm -rf build" },
 		});

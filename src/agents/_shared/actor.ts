@@ -1,6 +1,6 @@
 import type { HookSubagent } from "../../hooks/types.ts";
 import { isRecord, stringField } from "./answer.ts";
-import type { Payload } from "./bridge-types.ts";
+import type { AgentSubagentEvent, McpTool, Payload } from "./bridge-types.ts";
 
 /*
  * Who acts and through what, read from a payload: the subagent fields an agent sends inside a
@@ -35,12 +35,6 @@ export function subagentOf(payload: Payload, fields: SubagentFields): HookSubage
 	return subagent;
 }
 
-/** An MCP tool: the server that offers it and the tool's own name there. */
-export interface McpTool {
-	server: string;
-	tool: string;
-}
-
 /**
  * `<prefix><server><sep><tool>` split at the first `sep` after the prefix (Claude/Codex `mcp__s__t`,
  * Gemini `mcp_s_t`); `undefined` unless both parts are non-empty.
@@ -72,6 +66,16 @@ export function withServer(name: string, server: string | undefined, prefixes: s
 	for (const prefix of prefixes)
 		if (name.startsWith(prefix) && name.length > prefix.length) return { server, tool: name.slice(prefix.length) };
 	return undefined;
+}
+
+/** The subagent of a Claude-style SubagentStart/SubagentStop payload (`last_assistant_message`, `agent_transcript_path`). */
+export function claudeStyleSubagentEvent(payload: Payload, subagent: HookSubagent | undefined): AgentSubagentEvent | undefined {
+	if (!subagent) return undefined;
+	return {
+		subagent,
+		lastMessage: stringField(payload, "last_assistant_message"),
+		transcriptPath: stringField(payload, "agent_transcript_path"),
+	};
 }
 
 /** A string field of an object field (`mcp_context.server_name`). */

@@ -2,7 +2,6 @@ import type { Shape } from "./fields.ts";
 import type { TranscriptMessage } from "./jsonl.ts";
 import type { ToolRule } from "./tools.ts";
 import type { HookSubagent } from "../../hooks/types.ts";
-import type { McpTool } from "./actor.ts";
 
 /** A hook payload that passed its event's {@link Shape} check. */
 export type Payload = Record<string, unknown>;
@@ -15,7 +14,24 @@ export type BridgedEventType =
 	| "session_start"
 	| "session_shutdown"
 	| "session_before_compact"
-	| "agent_end";
+	| "agent_end"
+	| "subagent_start"
+	| "subagent_end";
+
+/** An MCP tool: the server that offers it (`""` where the agent does not name it) and the tool's own name there. */
+export interface McpTool {
+	server: string;
+	tool: string;
+}
+
+/** What a `SubagentStart` / `SubagentStop` payload says about the subagent. */
+export interface AgentSubagentEvent {
+	subagent: HookSubagent;
+	/** `subagent_end`: the subagent's last message, when given. */
+	lastMessage?: string | undefined;
+	/** `subagent_end`: the subagent's own transcript, when given. */
+	transcriptPath?: string | undefined;
+}
 
 /** A tool call as the agent describes it, before the tool names are mapped. */
 export interface AgentToolCall {
@@ -39,6 +55,8 @@ export interface AgentEventSpec {
 	to: BridgedEventType | null;
 	/** Tool events: the call the payload describes. */
 	call?(payload: Payload): AgentToolCall;
+	/** `subagent_start` / `subagent_end`: the subagent; default: the bridge's {@link AgentBridge.subagent} of the payload, nothing more. */
+	subagentEvent?(payload: Payload): AgentSubagentEvent | undefined;
 	/** `before_agent_start`: the user's prompt. */
 	prompt?(payload: Payload): string;
 	/** `session_before_compact`: what is known about the compaction (becomes `preparation`). */
@@ -57,7 +75,9 @@ export type Outcome =
 	/** Add this text to the model's context. */
 	| { kind: "context"; text: string }
 	/** Cancel the compaction. */
-	| { kind: "cancel"; reason: string };
+	| { kind: "cancel"; reason: string }
+	/** Do not start the subagent (`subagent_start` blocked). */
+	| { kind: "deny-start"; reason: string };
 
 /** Side information for an answer: notifications of hooks and a sink for what the agent cannot take. */
 export interface AnswerNotes {

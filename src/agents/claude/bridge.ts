@@ -3,7 +3,7 @@ import { answerJson, isRecord, nonEmpty, specificOutput, stringField } from "../
 import { any, obj, opt, str, type Shape } from "../_shared/fields.ts";
 import { outputAsText } from "../_shared/text.ts";
 import { fileRules, shellRule } from "../_shared/tools.ts";
-import { splitPrefixed, subagentOf } from "../_shared/actor.ts";
+import { claudeStyleSubagentEvent, splitPrefixed, subagentOf } from "../_shared/actor.ts";
 import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } from "../_shared/bridge-types.ts";
 
 /**
@@ -63,8 +63,12 @@ export const claudeEvents: Record<string, AgentEventSpec> = {
 	PostToolBatch: none,
 	PermissionDenied: none,
 	Notification: none,
-	SubagentStart: none,
-	SubagentStop: none,
+	SubagentStart: { fields: { ...common, agent_id: str, agent_type: opt(str) }, to: "subagent_start" },
+	SubagentStop: {
+		fields: { ...common, agent_id: str, agent_type: opt(str), agent_transcript_path: opt(str), last_assistant_message: opt(str) },
+		to: "subagent_end",
+		subagentEvent: (p) => claudeStyleSubagentEvent(p, claudeBridge.subagent?.(p)),
+	},
 	StopFailure: none,
 	PostCompact: none,
 	UserPromptExpansion: none,
@@ -116,6 +120,9 @@ function body(event: string, payload: Payload, outcome: Outcome, warn: (line: st
 			return specificOutput(event, { additionalContext: outcome.text });
 		case "cancel":
 			return { decision: "block", reason: outcome.reason };
+		case "deny-start":
+			warn(`claude ${event}: Claude Code cannot be told not to start a subagent; the hook's block was ignored`);
+			return {};
 		case "none":
 			return {};
 	}

@@ -3,7 +3,7 @@ import { answerJson, nonEmpty, specificOutput, stringField } from "../_shared/an
 import { any, nullable, obj, opt, str, type Shape } from "../_shared/fields.ts";
 import { outputAsText } from "../_shared/text.ts";
 import { shellRule } from "../_shared/tools.ts";
-import { splitPrefixed, subagentOf } from "../_shared/actor.ts";
+import { claudeStyleSubagentEvent, splitPrefixed, subagentOf } from "../_shared/actor.ts";
 import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } from "../_shared/bridge-types.ts";
 
 /**
@@ -63,8 +63,18 @@ export const codexEvents: Record<string, AgentEventSpec> = {
 	PermissionRequest: none,
 	PostCompact: none,
 	PreModelRequest: none,
-	SubagentStart: none,
-	SubagentStop: none,
+	SubagentStart: { fields: { ...common, agent_id: str, agent_type: opt(str) }, to: "subagent_start" },
+	SubagentStop: {
+		fields: {
+			...common,
+			agent_id: str,
+			agent_type: opt(str),
+			agent_transcript_path: opt(nullable(str)),
+			last_assistant_message: opt(nullable(str)),
+		},
+		to: "subagent_end",
+		subagentEvent: (p) => claudeStyleSubagentEvent(p, codexBridge.subagent?.(p)),
+	},
 	StopFailure: none,
 	Interrupt: none,
 };
@@ -88,6 +98,9 @@ function body(event: string, outcome: Outcome, warn: (line: string) => void): Re
 			return specificOutput(event, { additionalContext: outcome.text });
 		case "cancel":
 			warn(`codex ${event}: Codex cannot cancel a compaction; the hook's cancel was ignored`);
+			return {};
+		case "deny-start":
+			warn(`codex ${event}: Codex cannot be told not to start a subagent; the hook's block was ignored`);
 			return {};
 		case "none":
 			return {};

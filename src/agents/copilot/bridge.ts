@@ -3,7 +3,7 @@ import { answerJson, isRecord, nonEmpty, stringField } from "../_shared/answer.t
 import { num, obj, oneOf, opt, str, type Shape } from "../_shared/fields.ts";
 import { outputAsText } from "../_shared/text.ts";
 import { shellRule } from "../_shared/tools.ts";
-import { splitLast, subagentOf } from "../_shared/actor.ts";
+import { claudeStyleSubagentEvent, splitLast, subagentOf } from "../_shared/actor.ts";
 import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } from "../_shared/bridge-types.ts";
 
 /**
@@ -76,16 +76,16 @@ export const copilotEvents: Record<string, AgentEventSpec> = {
 	SessionEnd: { fields: pascal, to: "session_shutdown" },
 	Stop: { fields: pascal, to: "agent_end" },
 	PreCompact: { fields: pascal, to: "session_before_compact", compaction },
+	subagentStart: { fields: camel, to: "subagent_start" },
+	subagentStop: { fields: camel, to: "subagent_end", subagentEvent: (p) => claudeStyleSubagentEvent(p, copilotBridge.subagent?.(p)) },
+	SubagentStart: { fields: pascal, to: "subagent_start" },
+	SubagentStop: { fields: pascal, to: "subagent_end", subagentEvent: (p) => claudeStyleSubagentEvent(p, copilotBridge.subagent?.(p)) },
 };
 // Fired too, but after the guard already decided (permissionRequest) or without a counterpart.
 for (const name of [
 	"userPromptTransformed",
 	"permissionRequest",
 	"PermissionRequest",
-	"subagentStart",
-	"SubagentStart",
-	"subagentStop",
-	"SubagentStop",
 	"notification",
 	"Notification",
 	"errorOccurred",
@@ -129,6 +129,9 @@ function body(event: string, payload: Payload, outcome: Outcome, warn: (line: st
 			return { additionalContext: outcome.text };
 		case "cancel":
 			warn(`copilot ${event}: Copilot cannot cancel a compaction; the hook's cancel was ignored`);
+			return {};
+		case "deny-start":
+			warn(`copilot ${event}: Copilot was not seen to honour a denied subagent start; the hook's block was ignored`);
 			return {};
 		case "none":
 			return {};

@@ -72,6 +72,7 @@ function body(event: string, outcome: Outcome, warn: (line: string) => void): Re
 		case "cancel":
 			warn(`gemini ${event}: Gemini cannot cancel a compaction; the hook's cancel was ignored`);
 			return {};
+		case "deny-start": // Gemini has no subagent events
 		case "none":
 			return {};
 	}
