@@ -152,7 +152,13 @@ export const copilotBridge: AgentBridge = {
 	// camelCase payloads state no event: their fields only suggest one, which a `?event=` may name.
 	payloadEvent: (payload) => stringField(payload, "hook_event_name") ?? stringField(payload, "hookName"),
 	projectDirs: (payload, env) => [env[COPILOT.projectVariable], stringField(payload, "cwd")],
-	sessionId: (payload) => stringField(payload, "sessionId") ?? stringField(payload, "session_id"),
+	// A subagent gets its own session id: the top-level session's, when the payload names it, keeps one
+	// session file per session, so a hook's counters do not split between the agent and its subagents.
+	sessionId: (payload) =>
+		stringField(payload, "parentSessionId") ??
+		stringField(payload, "parent_session_id") ??
+		stringField(payload, "sessionId") ??
+		stringField(payload, "session_id"),
 	// Inside a subagent (`task`) both spellings name it, and the agent that started it.
 	subagent: (payload) =>
 		subagentOf(payload, {
