@@ -3,8 +3,9 @@ import type { ToolContent } from "../messages.ts";
 import { isRecord } from "../agents/_shared/answer.ts";
 import { contentText } from "../agents/_shared/text.ts";
 import { checkShape } from "../agents/_shared/fields.ts";
+import { canonicalMcpName } from "../agents/_shared/actor.ts";
 import { type MappedTool, toAgentInput, toBuiltin } from "../agents/_shared/tools.ts";
-import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } from "../agents/_shared/bridge-types.ts";
+import type { AgentBridge, AgentEventSpec, AgentSubagentEvent, AgentToolCall, Outcome, Payload } from "../agents/_shared/bridge-types.ts";
 
 /*
  * The agent-neutral middle of a bridge call: an agent payload becomes one of our events, and what
@@ -42,7 +43,15 @@ export function mapPayload(agent: AgentBridge, name: string, payload: unknown): 
 			const call = spec.call?.(p);
 			if (!call?.name) return { kind: "invalid", errors: [`the ${name} payload names no tool`] };
 			const tool = toBuiltin(agent.tools, call.name, call.input);
-			const base = { toolName: tool.toolName, toolCallId: call.id ?? newCallId(agent.name), input: tool.input };
+			// An MCP tool gets our one spelling and `mcp`; answers still use the agent's own name (`call`).
+			const mcp = agent.mcpTool?.(call, p, name);
+			const base = {
+				toolName: mcp ? canonicalMcpName(mcp) : tool.toolName,
+				agentToolName: call.name,
+				...(mcp ? { mcp } : {}),
+				toolCallId: call.id ?? newCallId(agent.name),
+				input: tool.input,
+			};
 			if (spec.to === "tool_call") return { kind: "event", event: { type: "tool_call", ...base }, call, tool };
 			const content: ToolContent = [{ type: "text", text: agent.outputText(call) }];
 			const event: HookEvent = { type: "tool_result", ...base, content, details: call.output, isError: call.isError ?? false };
@@ -58,10 +67,26 @@ export function mapPayload(agent: AgentBridge, name: string, payload: unknown): 
 		}
 		case "agent_end":
 			return { kind: "event", event: { type: "agent_end", messages: [] } };
+		case "subagent_start":
+		case "subagent_end": {
+			const said = spec.subagentEvent ? spec.subagentEvent(p) : subagentEventOf(agent, p);
+			if (!said) return { kind: "invalid", errors: [`the ${name} payload names no subagent`] };
+			if (spec.to === "subagent_start") return { kind: "event", event: { type: "subagent_start", subagent: said.subagent } };
+			const event: HookEvent = { type: "subagent_end", subagent: said.subagent };
+			if (said.lastMessage !== undefined) event.lastMessage = said.lastMessage;
+			if (said.transcriptPath !== undefined) event.transcriptPath = said.transcriptPath;
+			return { kind: "event", event };
+		}
 		case "session_start":
 		case "session_shutdown":
 			return { kind: "event", event: { type: spec.to } };
 	}
+}
+
+/** The subagent of a lifecycle payload by the bridge's own subagent fields. */
+function subagentEventOf(agent: AgentBridge, p: Payload): AgentSubagentEvent | undefined {
+	const subagent = agent.subagent?.(p);
+	return subagent ? { subagent } : undefined;
 }
 
 /**
@@ -86,6 +111,8 @@ export function toOutcome(event: HookEvent, dispatched: { result: unknown; stopp
 			const message = isRecord(result?.message) ? result.message : undefined;
 			return message ? { kind: "context", text: contentText(message.content) } : { kind: "none" };
 		}
+		case "subagent_start":
+			return dispatched.stopped ? { kind: "deny-start", reason: dispatched.stopped } : { kind: "none" };
 		case "session_before_compact":
 			return result?.cancel === true
 				? { kind: "cancel", reason: dispatched.stopped || "compaction cancelled by a hook" }

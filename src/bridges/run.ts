@@ -14,6 +14,7 @@ import { isGuard, type Mapped, mapPayload, rewriteToAgent, toOutcome } from "./m
 import { agentSessionFile, ensureSessionFile } from "./session.ts";
 import { agentSessionView } from "./transcript.ts";
 import type { AgentBridge, AnswerNotes, Outcome, Payload } from "../agents/_shared/bridge-types.ts";
+import type { HookAgent } from "../hooks/types.ts";
 
 /** Options of {@link runBridge}. */
 export interface BridgeOptions {
@@ -60,6 +61,8 @@ export interface BridgeHostRequest {
 	sessionId?: string | undefined;
 	/** The session file of the agent session. */
 	sessionFile: string;
+	/** Who makes the call (`ctx.agent`): the agent, and the subagent when one made it. */
+	actor: HookAgent;
 	/** A diagnostic of this call (prefixed with the bridge's name). */
 	say(line: string): void;
 	/** A line for this call's stderr as it is. */
@@ -85,8 +88,13 @@ export interface BridgeDecision {
 	session?: string | undefined;
 	/** The agent's event name. */
 	event: string;
-	/** The tool as hooks saw it (`bash`), when the payload named one. */
+	/** The tool as hooks saw it (`bash`, `mcp__files__delete_path`), when the payload named one. */
 	tool?: string | undefined;
+	/** The subagent that made the call (its id), and its type. */
+	subagent?: string | undefined;
+	subagentType?: string | undefined;
+	/** The MCP server of an MCP tool. */
+	mcpServer?: string | undefined;
 	decision: "allow" | "deny" | "rewrite";
 	reason?: string | undefined;
 	durationMs: number;
@@ -181,14 +189,24 @@ export function recordDecision(answer: BridgeAnswer): void {
 }
 
 /** The guard's decision record for an outcome. */
-function decisionOf(agent: AgentBridge, event: string, payload: unknown, outcome: Outcome, tool?: string): BridgeDecision {
+function decisionOf(agent: AgentBridge, event: string, payload: unknown, outcome: Outcome, mapped?: Mapped): BridgeDecision {
 	const p = isRecord(payload) ? payload : {};
 	const decision = outcome.kind === "deny" ? "deny" : outcome.kind === "rewrite" ? "rewrite" : "allow";
+	const tool = mapped?.kind === "event" && mapped.event.type === "tool_call" ? mapped.event : undefined;
+	let subagent: ReturnType<NonNullable<AgentBridge["subagent"]>>;
+	try {
+		subagent = agent.subagent?.(p);
+	} catch {
+		subagent = undefined; // a record is never lost to a payload the reader chokes on
+	}
 	return {
 		agent: agent.name,
 		session: agent.sessionId(p),
 		event,
-		tool,
+		tool: tool?.toolName,
+		subagent: subagent?.id,
+		subagentType: subagent?.type,
+		mcpServer: tool?.mcp?.server || undefined,
 		decision,
 		reason: outcome.kind === "deny" ? oneLine(outcome.reason) : undefined,
 		durationMs: 0,
@@ -201,7 +219,9 @@ function decisionOf(agent: AgentBridge, event: string, payload: unknown, outcome
  * payload's parse error — since agents show it in a terminal and some read it line by line.
  */
 function asGiven(outcome: Outcome): Outcome {
-	return outcome.kind === "deny" || outcome.kind === "cancel" ? { ...outcome, reason: oneLine(outcome.reason) } : outcome;
+	return outcome.kind === "deny" || outcome.kind === "cancel" || outcome.kind === "deny-start"
+		? { ...outcome, reason: oneLine(outcome.reason) }
+		: outcome;
 }
 
 async function answerBridge(agent: AgentBridge, options: BridgeOptions): Promise<BridgeAnswer> {
@@ -265,7 +285,7 @@ async function answerBridge(agent: AgentBridge, options: BridgeOptions): Promise
 				settings = value;
 			},
 		});
-		const decision = guard ? decisionOf(agent, name, payload, outcome, mapped.tool?.toolName) : undefined;
+		const decision = guard ? decisionOf(agent, name, payload, outcome, mapped) : undefined;
 		return { stdout: give(name, payload, outcome), stderr, decision, settings };
 	} catch (error) {
 		return fail(error instanceof Error ? error.message : String(error));
@@ -318,9 +338,17 @@ function hostForOneCall(options: BridgeOptions): BridgeHostSource {
 			...bridgeHostOptions(request, options),
 			sessionView: (open) => agentSessionView(open, request.agent, request.payload, request.say),
 			notify: request.notify,
+			agent: () => request.actor,
 		});
 		return { host, release: () => host.close() };
 	};
+}
+
+/** `ctx.agent` for a payload: the agent, and the subagent its fields name. */
+export function actorOf(agent: AgentBridge, payload: Payload, event: string): HookAgent {
+	// On a subagent's own start and stop the agent that starts or awaits it acts, not the subagent.
+	const subagent = event === "subagent_start" || event === "subagent_end" ? undefined : agent.subagent?.(payload);
+	return subagent ? { name: agent.name, subagent } : { name: agent.name };
 }
 
 /** Loads the hooks as `emit` does, in the agent's project and session, and dispatches the event. */
@@ -341,6 +369,7 @@ async function decide(
 		cwd,
 		sessionId,
 		sessionFile: agentSessionFile(agent.name, sessionId),
+		actor: actorOf(agent, payload, mapped.event.type),
 		say,
 		stderr: (line) => stderr.push(line),
 		notify: (line) => {

@@ -17,6 +17,12 @@ export interface DecisionEntry {
 	event: string;
 	/** The tool's name; its input is never logged. */
 	tool?: string | undefined;
+	/** The subagent that made the call (its id), when a subagent did. */
+	subagent?: string | undefined;
+	/** That subagent's type, when the agent names one. */
+	subagentType?: string | undefined;
+	/** The MCP server of an MCP tool (`files` for `mcp__files__delete_path`). */
+	mcpServer?: string | undefined;
 	decision: Decision;
 	/** The deciding hook's reason. */
 	reason?: string | undefined;
@@ -66,6 +72,9 @@ export function decisionLine(entry: DecisionEntry): string {
 		session: text(entry.session),
 		event: text(entry.event) ?? "unknown",
 		tool: text(entry.tool),
+		subagent: text(entry.subagent),
+		subagentType: text(entry.subagentType),
+		mcpServer: text(entry.mcpServer),
 		decision: text(entry.decision, 20) ?? "unknown",
 		reason: text(entry.reason, MAX_REASON),
 		hook: text(entry.hook, 4096),

@@ -66,10 +66,11 @@ export function formatDecision(entry: DecisionEntry & { time: string }): string 
 	const time = shown(entry.time.replace("T", " ").replace(/\.\d+Z$|Z$/, ""));
 	const session = entry.session ? shown(String(entry.session).slice(0, 8)) : "-";
 	const what = entry.tool ? `${shown(entry.event)}/${shown(entry.tool)}` : shown(entry.event);
+	const by = entry.subagent ? ` [subagent ${shown(entry.subagentType ? `${entry.subagentType} ${entry.subagent}` : entry.subagent)}]` : "";
 	const took = typeof entry.durationMs === "number" ? ` ${entry.durationMs}ms` : "";
 	const reason = entry.reason ? ` "${shown(entry.reason)}"` : "";
 	const hook = entry.hook ? ` (${shown(entry.hook)})` : "";
-	return `${time}  ${shown(entry.agent).padEnd(7)} ${session.padEnd(8)}  ${what.padEnd(22)} ${shown(entry.decision).padEnd(7)}${took}${reason}${hook}`;
+	return `${time}  ${shown(entry.agent).padEnd(7)} ${session.padEnd(8)}  ${what.padEnd(22)} ${shown(entry.decision).padEnd(7)}${took}${by}${reason}${hook}`;
 }
 
 /**

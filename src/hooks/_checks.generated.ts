@@ -269,6 +269,8 @@ export const eventChecks: Record<string, (value: unknown) => boolean> = {
 		    (value['type'] === 'tool_call') &&
 		    (typeof value['toolName'] === 'string') &&
 		    value['toolName'].length >= 1 &&
+		    (value['agentToolName'] !== undefined ? ((typeof value['agentToolName'] === 'string')) : true) &&
+		    (value['mcp'] !== undefined ? ((typeof value['mcp'] === 'object' && value['mcp'] !== null && !Array.isArray(value['mcp'])) && (typeof value['mcp']['server'] === 'string') && (typeof value['mcp']['tool'] === 'string') && value['mcp']['tool'].length >= 1) : true) &&
 		    (typeof value['toolCallId'] === 'string') &&
 		    (typeof value['input'] === 'object' && value['input'] !== null && !Array.isArray(value['input']) && !(value['input'] instanceof Date) && !(value['input'] instanceof Uint8Array)) &&
 		    (Object.entries(value['input']).every(([key, value]) => (local_0.test(key) ? (true) : true)))
@@ -283,6 +285,8 @@ export const eventChecks: Record<string, (value: unknown) => boolean> = {
 		    (value['type'] === 'tool_result') &&
 		    (typeof value['toolName'] === 'string') &&
 		    value['toolName'].length >= 1 &&
+		    (value['agentToolName'] !== undefined ? ((typeof value['agentToolName'] === 'string')) : true) &&
+		    (value['mcp'] !== undefined ? ((typeof value['mcp'] === 'object' && value['mcp'] !== null && !Array.isArray(value['mcp'])) && (typeof value['mcp']['server'] === 'string') && (typeof value['mcp']['tool'] === 'string') && value['mcp']['tool'].length >= 1) : true) &&
 		    (typeof value['toolCallId'] === 'string') &&
 		    (typeof value['input'] === 'object' && value['input'] !== null && !Array.isArray(value['input']) && !(value['input'] instanceof Date) && !(value['input'] instanceof Uint8Array)) &&
 		    (Object.entries(value['input']).every(([key, value]) => (local_0.test(key) ? (true) : true))) &&
@@ -291,6 +295,32 @@ export const eventChecks: Record<string, (value: unknown) => boolean> = {
 		    true &&
 		    ('details' in value) &&
 		    (typeof value['isError'] === 'boolean')
+		  )
+		}
+	})(),
+	"subagent_start": (() => {
+		return function check(value) {
+		  return (
+		    (typeof value === 'object' && value !== null && !Array.isArray(value)) &&
+		    (value['type'] === 'subagent_start') &&
+		    (typeof value['subagent'] === 'object' && value['subagent'] !== null && !Array.isArray(value['subagent'])) &&
+		    (typeof value['subagent']['id'] === 'string') &&
+		    (value['subagent']['type'] !== undefined ? ((typeof value['subagent']['type'] === 'string')) : true) &&
+		    (value['subagent']['parentId'] !== undefined ? ((typeof value['subagent']['parentId'] === 'string')) : true)
+		  )
+		}
+	})(),
+	"subagent_end": (() => {
+		return function check(value) {
+		  return (
+		    (typeof value === 'object' && value !== null && !Array.isArray(value)) &&
+		    (value['type'] === 'subagent_end') &&
+		    (typeof value['subagent'] === 'object' && value['subagent'] !== null && !Array.isArray(value['subagent'])) &&
+		    (typeof value['subagent']['id'] === 'string') &&
+		    (value['subagent']['type'] !== undefined ? ((typeof value['subagent']['type'] === 'string')) : true) &&
+		    (value['subagent']['parentId'] !== undefined ? ((typeof value['subagent']['parentId'] === 'string')) : true) &&
+		    (value['lastMessage'] !== undefined ? ((typeof value['lastMessage'] === 'string')) : true) &&
+		    (value['transcriptPath'] !== undefined ? ((typeof value['transcriptPath'] === 'string')) : true)
 		  )
 		}
 	})(),
@@ -376,6 +406,16 @@ export const resultChecks: Record<string, (value: unknown) => boolean> = {
 		    (value['reason'] !== undefined ? ((typeof value['reason'] === 'string')) : true) &&
 		    (value['input'] !== undefined ? ((typeof value['input'] === 'object' && value['input'] !== null && !Array.isArray(value['input']) && !(value['input'] instanceof Date) && !(value['input'] instanceof Uint8Array)) && (Object.entries(value['input']).every(([key, value]) => (local_0.test(key) ? (true) : true)))) : true) &&
 		    Object.getOwnPropertyNames(value).every(key => ['block', 'reason', 'input'].includes(key))
+		  )
+		}
+	})(),
+	"subagent_start": (() => {
+		return function check(value) {
+		  return (
+		    (typeof value === 'object' && value !== null && !Array.isArray(value)) &&
+		    (value['block'] !== undefined ? ((typeof value['block'] === 'boolean')) : true) &&
+		    (value['reason'] !== undefined ? ((typeof value['reason'] === 'string')) : true) &&
+		    Object.getOwnPropertyNames(value).every(key => ['block', 'reason'].includes(key))
 		  )
 		}
 	})(),

@@ -36,7 +36,7 @@ const isThenable = (value: unknown): value is PromiseLike<unknown> =>
 
 /** Only these events keep handler results in `emit`. */
 function keepsResult(type: string): boolean {
-	return type.startsWith("session_before_") || type === "tool_result" || type === "session.compacting";
+	return type.startsWith("session_before_") || type === "tool_result" || type === "session.compacting" || type === "subagent_start";
 }
 
 /** Calls a handler; with `ms > 0`, an async result races a timeout that rejects. */
@@ -94,7 +94,7 @@ export async function dispatchEmit(
 		if (handlers === undefined) continue;
 		if (keep === undefined) {
 			keep = keepsResult(type);
-			cancellable = keep && type.startsWith("session_before_");
+			cancellable = keep && (type.startsWith("session_before_") || type === "subagent_start");
 			chained = type === "tool_result";
 			ms = timeoutOf ? timeoutOf(type) : 0;
 		}
@@ -115,7 +115,7 @@ export async function dispatchEmit(
 					continue;
 				}
 				last = result;
-				if (cancellable && (result as { cancel?: boolean }).cancel) return result;
+				if (cancellable && ((result as { cancel?: boolean }).cancel || (result as { block?: boolean }).block)) return result;
 			} catch (error) {
 				report(target, hooks[h] as LoadedHook, type, error);
 			}

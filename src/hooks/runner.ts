@@ -18,6 +18,7 @@ import type {
 	BeforeAgentStartEventResult,
 	HookCommandContext,
 	HookContext,
+	HookAgent,
 	HookError,
 	HookEvent,
 	HookMessageRenderer,
@@ -44,6 +45,8 @@ type Outcome = { cancelled: boolean };
 /** What the host wires in with {@link HookRunner.initialize}. */
 export interface HookRunnerInitOptions {
 	getModel: () => Model | undefined;
+	/** The agent of the current call (`ctx.agent`); absent outside agents. */
+	getAgent?: (() => HookAgent | undefined) | undefined;
 	sendMessageHandler: SendMessageHandler;
 	appendEntryHandler: AppendEntryHandler;
 	newSessionHandler?: (options?: NewSessionOptions) => Promise<Outcome>;
@@ -187,6 +190,9 @@ export class HookRunner {
 			get model() {
 				return init.getModel?.();
 			},
+			get agent() {
+				return init.getAgent?.();
+			},
 			isIdle: () => init.isIdle?.() ?? true,
 			abort: () => init.abort?.(),
 			hasQueuedMessages: () => init.hasQueuedMessages?.() ?? false,
@@ -212,7 +218,8 @@ export class HookRunner {
 
 	/**
 	 * Emits an event; handler errors and invalid results go to `onError` and dispatch continues.
-	 * `session_before_*`: the last truthy result is kept and `cancel: true` returns at once.
+	 * `session_before_*`: the last truthy result is kept and `cancel: true` returns at once; so is
+	 * `subagent_start`'s, where `block: true` returns at once.
 	 * `tool_result`: chained — each handler sees the content/details replaced before it; resolves all
 	 * replacements merged. `session.compacting`: the last truthy result wins. Others resolve `undefined`.
 	 */

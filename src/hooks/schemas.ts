@@ -36,6 +36,26 @@ export const TodoItemSchema = Type.Object({
 	status: Type.Union([Type.Literal("pending"), Type.Literal("in_progress"), Type.Literal("completed")]),
 });
 
+/** An MCP tool: the server offering it (`""` where the agent does not name it) and its name there. */
+export const McpToolSchema = Type.Object({ server: Type.String(), tool: Type.String({ minLength: 1 }) });
+
+/**
+ * What bridges add to a tool event: the agent's own tool name (`run_shell_command`,
+ * `mcp_files_delete_path`) beside our `toolName`, and for an MCP tool its server and tool, while
+ * `toolName` is then `mcp__<server>__<tool>` in every agent.
+ */
+const ToolOrigin = {
+	agentToolName: Type.Optional(Type.String()),
+	mcp: Type.Optional(McpToolSchema),
+};
+
+/** A subagent, as bridges name it (`ctx.agent.subagent`, `subagent_start` / `subagent_end`). */
+export const SubagentSchema = Type.Object({
+	id: Type.String({ description: 'The agent\'s id of the subagent (`agent_id`); `""` where the agent names none (Cursor subagentStop).' }),
+	type: Type.Optional(Type.String({ description: "Its kind as the agent names it (`Explore`, `worker`)." })),
+	parentId: Type.Optional(Type.String({ description: "The agent that started it, when the agent says (Copilot `parent_agent_id`)." })),
+});
+
 /** Schemas of every event, keyed by event type. */
 export const HookEventSchemas = {
 	session_start: event("session_start", {}),
@@ -109,16 +129,24 @@ export const HookEventSchemas = {
 	todo_reminder: event("todo_reminder", { todos: Type.Array(TodoItemSchema), attempt: Int, maxAttempts: Int }),
 	tool_call: event("tool_call", {
 		toolName: Type.String({ minLength: 1 }),
+		...ToolOrigin,
 		toolCallId: Type.String(),
 		input: Type.Record(Type.String(), Type.Unknown()),
 	}),
 	tool_result: event("tool_result", {
 		toolName: Type.String({ minLength: 1 }),
+		...ToolOrigin,
 		toolCallId: Type.String(),
 		input: Type.Record(Type.String(), Type.Unknown()),
 		content: ToolContentSchema,
 		details: Type.Unknown(),
 		isError: Type.Boolean(),
+	}),
+	subagent_start: event("subagent_start", { subagent: SubagentSchema }),
+	subagent_end: event("subagent_end", {
+		subagent: SubagentSchema,
+		lastMessage: Type.Optional(Type.String()),
+		transcriptPath: Type.Optional(Type.String()),
 	}),
 } as const;
 
@@ -157,6 +185,8 @@ export const HookResultSchemas = {
 		reason: Type.Optional(Type.String()),
 		input: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
 	}),
+	/** `block`: the subagent is not started, where the agent honours it (Cursor); elsewhere reported on stderr. */
+	subagent_start: result({ block: Type.Optional(Type.Boolean()), reason: Type.Optional(Type.String()) }),
 	tool_result: result({
 		content: Type.Optional(ToolContentSchema),
 		details: Type.Optional(Type.Unknown()),

@@ -1,4 +1,4 @@
-import type { TSchema } from "@sinclair/typebox";
+import type { Static, TSchema } from "@sinclair/typebox";
 import type { ExecOptions, ExecResult } from "../exec/exec-command.ts";
 import type { AgentMessage, CustomMessage, HookMessage, ImageContent, ToolContent } from "../messages.ts";
 import type { ReadonlySessionManager } from "../session/types.ts";
@@ -7,7 +7,7 @@ import type { Theme } from "../ui/theme.ts";
 import type { HookUIContext } from "../ui/types.ts";
 import type { Logger } from "../logger.ts";
 import type { PackageRoot } from "./package-root.ts";
-import type { HookEventMap, HookEventType, HookResultMap } from "./schemas.ts";
+import type { HookEventMap, HookEventType, HookResultMap, SubagentSchema } from "./schemas.ts";
 
 export type { ExecOptions, ExecResult } from "../exec/exec-command.ts";
 export type { HookUIContext } from "../ui/types.ts";
@@ -43,6 +43,8 @@ export type TtsrTriggeredEvent = HookEventMap["ttsr_triggered"];
 export type TodoReminderEvent = HookEventMap["todo_reminder"];
 export type ToolCallEvent = HookEventMap["tool_call"];
 export type ToolResultEvent = HookEventMap["tool_result"];
+export type SubagentStartEvent = HookEventMap["subagent_start"];
+export type SubagentEndEvent = HookEventMap["subagent_end"];
 /** Any hook event. */
 export type HookEvent = HookEventMap[HookEventType];
 
@@ -55,6 +57,7 @@ export type ContextEventResult = HookResultMap["context"];
 export type BeforeAgentStartEventResult = HookResultMap["before_agent_start"];
 export type ToolCallEventResult = HookResultMap["tool_call"];
 export type ToolResultEventResult = HookResultMap["tool_result"];
+export type SubagentStartEventResult = HookResultMap["subagent_start"];
 
 // ---------------------------------------------------------------------------------------------
 // Host-side shapes hooks can see
@@ -97,8 +100,28 @@ export interface AgentTool<TParams = Record<string, unknown>, TDetails = unknown
 	): Promise<AgentToolResult<TDetails>>;
 }
 
+/**
+ * A subagent of the agent: who made the call when it was not the agent's main loop. `id` is the
+ * agent's id of it (Claude and Codex `agent_id`), `type` its kind as the agent names it (`Explore`,
+ * `worker`), `parentId` the agent that started it, when the agent says (Copilot `parent_agent_id`).
+ */
+export type HookSubagent = Static<typeof SubagentSchema>;
+
+/** Which agent dispatched an event and, inside a subagent, which subagent (`ctx.agent`). */
+export interface HookAgent {
+	/** The bridge's agent name: `claude`, `codex`, `gemini`, `cursor`, `copilot`. */
+	name: string;
+	/** Set when a subagent made the call; absent for the main agent and where the agent does not say (Gemini). */
+	subagent?: HookSubagent | undefined;
+}
+
 /** Context passed to every event handler. */
 export interface HookContext {
+	/**
+	 * The agent whose hook call this is, and the subagent when one made it; `undefined` outside agents
+	 * (`emit`, `run`, the library's own runner).
+	 */
+	readonly agent?: HookAgent | undefined;
 	/** UI methods; the no-op UI when the host has none. */
 	ui: HookUIContext;
 	/** Whether an interactive UI is available. */

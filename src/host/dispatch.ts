@@ -53,6 +53,10 @@ export async function dispatch(host: Host, event: HookEvent, allowLoadErrors: bo
 			return { result: await runner.emitBeforeAgentStart(event.prompt, event.images) };
 		default: {
 			const result = await runner.emit(event);
+			if (event.type === "subagent_start") {
+				const r = result as { block?: boolean; reason?: string } | undefined;
+				return { result, stopped: r?.block ? r.reason || "starting the subagent was denied by a hook" : undefined };
+			}
 			const cancelled = event.type.startsWith("session_before_") && (result as { cancel?: boolean } | undefined)?.cancel;
 			return { result, stopped: cancelled ? `${event.type} was cancelled by a hook` : undefined };
 		}

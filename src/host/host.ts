@@ -4,7 +4,7 @@ import { dirname, join } from "pathe";
 import type { Settings } from "../discovery/settings.ts";
 import { discoverAndLoadHooks, type SkippedHook } from "../discovery/discover.ts";
 import { HookRunner } from "../hooks/runner.ts";
-import type { HookError, HookLoadError, LoadedHook, NewSessionOptions } from "../hooks/types.ts";
+import type { HookAgent, HookError, HookLoadError, LoadedHook, NewSessionOptions } from "../hooks/types.ts";
 import { userAgentDir } from "../paths.ts";
 import type { SessionManager } from "../session/session-manager.ts";
 import type { ReadonlySessionManager } from "../session/types.ts";
@@ -41,6 +41,8 @@ export interface HostOptions {
 	 * on first use); default: that file alone. Bridges show the agent's transcript with it.
 	 */
 	sessionView?: (open: () => SessionManager) => ReadonlySessionManager;
+	/** The agent of the call being dispatched (`ctx.agent`), read when a hook asks; bridges set it per call. */
+	agent?: () => HookAgent | undefined;
 }
 
 /** A CLI host: hooks loaded with trust, a runner wired to a session file and a UI. */
@@ -143,6 +145,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
 
 	runner.initialize({
 		getModel: () => undefined,
+		getAgent: options.agent,
 		sendMessageHandler: (message) => void openSession().appendCustomMessage(message),
 		appendEntryHandler: (customType, data) => void openSession().appendCustomEntry(customType, data),
 		newSessionHandler: newSession,

@@ -102,6 +102,8 @@ export function createHostPool(options: HostPoolOptions): HostPool {
 			fresh: reloads > 0,
 			collectErrors: false,
 			notify: (line) => (current() ? current()?.notify(line) : options.log(line.trimEnd())),
+			// Per call, from the call's own store: concurrent calls on one host never see each other's agent.
+			agent: () => current()?.actor,
 		});
 		host.runner.onError((e) => {
 			const line = `hook error (${e.event}) ${e.hookPath}: ${e.error}`;

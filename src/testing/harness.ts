@@ -6,6 +6,7 @@ import { gatedSources } from "./_gate.ts";
 import { HookRunner } from "../hooks/runner.ts";
 import { applyToolResult, gateToolCall, HookToolWrapper } from "../hooks/tool-wrapper.ts";
 import type {
+	HookAgent,
 	AgentTool,
 	AgentToolResult,
 	BeforeAgentStartEventResult,
@@ -35,6 +36,8 @@ export interface HookHarnessOptions {
 	hasUI?: boolean;
 	/** `ctx.model`. */
 	model?: Model;
+	/** `ctx.agent`: the agent (and subagent) a bridge would name; default `undefined`, as outside agents. */
+	agent?: HookAgent;
 }
 
 /** Outcome of {@link HookHarness.toolCall}. */
@@ -156,6 +159,7 @@ export async function createHookHarness(hook: string | HookFactory, options: Hoo
 
 	runner.initialize({
 		getModel: () => options.model,
+		getAgent: () => options.agent,
 		sendMessageHandler: (message, sendOptions) => {
 			messages.push(sendOptions ? { message, options: sendOptions } : { message });
 			session.appendCustomMessage(message);

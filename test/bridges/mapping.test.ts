@@ -82,6 +82,7 @@ describe("payload → event", () => {
 		expect(mapped(claudeBridge, "PreToolUse.Bash.json").event).toEqual({
 			type: "tool_call",
 			toolName: "bash",
+			agentToolName: "Bash",
 			toolCallId: "toolu_1",
 			input: { command: "rm -rf build" },
 		});
@@ -278,5 +279,66 @@ describe("outcome → answer", () => {
 		expect(JSON.parse(cursorBridge.denyUnknown("r"))).toEqual({ permission: "deny", user_message: "r", agent_message: "r" });
 		expect(JSON.parse(copilotBridge.denyUnknown("r"))).toEqual({ permissionDecision: "deny", permissionDecisionReason: "r" });
 		expect(JSON.parse(claudeBridge.denyUnknown("r")).hookSpecificOutput.permissionDecision).toBe("deny");
+	});
+});
+
+describe("who acts and through what (issue 22)", () => {
+	const call = (agent: AgentBridge, name: string, payload: Record<string, unknown> = {}, event = "PreToolUse") =>
+		agent.mcpTool?.({ name, input: {} }, payload, event);
+
+	test("each agent's MCP form, and names that only look like one", () => {
+		expect(call(claudeBridge, "mcp__files__delete_path")).toEqual({ server: "files", tool: "delete_path" });
+		expect(call(claudeBridge, "mcp__my_files__x__y")).toEqual({ server: "my_files", tool: "x__y" });
+		expect(call(claudeBridge, "mcp__a__b__c", { mcp_server: "a__b" })).toEqual({ server: "a__b", tool: "c" });
+		expect(call(claudeBridge, "my__delete_path")).toBeUndefined();
+		expect(call(codexBridge, "mcp__files__delete_path")).toEqual({ server: "files", tool: "delete_path" });
+		expect(call(codexBridge, "apply_patch")).toBeUndefined();
+		expect(call(geminiBridge, "mcp_files_delete_path")).toEqual({ server: "files", tool: "delete_path" });
+		expect(call(geminiBridge, "mcp_my_files_delete_path", { mcp_context: { server_name: "my_files" } })).toEqual({
+			server: "my_files",
+			tool: "delete_path",
+		});
+		expect(call(geminiBridge, "run_shell_command")).toBeUndefined();
+		expect(call(geminiBridge, "a__b")).toBeUndefined();
+		expect(call(copilotBridge, "files-delete_path")).toEqual({ server: "files", tool: "delete_path" });
+		expect(call(copilotBridge, "github-mcp-server-get_me")).toEqual({ server: "github-mcp-server", tool: "get_me" });
+		expect(call(copilotBridge, "str_replace_editor")).toBeUndefined();
+		expect(call(copilotBridge, "a__b")).toBeUndefined();
+		expect(call(cursorBridge, "MCP:delete_path", {}, "preToolUse")).toEqual({ server: "", tool: "delete_path" });
+		expect(call(cursorBridge, "delete_path", {}, "beforeMCPExecution")).toEqual({ server: "", tool: "delete_path" });
+		expect(call(cursorBridge, "Shell", {}, "preToolUse")).toBeUndefined();
+	});
+
+	test("subagents: Claude/Codex agent_id, Copilot both spellings with the parent, Gemini none", () => {
+		expect(claudeBridge.subagent?.({ agent_id: "a", agent_type: "Explore" })).toEqual({ id: "a", type: "Explore" });
+		expect(claudeBridge.subagent?.({ session_id: "s" })).toBeUndefined();
+		expect(codexBridge.subagent?.({ agent_id: "a" })).toEqual({ id: "a" });
+		expect(copilotBridge.subagent?.({ agent_id: "a", agent_type: "task", parent_agent_id: "p" })).toEqual({
+			id: "a",
+			type: "task",
+			parentId: "p",
+		});
+		expect(copilotBridge.subagent?.({ agentId: "a", parentAgentId: "p" })).toEqual({ id: "a", parentId: "p" });
+		expect(geminiBridge.subagent).toBeUndefined();
+	});
+
+	test("a Copilot subagent's own session id gives way to the top-level session's", () => {
+		expect(copilotBridge.sessionId({ sessionId: "sub", parentSessionId: "top" })).toBe("top");
+		expect(copilotBridge.sessionId({ session_id: "sub", parent_session_id: "top" })).toBe("top");
+		expect(copilotBridge.sessionId({ sessionId: "only" })).toBe("only");
+	});
+
+	test("an MCP tool event: canonical toolName, the agent's name beside it; a rewrite goes back under the agent's name", async () => {
+		const payload = { sessionId: "s", timestamp: 1, cwd: "/p", toolName: "files-delete_path", toolArgs: { path: "x" } };
+		const result = mapPayload(copilotBridge, "preToolUse", payload);
+		if (result.kind !== "event") throw new Error(JSON.stringify(result));
+		expect(result.event).toMatchObject({
+			toolName: "mcp__files__delete_path",
+			agentToolName: "files-delete_path",
+			mcp: { server: "files", tool: "delete_path" },
+		});
+		expect(answer(copilotBridge, "preToolUse", { kind: "rewrite", input: { path: "y" } }, payload).json).toEqual({
+			modifiedArgs: { path: "y" },
+		});
 	});
 });

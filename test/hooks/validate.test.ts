@@ -31,6 +31,8 @@ describe("validateEvent", () => {
 			"todo_reminder",
 			"tool_call",
 			"tool_result",
+			"subagent_start",
+			"subagent_end",
 		]);
 	});
 

@@ -1,6 +1,7 @@
 import type { Shape } from "./fields.ts";
 import type { TranscriptMessage } from "./jsonl.ts";
 import type { ToolRule } from "./tools.ts";
+import type { HookSubagent } from "../../hooks/types.ts";
 
 /** A hook payload that passed its event's {@link Shape} check. */
 export type Payload = Record<string, unknown>;
@@ -13,7 +14,24 @@ export type BridgedEventType =
 	| "session_start"
 	| "session_shutdown"
 	| "session_before_compact"
-	| "agent_end";
+	| "agent_end"
+	| "subagent_start"
+	| "subagent_end";
+
+/** An MCP tool: the server that offers it (`""` where the agent does not name it) and the tool's own name there. */
+export interface McpTool {
+	server: string;
+	tool: string;
+}
+
+/** What a `SubagentStart` / `SubagentStop` payload says about the subagent. */
+export interface AgentSubagentEvent {
+	subagent: HookSubagent;
+	/** `subagent_end`: the subagent's last message, when given. */
+	lastMessage?: string | undefined;
+	/** `subagent_end`: the subagent's own transcript, when given. */
+	transcriptPath?: string | undefined;
+}
 
 /** A tool call as the agent describes it, before the tool names are mapped. */
 export interface AgentToolCall {
@@ -39,6 +57,8 @@ export interface AgentEventSpec {
 	call?(payload: Payload): AgentToolCall;
 	/** Why this occurrence has no counterpart after all (answered "no opinion"), or `undefined` (Qwen's repeated prompt events). */
 	skip?(payload: Payload): string | undefined;
+	/** `subagent_start` / `subagent_end`: the subagent; default: the bridge's {@link AgentBridge.subagent} of the payload, nothing more. */
+	subagentEvent?(payload: Payload): AgentSubagentEvent | undefined;
 	/** `before_agent_start`: the user's prompt. */
 	prompt?(payload: Payload): string;
 	/** `session_before_compact`: what is known about the compaction (becomes `preparation`). */
@@ -57,7 +77,9 @@ export type Outcome =
 	/** Add this text to the model's context. */
 	| { kind: "context"; text: string }
 	/** Cancel the compaction. */
-	| { kind: "cancel"; reason: string };
+	| { kind: "cancel"; reason: string }
+	/** Do not start the subagent (`subagent_start` blocked). */
+	| { kind: "deny-start"; reason: string };
 
 /** Side information for an answer: notifications of hooks and a sink for what the agent cannot take. */
 export interface AnswerNotes {
@@ -88,6 +110,17 @@ export interface AgentBridge {
 	projectDirs(payload: Payload, env: Record<string, string | undefined>): Array<string | undefined>;
 	/** The agent's session id, for the session file. */
 	sessionId(payload: Payload): string | undefined;
+	/**
+	 * The subagent that made this call, from the payload's own fields (`ctx.agent.subagent`); `undefined`
+	 * for the main agent. Without the method the agent says nothing about subagents (Gemini).
+	 */
+	subagent?(payload: Payload): HookSubagent | undefined;
+	/**
+	 * The MCP server and tool behind a tool call, by the agent's own name form and fields (`event.mcp`);
+	 * `undefined` for a tool that is not an MCP tool. A name that only contains `__` or `-` is MCP
+	 * only where that is the agent's form.
+	 */
+	mcpTool?(call: AgentToolCall, payload: Payload, event: string): McpTool | undefined;
 	/** The agent's transcript file, when the payload names one. */
 	transcript?(payload: Payload): string | undefined;
 	/** How to read that transcript (PROTOCOLS.md §17); without one the session view holds the hooks' entries only. */

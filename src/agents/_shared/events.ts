@@ -7,10 +7,14 @@ import type { AgentEvent } from "./install-spec.ts";
  * becomes) is written once, in its bridge module; the other directions read it from there.
  */
 
-/** The events whose command hooks, read from the agent's own config, run on an event of ours: the same counterpart as the bridge's. */
+/**
+ * The events whose command hooks, read from the agent's own config, run on an event of ours: the same
+ * counterpart as the bridge's. Subagent start and stop are left out: no other host has those events.
+ */
 export function hookTargets(events: Record<string, AgentEventSpec>, omit: readonly string[] = []): Record<string, AgentHookTarget> {
 	const targets: Record<string, AgentHookTarget> = {};
-	for (const [name, spec] of Object.entries(events)) if (spec.to !== null && !omit.includes(name)) targets[name] = spec.to;
+	for (const [name, spec] of Object.entries(events))
+		if (spec.to !== null && spec.to !== "subagent_start" && spec.to !== "subagent_end" && !omit.includes(name)) targets[name] = spec.to;
 	return targets;
 }
 

@@ -3,6 +3,7 @@ import { answerJson, isRecord, nonEmpty, specificOutput, stringField } from "../
 import { any, obj, opt, str, type Shape } from "../_shared/fields.ts";
 import { outputAsText } from "../_shared/text.ts";
 import { fileRules, shellRule } from "../_shared/tools.ts";
+import { claudeStyleSubagentEvent, splitPrefixed, subagentOf } from "../_shared/actor.ts";
 import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } from "../_shared/bridge-types.ts";
 
 /**
@@ -62,8 +63,12 @@ export const claudeEvents: Record<string, AgentEventSpec> = {
 	PostToolBatch: none,
 	PermissionDenied: none,
 	Notification: none,
-	SubagentStart: none,
-	SubagentStop: none,
+	SubagentStart: { fields: { ...common, agent_id: str, agent_type: opt(str) }, to: "subagent_start" },
+	SubagentStop: {
+		fields: { ...common, agent_id: str, agent_type: opt(str), agent_transcript_path: opt(str), last_assistant_message: opt(str) },
+		to: "subagent_end",
+		subagentEvent: (p) => claudeStyleSubagentEvent(p, claudeBridge.subagent?.(p)),
+	},
 	StopFailure: none,
 	PostCompact: none,
 	UserPromptExpansion: none,
@@ -115,6 +120,9 @@ function body(event: string, payload: Payload, outcome: Outcome, warn: (line: st
 			return specificOutput(event, { additionalContext: outcome.text });
 		case "cancel":
 			return { decision: "block", reason: outcome.reason };
+		case "deny-start":
+			warn(`claude ${event}: Claude Code cannot be told not to start a subagent; the hook's block was ignored`);
+			return {};
 		case "none":
 			return {};
 	}
@@ -130,6 +138,17 @@ export const claudeBridge: AgentBridge = {
 	projectDirs: (payload, env) => [env[CLAUDE.projectVariable], stringField(payload, "cwd")],
 	sessionId: (payload) => stringField(payload, "session_id"),
 	transcript: (payload) => stringField(payload, "transcript_path"),
+	// Inside a subagent every payload carries `agent_id` and `agent_type`; Claude names no parent.
+	subagent: (payload) => subagentOf(payload, { id: ["agent_id"], type: ["agent_type"] }),
+	mcpTool(call, payload) {
+		const split = splitPrefixed(call.name, "mcp__", "__");
+		if (!split) return undefined;
+		// `mcp_server` names the server as configured; the tool is what follows it in the name.
+		const server = stringField(payload, "mcp_server");
+		if (!server || server === split.server) return split;
+		const prefix = `mcp__${server}__`;
+		return { server, tool: call.name.startsWith(prefix) && call.name.length > prefix.length ? call.name.slice(prefix.length) : split.tool };
+	},
 	// The reader is loaded only when a hook reads the session.
 	readTranscript: (text) => (require("./transcript.ts") as typeof import("./transcript.ts")).readClaudeTranscript(text, claudeBridge.tools),
 	outputText(call) {

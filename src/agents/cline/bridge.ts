@@ -110,6 +110,8 @@ function body(event: string, payload: Payload, outcome: Outcome, warn: (line: st
 		case "cancel":
 			warn(`cline ${event}: Cline cannot cancel a compaction; the hook's cancel was ignored`);
 			return {};
+		// No event of this agent becomes subagent_start, so nothing can be refused here.
+		case "deny-start":
 		case "none":
 			return {};
 	}

@@ -3,6 +3,7 @@ import { answerJson, nonEmpty, specificOutput, stringField } from "../_shared/an
 import { any, nullable, obj, opt, str, type Shape } from "../_shared/fields.ts";
 import { outputAsText } from "../_shared/text.ts";
 import { shellRule } from "../_shared/tools.ts";
+import { claudeStyleSubagentEvent, splitPrefixed, subagentOf } from "../_shared/actor.ts";
 import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } from "../_shared/bridge-types.ts";
 
 /**
@@ -62,8 +63,18 @@ export const codexEvents: Record<string, AgentEventSpec> = {
 	PermissionRequest: none,
 	PostCompact: none,
 	PreModelRequest: none,
-	SubagentStart: none,
-	SubagentStop: none,
+	SubagentStart: { fields: { ...common, agent_id: str, agent_type: opt(str) }, to: "subagent_start" },
+	SubagentStop: {
+		fields: {
+			...common,
+			agent_id: str,
+			agent_type: opt(str),
+			agent_transcript_path: opt(nullable(str)),
+			last_assistant_message: opt(nullable(str)),
+		},
+		to: "subagent_end",
+		subagentEvent: (p) => claudeStyleSubagentEvent(p, codexBridge.subagent?.(p)),
+	},
 	StopFailure: none,
 	Interrupt: none,
 };
@@ -88,6 +99,9 @@ function body(event: string, outcome: Outcome, warn: (line: string) => void): Re
 		case "cancel":
 			warn(`codex ${event}: Codex cannot cancel a compaction; the hook's cancel was ignored`);
 			return {};
+		case "deny-start":
+			warn(`codex ${event}: Codex cannot be told not to start a subagent; the hook's block was ignored`);
+			return {};
 		case "none":
 			return {};
 	}
@@ -104,6 +118,10 @@ export const codexBridge: AgentBridge = {
 	projectDirs: (payload) => [stringField(payload, "cwd")],
 	sessionId: (payload) => stringField(payload, "session_id"),
 	transcript: (payload) => stringField(payload, "transcript_path"),
+	// Inside a subagent (`spawn_agent`) payloads carry `agent_id` and `agent_type`.
+	subagent: (payload) => subagentOf(payload, { id: ["agent_id"], type: ["agent_type"] }),
+	// MCP tools reach hooks as `mcp__<server>__<tool>`, with their raw arguments.
+	mcpTool: (call) => splitPrefixed(call.name, "mcp__", "__"),
 	// The reader is loaded only when a hook reads the session.
 	readTranscript: (text) => (require("./transcript.ts") as typeof import("./transcript.ts")).readCodexTranscript(text),
 	outputText: (call) => outputAsText(call.output),

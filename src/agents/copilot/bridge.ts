@@ -3,6 +3,7 @@ import { answerJson, isRecord, nonEmpty, stringField } from "../_shared/answer.t
 import { num, obj, oneOf, opt, str, type Shape } from "../_shared/fields.ts";
 import { outputAsText } from "../_shared/text.ts";
 import { shellRule } from "../_shared/tools.ts";
+import { claudeStyleSubagentEvent, splitLast, subagentOf } from "../_shared/actor.ts";
 import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } from "../_shared/bridge-types.ts";
 
 /**
@@ -75,16 +76,16 @@ export const copilotEvents: Record<string, AgentEventSpec> = {
 	SessionEnd: { fields: pascal, to: "session_shutdown" },
 	Stop: { fields: pascal, to: "agent_end" },
 	PreCompact: { fields: pascal, to: "session_before_compact", compaction },
+	subagentStart: { fields: camel, to: "subagent_start" },
+	subagentStop: { fields: camel, to: "subagent_end", subagentEvent: (p) => claudeStyleSubagentEvent(p, copilotBridge.subagent?.(p)) },
+	SubagentStart: { fields: pascal, to: "subagent_start" },
+	SubagentStop: { fields: pascal, to: "subagent_end", subagentEvent: (p) => claudeStyleSubagentEvent(p, copilotBridge.subagent?.(p)) },
 };
 // Fired too, but after the guard already decided (permissionRequest) or without a counterpart.
 for (const name of [
 	"userPromptTransformed",
 	"permissionRequest",
 	"PermissionRequest",
-	"subagentStart",
-	"SubagentStart",
-	"subagentStop",
-	"SubagentStop",
 	"notification",
 	"Notification",
 	"errorOccurred",
@@ -129,6 +130,9 @@ function body(event: string, payload: Payload, outcome: Outcome, warn: (line: st
 		case "cancel":
 			warn(`copilot ${event}: Copilot cannot cancel a compaction; the hook's cancel was ignored`);
 			return {};
+		case "deny-start":
+			warn(`copilot ${event}: Copilot was not seen to honour a denied subagent start; the hook's block was ignored`);
+			return {};
 		case "none":
 			return {};
 	}
@@ -148,7 +152,22 @@ export const copilotBridge: AgentBridge = {
 	// camelCase payloads state no event: their fields only suggest one, which a `?event=` may name.
 	payloadEvent: (payload) => stringField(payload, "hook_event_name") ?? stringField(payload, "hookName"),
 	projectDirs: (payload, env) => [env[COPILOT.projectVariable], stringField(payload, "cwd")],
-	sessionId: (payload) => stringField(payload, "sessionId") ?? stringField(payload, "session_id"),
+	// A subagent gets its own session id: the top-level session's, when the payload names it, keeps one
+	// session file per session, so a hook's counters do not split between the agent and its subagents.
+	sessionId: (payload) =>
+		stringField(payload, "parentSessionId") ??
+		stringField(payload, "parent_session_id") ??
+		stringField(payload, "sessionId") ??
+		stringField(payload, "session_id"),
+	// Inside a subagent (`task`) both spellings name it, and the agent that started it.
+	subagent: (payload) =>
+		subagentOf(payload, {
+			id: ["agent_id", "agentId"],
+			type: ["agent_type", "agentType"],
+			parentId: ["parent_agent_id", "parentAgentId"],
+		}),
+	// MCP tools are `<server>-<tool>` (no built-in tool has a `-`); a server name may hold `-`, a tool name not.
+	mcpTool: (call) => (call.name.includes("-") ? splitLast(call.name, "-") : undefined),
 	outputText(call) {
 		const output = call.output;
 		if (isRecord(output)) {

@@ -3,6 +3,7 @@ import { isRecord, nonEmpty, stringField } from "../_shared/answer.ts";
 import { any, arr, nullable, obj, opt, str, type Shape } from "../_shared/fields.ts";
 import { outputAsText } from "../_shared/text.ts";
 import { fileRules, shellRule } from "../_shared/tools.ts";
+import { splitPrefixed, subagentOf } from "../_shared/actor.ts";
 import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } from "../_shared/bridge-types.ts";
 
 /**
@@ -64,6 +65,14 @@ const shellCall = (p: Payload): AgentToolCall => ({
 });
 
 const tool = { tool_name: str, tool_input: any };
+
+/** The subagent of a subagentStart/Stop payload; subagentStop names no id (`""`). */
+const cursorSubagent = (p: Payload) =>
+	subagentOf(p, SUBAGENT_FIELDS) ?? {
+		id: "",
+		...(stringField(p, "subagent_type") ? { type: stringField(p, "subagent_type") as string } : {}),
+	};
+const SUBAGENT_FIELDS = { id: ["subagent_id"], type: ["subagent_type"], parentId: ["parent_conversation_id"] };
 const none: AgentEventSpec = { fields: common, to: null };
 
 /** Cursor's hook events and what each becomes. */
@@ -92,8 +101,20 @@ export const cursorEvents: Record<string, AgentEventSpec> = {
 	afterFileEdit: none,
 	afterAgentResponse: none,
 	afterAgentThought: none,
-	subagentStart: none,
-	subagentStop: none,
+	subagentStart: {
+		fields: { ...common, subagent_id: opt(str), subagent_type: opt(str), parent_conversation_id: opt(str) },
+		to: "subagent_start",
+		subagentEvent: (p) => ({ subagent: cursorSubagent(p) }),
+	},
+	subagentStop: {
+		fields: { ...common, subagent_type: opt(str), summary: opt(str), agent_transcript_path: opt(nullable(str)) },
+		to: "subagent_end",
+		subagentEvent: (p) => ({
+			subagent: cursorSubagent(p),
+			lastMessage: stringField(p, "summary"),
+			transcriptPath: stringField(p, "agent_transcript_path"),
+		}),
+	},
 	beforeTabFileRead: none,
 	afterTabFileEdit: none,
 };
@@ -135,6 +156,9 @@ function body(event: string, payload: Payload, outcome: Outcome, warn: (line: st
 		case "cancel":
 			warn(`cursor ${event}: Cursor cannot cancel a compaction; the hook's cancel was ignored`);
 			return {};
+		case "deny-start":
+			// subagentStart takes `{permission, user_message}` (PROTOCOLS B.4.3): the subagent is not started.
+			return { permission: "deny", user_message: nonEmpty(outcome.reason, "blocked by an xcsh hook") };
 		case "none":
 			return {};
 	}
@@ -156,6 +180,18 @@ export const cursorBridge: AgentBridge = {
 		];
 	},
 	sessionId: (payload) => stringField(payload, "conversation_id") ?? stringField(payload, "session_id"),
+	// Cursor names a subagent on its own events (`subagent_id`, `subagent_type`, `parent_conversation_id`).
+	subagent: (payload) => subagentOf(payload, SUBAGENT_FIELDS),
+	mcpTool(call, payload, event) {
+		// preToolUse names MCP tools `MCP:<tool>` (its matcher form) or `mcp_<server>_<tool>`; the *MCPExecution
+		// events are MCP calls whatever the name. Cursor's payloads name no server beside the tool: `""` then.
+		const explicit = call.name.startsWith("MCP:");
+		const name = explicit ? call.name.slice(4) : call.name;
+		const split = splitPrefixed(name, "mcp_", "_");
+		if (split) return split;
+		if (!name || !(explicit || event === "beforeMCPExecution" || event === "afterMCPExecution")) return undefined;
+		return { server: stringField(payload, "server_name") ?? "", tool: name };
+	},
 	outputText: (call) => outputAsText(call.output),
 	answer: (event, payload, outcome, notes) => JSON.stringify(body(event, payload, outcome, notes.warn)),
 	denyUnknown: (reason) => JSON.stringify(deny(reason)),

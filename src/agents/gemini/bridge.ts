@@ -3,6 +3,7 @@ import { answerJson, isRecord, nonEmpty, specificOutput, stringField } from "../
 import { obj, opt, str, type Shape } from "../_shared/fields.ts";
 import { outputAsText } from "../_shared/text.ts";
 import { fileRules, shellRule } from "../_shared/tools.ts";
+import { nestedString, splitPrefixed } from "../_shared/actor.ts";
 import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } from "../_shared/bridge-types.ts";
 
 /**
@@ -71,6 +72,7 @@ function body(event: string, outcome: Outcome, warn: (line: string) => void): Re
 		case "cancel":
 			warn(`gemini ${event}: Gemini cannot cancel a compaction; the hook's cancel was ignored`);
 			return {};
+		case "deny-start": // Gemini has no subagent events
 		case "none":
 			return {};
 	}
@@ -87,6 +89,18 @@ export const geminiBridge: AgentBridge = {
 	projectDirs: (payload, env) => [env[GEMINI.projectVariable], stringField(payload, "cwd")],
 	sessionId: (payload) => stringField(payload, "session_id"),
 	transcript: (payload) => stringField(payload, "transcript_path"),
+	// No `subagent`: Gemini's payloads say nothing about the subagent (`invoke_agent`) that made a call.
+	mcpTool(call, payload) {
+		// `mcp_context` names the server and tool when Gemini sends it; else the name `mcp_<server>_<tool>`,
+		// read with the server up to the first `_` (a server name with `_` in it is then taken for part of the tool).
+		const server = nestedString(payload, "mcp_context", "server_name");
+		const tool = nestedString(payload, "mcp_context", "tool_name");
+		if (server) {
+			const prefix = `mcp_${server}_`;
+			return { server, tool: tool ?? (call.name.startsWith(prefix) ? call.name.slice(prefix.length) : call.name) };
+		}
+		return splitPrefixed(call.name, "mcp_", "_");
+	},
 	// The reader is loaded only when a hook reads the session.
 	readTranscript: (text) => (require("./transcript.ts") as typeof import("./transcript.ts")).readGeminiTranscript(text, geminiBridge.tools),
 	outputText(call) {

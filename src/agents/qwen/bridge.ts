@@ -80,6 +80,8 @@ function body(event: string, outcome: Outcome, warn: (line: string) => void): Re
 			return specificOutput(event, { additionalContext: outcome.text });
 		case "cancel":
 			return { decision: "block", reason: outcome.reason };
+		// No event of this agent becomes subagent_start, so nothing can be refused here.
+		case "deny-start":
 		case "none":
 			return {};
 	}
