@@ -203,6 +203,7 @@ export {
 	type SessionTreeNode,
 } from "./session/index.ts";
 export {
+	type BuiltinCapabilities,
 	type CapabilityDefinition,
 	type CapabilityItem,
 	CapabilityRegistry,

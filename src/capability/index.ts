@@ -1,5 +1,6 @@
 /** The capability registry (SPEC §8.1): generic, knows nothing of hooks; the hooks capability is in src/discovery. */
 export {
+	type BuiltinCapabilities,
 	type CapabilityDefinition,
 	type CapabilityItem,
 	CapabilityRegistry,

@@ -100,13 +100,33 @@ interface Entry {
 	providers: ProviderDefinition<unknown>[];
 }
 
+/**
+ * Capabilities a registry defines on first use: id → a function that defines it (and registers its
+ * providers) on the registry it is given.
+ */
+export type BuiltinCapabilities = Readonly<Record<string, (registry: CapabilityRegistry) => void>>;
+
 /** Capabilities and their providers. Use the module-level functions for the shared default instance. */
 export class CapabilityRegistry {
 	readonly #capabilities = new Map<string, Entry>();
+	/** Built-in capabilities not defined yet: defined the first time their id is used, never at construction. */
+	readonly #builtins: Map<string, (registry: CapabilityRegistry) => void>;
 
-	/** Registers a capability; a second definition with the same id throws. */
+	/**
+	 * @param builtins capabilities defined on first use of their id (loading it, adding or listing its
+	 * providers), so that creating or importing a registry defines and registers nothing.
+	 */
+	constructor(builtins: BuiltinCapabilities = {}) {
+		this.#builtins = new Map(Object.entries(builtins));
+	}
+
+	/**
+	 * Registers a capability; a second definition with the same id throws. Defining a built-in id before
+	 * its first use replaces the built-in (that is what `registerHookDiscovery` does for `"hooks"`).
+	 */
 	defineCapability<T>(definition: CapabilityDefinition<T>): CapabilityDefinition<T> {
 		if (this.#capabilities.has(definition.id)) throw new Error(`Capability "${definition.id}" is already defined`);
+		this.#builtins.delete(definition.id);
 		this.#capabilities.set(definition.id, {
 			definition: definition as CapabilityDefinition<unknown>,
 			providers: [],
@@ -123,13 +143,14 @@ export class CapabilityRegistry {
 		return provider;
 	}
 
-	/** Whether a capability with this id is defined. */
+	/** Whether a capability with this id is defined (a built-in one once it was first used). */
 	hasCapability(id: string): boolean {
 		return this.#capabilities.has(id);
 	}
 
-	/** Whether the capability has a provider with this id. */
+	/** Whether the capability has a provider with this id (a built-in capability is defined first). */
 	hasProvider(capabilityId: string, providerId: string): boolean {
+		this.#defineBuiltin(capabilityId);
 		return this.#capabilities.get(capabilityId)?.providers.some((p) => p.id === providerId) ?? false;
 	}
 
@@ -190,7 +211,17 @@ export class CapabilityRegistry {
 		return { items, all, warnings, providers: summaries };
 	}
 
+	/** Defines a built-in capability on its first use; it is taken off the list first, so its definer may use the registry. */
+	#defineBuiltin(id: string): void {
+		if (this.#capabilities.has(id)) return;
+		const define = this.#builtins.get(id);
+		if (!define) return;
+		this.#builtins.delete(id);
+		define(this);
+	}
+
 	#entry(id: string): Entry {
+		this.#defineBuiltin(id);
 		const entry = this.#capabilities.get(id);
 		if (!entry) throw new Error(`Unknown capability "${id}"`);
 		return entry;
@@ -226,8 +257,18 @@ function describe(item: unknown, key: string): string {
 	return typeof path === "string" ? path : key;
 }
 
-/** The shared registry behind the module-level functions. */
-export const defaultRegistry: CapabilityRegistry = new CapabilityRegistry();
+/**
+ * The shared registry behind the module-level functions. It has the package's one built-in capability,
+ * `"hooks"` (SPEC §3: discovery starts with `loadCapability("hooks")`), defined with its providers on
+ * first use, as the seed documents, without a prior `registerHookDiscovery()`; importing still defines
+ * nothing. The hooks capability lives in `discovery/`, above this generic layer, so it is required lazily.
+ */
+export const defaultRegistry: CapabilityRegistry = new CapabilityRegistry({
+	hooks: (registry) => {
+		const { registerHookDiscovery } = require("../discovery/register.ts") as typeof import("../discovery/register.ts");
+		registerHookDiscovery(registry);
+	},
+});
 
 /** {@link CapabilityRegistry.defineCapability} on the default registry. */
 export function defineCapability<T>(definition: CapabilityDefinition<T>): CapabilityDefinition<T> {

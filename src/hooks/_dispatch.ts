@@ -1,6 +1,6 @@
 import type { AgentMessage } from "../messages.ts";
 import { withTimeout } from "../timeouts.ts";
-import { describeValue, errorMessage, errorStack } from "./_describe.ts";
+import { describeValue, errorMessage, errorStack, toSafeError } from "./_describe.ts";
 import { frozenCopy } from "../freeze.ts";
 import { isHookResult } from "./checks.ts";
 import type { HookEventType } from "./schemas.ts";
@@ -106,10 +106,10 @@ export async function dispatchEmit(
 				if (!isHookResult(type as HookEventType, result)) throw invalidResultError((hooks[h] as LoadedHook).path, type, result);
 				if (chained) {
 					const replaced = result as ToolResultEventResult;
-					last = { ...(last as object | undefined), ...replaced };
+					last = mergeReplacements(last as ToolResultEventResult | undefined, replaced);
 					current = {
 						...current,
-						content: replaced.content ?? current.content,
+						content: replaced.content !== undefined ? replaced.content : current.content,
 						details: replaced.details !== undefined ? replaced.details : current.details,
 					};
 					continue;
@@ -122,6 +122,20 @@ export async function dispatchEmit(
 		}
 	}
 	return last;
+}
+
+/**
+ * One rule for a `tool_result` field, in the chain and in the result alike: `undefined` (absent, or
+ * written `details: undefined`) is "not replaced"; any other value, `null` included, replaces. So a
+ * later handler returning `{content, details: undefined}` never drops an earlier `details`, and
+ * `details: null` clears them for the next handler and for the caller.
+ */
+function mergeReplacements(earlier: ToolResultEventResult | undefined, later: ToolResultEventResult): ToolResultEventResult {
+	const merged: ToolResultEventResult = { ...earlier };
+	if (later.content !== undefined) merged.content = later.content;
+	if (later.details !== undefined) merged.details = later.details;
+	if (later.isError !== undefined) merged.isError = later.isError;
+	return merged;
 }
 
 /** What {@link dispatchToolCall} decided, and which hook decided it. */
@@ -172,6 +186,26 @@ export async function dispatchToolCall(
 	}
 	if (replaced === undefined) return { result: last, hookPath: decidedBy };
 	return { result: { ...last, input: structuredClone(replaced) }, hookPath: decidedBy };
+}
+
+/**
+ * `emit` of a `tool_call` (SPEC §5): {@link dispatchToolCall}'s decision, with `emit`'s error rule
+ * read fail closed. `emit` never rejects, so a handler that throws, times out or returns an invalid
+ * result is reported to `onError`, its result ignored, and the call resolved as blocked with the
+ * error as the reason, exactly where `emitToolCall` would throw (a typo in a guard never allows).
+ */
+export async function dispatchToolCallReported(
+	target: DispatchTarget,
+	hooks: readonly LoadedHook[],
+	event: AnyEvent,
+	ctx: HookContext,
+	timeoutOf: TimeoutOf | undefined,
+): Promise<ToolCallEventResult | undefined> {
+	const outcome = await dispatchToolCall(hooks, event, ctx, timeoutOf);
+	if (!("error" in outcome)) return outcome.result;
+	const error = toSafeError(outcome.error, "Hook failed, blocking execution: ");
+	target.emitError({ hookPath: outcome.hookPath, event: "tool_call", error: errorMessage(error), stack: errorStack(error) });
+	return { block: true, reason: errorMessage(error) || "Tool execution was blocked by a hook" };
 }
 
 /** `emitContext` on a copy of the messages: each handler sees the previous one's; errors and bad results are reported. */

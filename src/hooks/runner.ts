@@ -9,6 +9,7 @@ import {
 	dispatchContext,
 	dispatchEmit,
 	dispatchToolCall,
+	dispatchToolCallReported,
 	type TimeoutOf,
 	type ToolCallOutcome,
 } from "./_dispatch.ts";
@@ -221,11 +222,31 @@ export class HookRunner {
 	 * `session_before_*`: the last truthy result is kept and `cancel: true` returns at once; so is
 	 * `subagent_start`'s, where `block: true` returns at once.
 	 * `tool_result`: chained — each handler sees the content/details replaced before it; resolves all
-	 * replacements merged. `session.compacting`: the last truthy result wins. Others resolve `undefined`.
+	 * replacements merged. `session.compacting`: the last truthy result wins.
+	 *
+	 * The events that have their own method follow its rule for results (one rule on every path):
+	 * `tool_call` resolves what {@link emitToolCall} decides, except that a handler that throws or returns
+	 * an invalid result is reported and resolves `{block: true, reason}` (fail closed: emit never
+	 * rejects, and a bad guard never allows); `context` resolves `{messages}` as {@link emitContext}
+	 * chains them (when any handler is registered); `before_agent_start` what {@link emitBeforeAgentStart}
+	 * keeps. Others resolve `undefined`.
 	 */
 	emit<E extends HookEvent>(event: E): Promise<HookResultMap[E["type"]] | undefined> {
+		const type = event.type;
+		if (type === "tool_call" || type === "context" || type === "before_agent_start")
+			return this.emitWithOwnRule(event) as Promise<HookResultMap[E["type"]] | undefined>;
+		return dispatchEmit(this, this.hooks, event, this.eventContext(), this.timeoutOf) as Promise<HookResultMap[E["type"]] | undefined>;
+	}
+
+	/** {@link emit} of the events that have their own method, with that method's loop. */
+	private async emitWithOwnRule(event: HookEvent): Promise<unknown> {
 		const ctx = this.eventContext();
-		return dispatchEmit(this, this.hooks, event, ctx, this.timeoutOf) as Promise<HookResultMap[E["type"]] | undefined>;
+		if (event.type === "tool_call") return dispatchToolCallReported(this, this.hooks, event, ctx, this.timeoutOf);
+		if (event.type === "context") {
+			if (!this.hasHandlers("context")) return undefined;
+			return { messages: await dispatchContext(this, this.hooks, structuredClone(event.messages), ctx, this.timeoutOf) };
+		}
+		return dispatchBeforeAgentStart(this, this.hooks, event as { type: string; [key: string]: unknown }, ctx, this.timeoutOf);
 	}
 
 	/**

@@ -24,7 +24,7 @@ const DEFAULT_BLOCK_REASON = "Tool execution was blocked by a hook";
  * 1. `tool_call` handlers may block or replace the input; a handler that throws blocks too (fail
  *    closed), and so does a replaced input that fails the tool's `parameters` — the tool never runs.
  * 2. The tool runs with the final input, `signal` and `onUpdate` forwarded.
- * 3. On success, `tool_result` handlers (chained) may replace `content` and/or `details`.
+ * 3. On success, `tool_result` handlers (chained) may replace `content` and/or `details` (`null` clears them).
  * 4. On failure, `tool_result` is emitted with `isError: true`, then the original error is rethrown.
  * Hooks cannot change the input in place, nor turn a failure into a success.
  */
@@ -193,8 +193,17 @@ export async function gateToolCall(
 	return { block: false, result, input: result.input, hookPath };
 }
 
-/** A tool's result with a `tool_result` override applied: `content` and `details` replaced where given (`??`). */
+/**
+ * A tool's result with a `tool_result` override applied: `content` and `details` replaced where given.
+ * "Given" is the chain's rule (what the next handler saw): anything but `undefined`, so `details: null`
+ * clears the details here as it did for the handlers after it (a `??` would bring back what a hook
+ * removed). A `null` content is never valid (the result schema rejects it) and is not applied.
+ */
 export function applyToolResult<R extends AgentToolResult<unknown>>(result: R, override: ToolResultEventResult | undefined): R {
 	if (!override) return result;
-	return { ...result, content: override.content ?? result.content, details: override.details ?? result.details };
+	return {
+		...result,
+		content: override.content ?? result.content,
+		details: override.details !== undefined ? override.details : result.details,
+	};
 }
