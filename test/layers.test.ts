@@ -81,8 +81,6 @@ test("lower layers never import the layers that drive them (the README's map, en
 			// The `xcsh-hooks/hooks` surface re-exports discover-and-load; `pi.pi` is the package root, loaded lazily.
 			if (file === "hooks/index.ts" && to === "discovery") continue;
 			if (to === "index.ts" && (file === "hooks/loader.ts" || file === "hooks/package-root.ts")) continue;
-			// The default registry defines its built-in "hooks" capability on first use, loading discovery lazily.
-			if (file === "capability/registry.ts" && target === "discovery/register.ts") continue;
 			if (forbidden.includes("*") || forbidden.includes(to)) problems.push(`${file} imports ${target}`);
 		}
 	}

@@ -256,31 +256,3 @@ function describe(item: unknown, key: string): string {
 	const path = (item as { path?: unknown } | null)?.path;
 	return typeof path === "string" ? path : key;
 }
-
-/**
- * The shared registry behind the module-level functions. It has the package's one built-in capability,
- * `"hooks"` (SPEC §3: discovery starts with `loadCapability("hooks")`), defined with its providers on
- * first use, as the seed documents, without a prior `registerHookDiscovery()`; importing still defines
- * nothing. The hooks capability lives in `discovery/`, above this generic layer, so it is required lazily.
- */
-export const defaultRegistry: CapabilityRegistry = new CapabilityRegistry({
-	hooks: (registry) => {
-		const { registerHookDiscovery } = require("../discovery/register.ts") as typeof import("../discovery/register.ts");
-		registerHookDiscovery(registry);
-	},
-});
-
-/** {@link CapabilityRegistry.defineCapability} on the default registry. */
-export function defineCapability<T>(definition: CapabilityDefinition<T>): CapabilityDefinition<T> {
-	return defaultRegistry.defineCapability(definition);
-}
-
-/** {@link CapabilityRegistry.registerProvider} on the default registry. */
-export function registerProvider<T>(capabilityId: string, provider: ProviderDefinition<T>): ProviderDefinition<T> {
-	return defaultRegistry.registerProvider(capabilityId, provider);
-}
-
-/** {@link CapabilityRegistry.loadCapability} on the default registry. */
-export function loadCapability<T>(id: string, options: LoadCapabilityOptions): Promise<CapabilityResult<T>> {
-	return defaultRegistry.loadCapability<T>(id, options);
-}

@@ -1,7 +1,7 @@
 import type { AgentHookEntry } from "../agents/_shared/entry.ts";
 import { type Hook, hookExtensionId, hookKey } from "./hooks-capability.ts";
-import { type CapabilityRegistry, defaultRegistry } from "../capability/registry.ts";
-import { registerHookDiscovery } from "./register.ts";
+import type { CapabilityRegistry } from "../capability/registry.ts";
+import { defaultRegistry, registerHookDiscovery } from "./register.ts";
 import { loadSettings, type Settings } from "./settings.ts";
 import { mark } from "../profile.ts";
 import { coveredChanged, verifyCovered } from "./covered.ts";

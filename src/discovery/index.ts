@@ -3,7 +3,7 @@ export { type Hook, hookCapability, hookExtensionId, hookKey, type HookLevel, ty
 export { claudeProvider } from "./claude.ts";
 export { classifyCodexHook, codexProvider } from "./codex.ts";
 export { nativeProvider } from "./native.ts";
-export { hookProviders, registerHookDiscovery } from "./register.ts";
+export { defaultRegistry, defineCapability, hookProviders, loadCapability, registerHookDiscovery, registerProvider } from "./register.ts";
 export {
 	type LoadSettingsOptions,
 	type LoadSettingsResult,

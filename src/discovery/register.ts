@@ -1,6 +1,12 @@
 import { agentHookProviders } from "../agent-hooks/providers.ts";
 import { type Hook, hookCapability } from "./hooks-capability.ts";
-import { type CapabilityRegistry, defaultRegistry, type ProviderDefinition } from "../capability/registry.ts";
+import {
+	type CapabilityDefinition,
+	CapabilityRegistry,
+	type CapabilityResult,
+	type LoadCapabilityOptions,
+	type ProviderDefinition,
+} from "../capability/registry.ts";
 import { claudeProvider } from "./claude.ts";
 import { projectSettingsPath, userSettingsPath } from "./settings.ts";
 import { codexProvider } from "./codex.ts";
@@ -39,4 +45,27 @@ export function hookWatchTargets(cwd: string, home: string): { dirs: string[]; f
 		for (const file of places?.files ?? []) files.add(file);
 	}
 	return { dirs: [...dirs], files: [...files] };
+}
+
+/**
+ * The shared registry behind the module-level functions. It has the package's one built-in capability,
+ * `"hooks"` (SPEC §3: discovery starts with `loadCapability("hooks")`), defined with its providers on
+ * first use, as the seed documents, without a prior `registerHookDiscovery()`; importing still defines
+ * nothing. It lives here, beside the hooks capability, so the generic registry (`capability/`) knows nothing of hooks.
+ */
+export const defaultRegistry: CapabilityRegistry = new CapabilityRegistry({ hooks: (registry) => registerHookDiscovery(registry) });
+
+/** {@link CapabilityRegistry.defineCapability} on the default registry. */
+export function defineCapability<T>(definition: CapabilityDefinition<T>): CapabilityDefinition<T> {
+	return defaultRegistry.defineCapability(definition);
+}
+
+/** {@link CapabilityRegistry.registerProvider} on the default registry. */
+export function registerProvider<T>(capabilityId: string, provider: ProviderDefinition<T>): ProviderDefinition<T> {
+	return defaultRegistry.registerProvider(capabilityId, provider);
+}
+
+/** {@link CapabilityRegistry.loadCapability} on the default registry. */
+export function loadCapability<T>(id: string, options: LoadCapabilityOptions): Promise<CapabilityResult<T>> {
+	return defaultRegistry.loadCapability<T>(id, options);
 }

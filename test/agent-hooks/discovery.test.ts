@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { type Hook, hookKey } from "../../src/discovery/hooks-capability.ts";
-import { loadCapability } from "../../src/capability/registry.ts";
+import { loadCapability } from "../../src/discovery/register.ts";
 import "../../src/discovery/register.ts";
 import { matches } from "../../src/agents/_shared/matcher.ts";
 import { setup } from "./_fixtures.ts";
