@@ -15,7 +15,7 @@ const PHASES: Record<string, string> = {
 	"first-module": "Bun start-up + loading the entry chunk",
 	entry: "start guard",
 	modules: "looked for serve --socket, CLI modules loaded",
-	forwarded: "stdin read, sent to serve --socket, acknowledged",
+	forwarded: "stdin read, socket checked, sent to serve --socket, confirmed",
 	answered: "answered by serve --socket",
 	command: "bridge command chunk loaded, args parsed",
 	"stdout+agent": "stdout claimed, claude module loaded",

@@ -6,7 +6,7 @@ import { mark } from "../profile.ts";
 import { MAX_TIMER_MS } from "../timeouts.ts";
 import { findAgent } from "../agents/index.ts";
 import { writeAnswer } from "./write-answer.ts";
-import { encodeRequest, type SocketRequest, writeSome } from "./socket-protocol.ts";
+import { encodeRequest, GO_LINE, type SocketRequest, VERDICTS, type Verdict, writeSome } from "./socket-protocol.ts";
 
 /*
  * `bridge <agent>` with a running `serve --socket` (SPEC §11, §12): the call is answered by hooks that
@@ -14,21 +14,23 @@ import { encodeRequest, type SocketRequest, writeSome } from "./socket-protocol.
  * settings, discovery or hook imports here, so a call costs about what a one-file Bun script does.
  * This module is on the path of every start-up: it imports nothing heavier than the paths.
  *
- * The server is looked for at one place, `~/.xcsh/agent/bridge.sock` (a socket in the user's own
- * agent folder; only the user can create it there or connect to it). Whatever prevents forwarding
- * runs the call here instead, with the same semantics, so a server is never needed:
- * - nothing listens there (no file, or a stale one): the call runs locally;
+ * The server is looked for at one place, `~/.xcsh/agent/bridge.sock`, and trusted only as the server
+ * trusts its folder: the folder must be the user's and writable by nobody else, and the socket the
+ * user's (see {@link socketProblem}). Whatever prevents forwarding runs the call here instead, with
+ * the same semantics, so a server is never needed:
+ * - nothing listens there (no file, not a socket, or a stale one): the call runs locally;
+ * - the folder or the socket is not the user's alone: locally, with one warning (nothing is sent there);
  * - the call uses options the server cannot take over (`--hook`, `--no-discovery`, `--cwd`, help,
  *   anything unusual): locally;
- * - the server refuses the request, fails, or does not confirm it took the request within
- *   {@link ACCEPT_MS} (busy or stuck): locally — it confirms before running anything.
- * Once the server has taken the request, its hooks may be running: any failure from then on (the
- * connection drops, a reply that is not one answer, no answer past the agent's deadline, a signal)
- * is the answer a local bridge gives when its hooks fail — the agent's deny for a guard event, "no
- * opinion" for the others — never a second run of the hooks.
+ * - the server refuses the request, fails, or does not say it is ready within {@link ACCEPT_MS}
+ *   (busy or stuck): locally — and the server, which runs nothing before this client's `go`, never runs it.
+ * Once `go` is sent (socket-protocol.ts), the server's hooks may be running: any failure from then on
+ * (the connection drops, a reply that is not one answer, no answer past the agent's deadline, a
+ * signal) is the answer a local bridge gives when its hooks fail — the agent's deny for a guard
+ * event, "no opinion" for the others — never a second run of the hooks.
  */
 
-/** How long the server has to confirm it took a request before the call runs locally. */
+/** How long the server has to say it is ready for a request before the call runs locally. */
 const ACCEPT_MS = 1000;
 /** How much longer than the hooks' deadline the server has to send its answer. */
 const ANSWER_GRACE_MS = 5000;
@@ -95,12 +97,53 @@ export function requestLine(call: Forwarding, pwd: string, env: Record<string, s
 	};
 }
 
-const isAnswer = (value: unknown): value is { stdout: string; stderr: string[] } =>
-	typeof value === "object" &&
-	value !== null &&
-	typeof (value as { stdout?: unknown }).stdout === "string" &&
-	Array.isArray((value as { stderr?: unknown }).stderr) &&
-	(value as { stderr: unknown[] }).stderr.every((line) => typeof line === "string");
+/** A server's answer line. */
+interface ServerAnswer {
+	stdout: string;
+	stderr: string[];
+	verdict: Verdict;
+}
+
+/**
+ * What is wrong with a reply taken for an answer, `undefined` when it is one: the printed answer, its
+ * stderr lines and a verdict; a `deny` or `rewrite` must print something (an empty reply is never an allow).
+ */
+function notAnAnswer(value: unknown): string | undefined {
+	const a = value as Partial<Record<keyof ServerAnswer, unknown>> | null;
+	if (typeof a !== "object" || a === null || typeof a.stdout !== "string" || !Array.isArray(a.stderr)) return "its reply is not an answer";
+	if (!a.stderr.every((line) => typeof line === "string")) return "its reply is not an answer";
+	if (!VERDICTS.includes(a.verdict as Verdict)) return "its answer has no verdict (a serve --socket of an older version? restart it)";
+	if ((a.verdict === "deny" || a.verdict === "rewrite") && !a.stdout.trim()) return `its ${a.verdict} answer is empty`;
+	return undefined;
+}
+
+/**
+ * Why the server at `socket` is not to be trusted — what `serve --socket` itself requires of its folder
+ * (the user's, writable by nobody else) and the socket (the user's) — or `null` when it is; `undefined`
+ * when there is nothing to forward to (no file there, or not a socket). With the folder checked,
+ * only the user can have put what is at the path, so following a link there is the user's choice.
+ * One stat each through Bun (node:fs costs this start-up ≈2 ms); both run while stdin is read.
+ */
+export async function socketProblem(socket: string): Promise<string | null | undefined> {
+	const folder = socket.slice(0, socket.lastIndexOf("/")) || "/";
+	const [dir, file] = await Promise.all([
+		Bun.file(folder)
+			.stat()
+			.catch(() => undefined),
+		Bun.file(socket)
+			.stat()
+			.catch(() => undefined),
+	]);
+	if (!file?.isSocket()) return undefined;
+	const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
+	if (uid === undefined) return null; // no owners to compare (Windows); the server checks the same
+	if (!dir?.isDirectory()) return `${folder} is not a folder`;
+	if (dir.uid !== uid) return `${folder} belongs to another user (uid ${dir.uid})`;
+	if ((dir.mode & 0o022) !== 0)
+		return `${folder} may be written by other users (mode ${(dir.mode & 0o777).toString(8)}); run: chmod go-w ${folder}`;
+	if (file.uid !== uid) return `${socket} belongs to another user (uid ${file.uid})`;
+	return null;
+}
 
 /** One connection to the server: the request out, its reply lines in order, each within a deadline. */
 interface Exchange {
@@ -195,28 +238,47 @@ export async function forwardBridgeCall(argv: readonly string[], socketPath?: st
 	if (!call) return undefined;
 	const socket = socketPath ?? bridgeSocketPath();
 	let stdin: Uint8Array | undefined;
-	let exchange: Exchange | undefined;
-	const connecting = connect(socket); // while stdin is read
+	let opened: Exchange | string | undefined;
+	// The socket is checked before anything connects to it, while stdin is read.
+	const connecting = socketProblem(socket).then<Exchange | string | undefined>((problem) =>
+		problem === null ? connect(socket) : (problem ?? undefined),
+	);
 	try {
 		stdin = await readStdinAhead();
-		exchange = await connecting;
+		opened = await connecting;
 	} catch {
-		void connecting.then((opened) => opened?.close());
+		void connecting.then((late) => typeof late === "object" && late.close());
 		return undefined; // stdin unreadable here: the local run reads it and says what is wrong
 	}
+	if (typeof opened === "string") {
+		await Bun.write(Bun.stderr, `xcsh-hooks bridge ${call.agent}: not using the hook server at ${socket}: ${opened}; the call runs here\n`);
+		return undefined;
+	}
+	const exchange = opened;
 	if (!exchange) return undefined;
 	if (stdin === undefined || stdin.length > MAX_PAYLOAD_BYTES) {
 		exchange.close();
 		return undefined; // the local command says what is wrong
 	}
 	exchange.send(encodeRequest(requestLine(call, process.cwd(), projectVariables(call.agent), stdin.length), stdin));
+	let first: { ready?: unknown; accepted?: unknown } | null | undefined;
 	try {
-		const first = await exchange.next(ACCEPT_MS);
-		if ((first as { accepted?: unknown } | null)?.accepted !== true) throw new Error("not accepted");
+		first = (await exchange.next(ACCEPT_MS)) as typeof first;
 	} catch {
-		// Before the acknowledgement the server ran nothing (refused, busy, stuck, not ours): run here.
+		first = undefined; // no reply in time, or not one line of JSON
+	}
+	// A server of the protocol's first version runs at once: its hooks may be running, so it is the owner.
+	if (first?.ready !== true && first?.accepted !== true) {
+		// No `go` was sent: the server runs nothing of this call (refused, busy, stuck, not ours): run here.
 		exchange.close();
 		return undefined;
+	}
+	if (first.ready === true) {
+		try {
+			exchange.send(new TextEncoder().encode(GO_LINE));
+		} catch {
+			// The connection is gone: the answer wait says so. Once `go` may be out, the call is the server's.
+		}
 	}
 	mark("forwarded");
 	// From here the server's hooks may be running: a failure is a failed call, never a second run.
@@ -229,10 +291,11 @@ export async function forwardBridgeCall(argv: readonly string[], socketPath?: st
 	};
 	onEndingSignal(onSignal); // every signal that would end the process without an answer (src/host/signals.ts)
 	const seconds = call.timeoutSeconds ?? findAgent(call.agent)?.timeoutSeconds ?? 25;
-	let answer: { stdout: string; stderr: string[] } | Error;
+	let answer: ServerAnswer | Error;
 	try {
 		const reply = await exchange.next(seconds * 1000 + ANSWER_GRACE_MS);
-		answer = isAnswer(reply) ? reply : new Error("its reply is not an answer");
+		const wrong = notAnAnswer(reply);
+		answer = wrong === undefined ? (reply as ServerAnswer) : new Error(wrong);
 	} catch (error) {
 		answer = error instanceof Error ? error : new Error(String(error));
 	}

@@ -4,13 +4,34 @@
  *
  *   client → server   {"agent":"claude","pwd":DIR,"env":{…},"event"?,"timeout"?,"allowLoadErrors"?,"length":N}\n
  *                     then the N bytes of the agent's payload
- *   server → client   {"accepted":true}\n      at once, before any hook runs
- *                     {"stdout":…,"stderr":[…]}\n   what `bridge <agent>` would print; then it closes
+ *   server → client   {"ready":true}\n         the whole request is in; nothing runs until the client confirms
  *                 or  {"refused":REASON}\n     nothing ran (the client runs the call itself)
+ *   client → server   {"go":true}\n            the server owns the call from here; sent at most once
+ *   server → client   {"stdout":…,"stderr":[…],"verdict":V}\n   what `bridge <agent>` would print; then it closes
+ *
+ * One owner per call, under any load: the server runs a call's hooks only after it read the client's
+ * `go`, and the client runs a call itself only when it never sent `go` (the `ready` came late, or
+ * something else came). A client that leaves without `go` has nothing run for it. After `go` every
+ * failure is answered by the client as a failed hook (fail closed), never by a second run.
+ *
+ * `verdict` is the guard's decision (`allow`, `deny`, `rewrite`) or `none` for an event that is not a
+ * guard; an answer without one, or a `deny`/`rewrite` with nothing to print, is not an answer (an
+ * empty reply is never taken for an allow). A server of the first version of this protocol answers
+ * `{"accepted":true}` and runs at once: its hooks may be running, so the client waits, and fails the call
+ * closed on its answer, which has no verdict.
  *
  * Plain lines of JSON rather than HTTP: both ends are this program, and a client that only writes a
  * line and reads two costs the least to start (SPEC §11).
  */
+
+/** The client's confirmation, as sent. */
+export const GO_LINE = '{"go":true}\n';
+
+/** What an answer's `verdict` may be. */
+export const VERDICTS = ["allow", "deny", "rewrite", "none"] as const;
+
+/** An answer line's `verdict`. */
+export type Verdict = (typeof VERDICTS)[number];
 
 /** The request line: what `bridge <agent>` was given besides its payload. */
 export interface SocketRequest {

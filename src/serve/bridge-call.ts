@@ -16,9 +16,10 @@ export type PooledCall = Pick<
 
 /**
  * Answers one call with the pool's already-loaded hooks — by `runBridge`, the code `bridge <agent>`
- * runs — and puts its guard decision on record as the command does (SPEC §12).
+ * runs — and puts its guard decision on record as the command does (SPEC §12), unless `record` is
+ * false (the caller records it once it knows the answer reached the agent).
  */
-export async function answerPooled(pool: HostPool, call: PooledCall): Promise<BridgeAnswer> {
+export async function answerPooled(pool: HostPool, call: PooledCall, record = true): Promise<BridgeAnswer> {
 	const result = await pool.run(() =>
 		runBridge(call.agent, {
 			stdin: call.body,
@@ -34,6 +35,6 @@ export async function answerPooled(pool: HostPool, call: PooledCall): Promise<Br
 			host: pool.source,
 		}),
 	);
-	recordDecision(result);
+	if (record) recordDecision(result);
 	return result;
 }

@@ -1,7 +1,8 @@
 import { chmodSync, lstatSync, mkdirSync, statSync, unlinkSync } from "node:fs";
 import { dirname, isAbsolute } from "pathe";
 import { type AgentBridge, bridgeNames, loadBridge } from "../bridges/index.ts";
-import { encodeLine, MAX_REQUEST_LINE, type SocketRequest, writeSome } from "../bridges/socket-protocol.ts";
+import { recordDecision } from "../bridges/run.ts";
+import { encodeLine, GO_LINE, MAX_REQUEST_LINE, type SocketRequest, writeSome } from "../bridges/socket-protocol.ts";
 import { MAX_PAYLOAD_BYTES } from "../host/stdin.ts";
 import { decodeUtf8, isRecord, parseJsonText } from "../json.ts";
 import { withTimeout } from "../timeouts.ts";
@@ -13,7 +14,9 @@ import type { HostPool } from "./http-hosts.ts";
  * socket at `~/.xcsh/agent/bridge.sock`; the protocol is in src/bridges/socket-protocol.ts. Access is
  * the file system's: the socket is created mode 0600 in the user's agent folder, which must belong to
  * the user and be writable by nobody else (whoever can write there could replace the hooks as well).
- * No token: nothing else can reach it. A request it cannot take is refused before anything runs.
+ * No token: nothing else can reach it. A request it cannot take is refused before anything runs, and
+ * a request it can take runs only once the client confirmed it (`go`): a client that gave up waiting
+ * (a busy server) runs the call itself and has nothing run here.
  */
 
 /** Options of {@link startBridgeSocket}. */
@@ -125,8 +128,12 @@ export async function startBridgeSocket(options: BridgeSocketOptions): Promise<B
 		call?: Call;
 		pending: Uint8Array;
 		closed: boolean;
-		/** The whole request is in: nothing more is read. */
+		/** The whole request is in: what follows is the client's confirmation. */
 		complete: boolean;
+		/** The agent and payload of a request offered to the client (`ready` sent), until it confirms. */
+		offered?: { agent: AgentBridge; payload: Uint8Array } | undefined;
+		/** The client confirmed: the call is this server's (at most one run). */
+		started: boolean;
 		/** Close once what is pending is written. */
 		ending: boolean;
 	}
@@ -142,35 +149,71 @@ export async function startBridgeSocket(options: BridgeSocketOptions): Promise<B
 
 	const running = new Set<Promise<void>>();
 	const agents = new Map<string, AgentBridge>();
-	const run = async (socket: Socket, call: Call, payload: Uint8Array) => {
-		// Known agents are kept: a call in the server's cache is acknowledged in the same tick it arrived.
+	let stopping = false;
+	/** The request is in: `ready` once its agent is known; nothing runs before the client's `go`. */
+	const offer = async (socket: Socket, call: Call, payload: Uint8Array) => {
+		// Known agents are kept: a call in the server's cache is offered in the same tick it arrived.
 		const agent = agents.get(call.request.agent) ?? (await loadBridge(call.request.agent));
 		if (agent) agents.set(call.request.agent, agent);
 		if (!agent) return refuse(socket, `no agent ${call.request.agent}; expected one of: ${bridgeNames().join(", ")}`);
-		send(socket, encodeLine({ accepted: true }));
+		socket.data.offered = { agent, payload };
+		send(socket, encodeLine({ ready: true }));
+	};
+	const run = async (socket: Socket, call: Call, agent: AgentBridge, payload: Uint8Array) => {
 		try {
-			const result = await answerPooled(pool, {
-				agent,
-				body: payload,
-				event: call.request.event,
-				hookPaths: [],
-				discovery: true,
-				allowLoadErrors: call.request.allowLoadErrors === true,
-				timeoutSeconds: call.request.timeout,
-				env: call.env,
-				workingDir: call.request.pwd,
-			});
-			send(socket, encodeLine({ stdout: result.stdout, stderr: result.stderr }), true);
+			const result = await answerPooled(
+				pool,
+				{
+					agent,
+					body: payload,
+					event: call.request.event,
+					hookPaths: [],
+					discovery: true,
+					allowLoadErrors: call.request.allowLoadErrors === true,
+					timeoutSeconds: call.request.timeout,
+					env: call.env,
+					workingDir: call.request.pwd,
+				},
+				false,
+			);
+			// A client that left (its deadline passed) answered the call itself and put that answer on
+			// record: this one reaches nobody, and a second line for the call would misstate what the agent got.
+			if (socket.data.closed) return;
+			recordDecision(result);
+			const verdict = result.decision?.decision ?? "none";
+			send(socket, encodeLine({ stdout: result.stdout, stderr: result.stderr, verdict }), true);
 		} catch {
 			// runBridge answers every hook failure itself; this is the server failing. Closing without
 			// an answer makes the client answer a failed call (a guard: deny).
 			socket.end();
 		}
 	};
+	/** Bytes after the request: the client's one confirmation line; anything else ends the connection, nothing run. */
+	const confirmation = (socket: Socket, chunk: Uint8Array) => {
+		const c = socket.data;
+		if (c.started) return; // one run per connection: nothing more is read
+		const offered = c.offered;
+		c.received.push(new Uint8Array(chunk));
+		c.size += chunk.length;
+		const bytes = Buffer.concat(c.received, c.size);
+		c.received = [bytes];
+		const end = bytes.indexOf(10);
+		if (!offered || stopping || bytes.length > GO_LINE.length || (end >= 0 && bytes.toString("latin1") !== GO_LINE)) {
+			socket.end(); // early, late or not a `go`: the client runs the call itself, or has it failed closed
+			return;
+		}
+		if (end < 0) return;
+		c.started = true;
+		c.offered = undefined;
+		c.received = [];
+		const done = run(socket, c.call as Call, offered.agent, offered.payload).finally(() => running.delete(done));
+		running.add(done);
+	};
 
 	const received = (socket: Socket, chunk: Uint8Array) => {
 		const c = socket.data;
-		if (c.complete || c.ending) return;
+		if (c.ending) return;
+		if (c.complete) return confirmation(socket, chunk);
 		c.received.push(new Uint8Array(chunk));
 		c.size += chunk.length;
 		if (c.call === undefined) {
@@ -198,8 +241,8 @@ export async function startBridgeSocket(options: BridgeSocketOptions): Promise<B
 		c.complete = true; // one request per connection
 		const payload = Buffer.concat(c.received, c.size);
 		c.received = [];
-		const done = run(socket, c.call, payload).finally(() => running.delete(done));
-		running.add(done);
+		c.size = 0;
+		offer(socket, c.call, payload).catch(() => socket.end());
 	};
 
 	// Created 0600: between listening and a chmod, nobody else may connect.
@@ -210,7 +253,15 @@ export async function startBridgeSocket(options: BridgeSocketOptions): Promise<B
 			unix: path,
 			socket: {
 				open(socket) {
-					socket.data = { received: [], size: 0, pending: new Uint8Array(0), closed: false, complete: false, ending: false };
+					socket.data = {
+						received: [],
+						size: 0,
+						pending: new Uint8Array(0),
+						closed: false,
+						complete: false,
+						started: false,
+						ending: false,
+					};
 					socket.timeout(IDLE_SECONDS);
 				},
 				data: received,
@@ -220,11 +271,12 @@ export async function startBridgeSocket(options: BridgeSocketOptions): Promise<B
 					if (c.ending && c.pending.length === 0) socket.end();
 				},
 				timeout(socket) {
-					// A client that stopped sending mid-request: let it go (a running call keeps its connection).
-					if (!socket.data.complete) socket.end();
+					// A client that stopped sending mid-request or never confirmed: let it go (a running call keeps its connection).
+					if (!socket.data.started) socket.end();
 				},
 				close(socket) {
 					socket.data.closed = true;
+					socket.data.offered = undefined;
 				},
 				error() {},
 			},
@@ -237,6 +289,7 @@ export async function startBridgeSocket(options: BridgeSocketOptions): Promise<B
 	return {
 		path,
 		async stop() {
+			stopping = true; // a `go` from now on ends its connection: the pool is about to close
 			listener.stop();
 			// Running calls finish (a hook that never settles does not hold the stop for long).
 			await withTimeout(Promise.allSettled([...running]), STOP_GRACE_MS, () => undefined);

@@ -212,17 +212,27 @@ describe("bridge with serve --socket", () => {
 	}, 30_000);
 });
 
-/** A stand-in server on the socket path that misbehaves as `behave` says, for what a real one cannot be made to do. */
+/**
+ * A stand-in server on the socket path that misbehaves as `behave` says, for what a real one cannot be
+ * made to do: it says `ready` to a request and, after the client's `go`, closes, hangs or answers garbage.
+ */
 function fakeServer(s: Setup, behave: "refuse" | "silent" | "ack-then-close" | "ack-then-hang" | "garbage") {
-	mkdirSync(join(s.home, ".xcsh", "agent"), { recursive: true });
-	return Bun.listen({
+	mkdirSync(join(s.home, ".xcsh", "agent"), { recursive: true, mode: 0o700 });
+	return Bun.listen<{ text: string }>({
 		unix: s.socket,
 		socket: {
-			data(socket) {
+			open(socket) {
+				socket.data = { text: "" };
+			},
+			data(socket, chunk) {
+				const first = socket.data.text === "";
+				socket.data.text += new TextDecoder().decode(chunk);
 				if (behave === "refuse") socket.end('{"refused":"no"}\n');
-				else if (behave === "ack-then-close") socket.end('{"accepted":true}\n');
-				else if (behave === "ack-then-hang") socket.write('{"accepted":true}\n');
-				else if (behave === "garbage") socket.end('{"accepted":true}\n{"stdout":42}\n');
+				else if (behave === "silent") return;
+				else if (first) socket.write('{"ready":true}\n');
+				else if (!socket.data.text.endsWith('{"go":true}\n')) return;
+				else if (behave === "ack-then-close") socket.end();
+				else if (behave === "garbage") socket.end('{"stdout":42}\n');
 			},
 		},
 	});
