@@ -6,4 +6,4 @@ test("blocks rm -rf and redacts API keys", async () => {
 	expect(await h.toolCall("bash", { command: "ls" })).toEqual({ blocked: false });
 	expect((await h.toolCall("bash", { command: "rm -rf /" })).reason).toBe("blocked by policy: rm -rf /");
 	expect((await h.toolResult("read", { path: ".env" }, "API_KEY=abc\nDEBUG=1")).text).toBe("API_KEY=***\nDEBUG=1");
-}, 60_000);
+});
