@@ -1,3 +1,4 @@
+import { writeOrDrop } from "../host/closed-pipe.ts";
 import { MAX_PAYLOAD_BYTES, readStdinAhead } from "../host/stdin.ts";
 import { bridgeSocketPath } from "../paths.ts";
 import { mark } from "../profile.ts";
@@ -242,8 +243,8 @@ export async function forwardBridgeCall(argv: readonly string[], socketPath?: st
 
 /** What `bridge` prints of an answer: its stderr lines, then the one answer line on stdout (nothing for "no opinion"). */
 export async function writeAnswer(answer: { stdout: string; stderr: string[] }): Promise<void> {
-	if (answer.stderr.length > 0) await Bun.write(Bun.stderr, `${answer.stderr.join("\n")}\n`);
-	if (answer.stdout) await Bun.write(Bun.stdout, answer.stdout.endsWith("\n") ? answer.stdout : `${answer.stdout}\n`);
+	if (answer.stderr.length > 0) await writeOrDrop(2, () => Bun.write(Bun.stderr, `${answer.stderr.join("\n")}\n`));
+	if (answer.stdout) await writeOrDrop(1, () => Bun.write(Bun.stdout, answer.stdout.endsWith("\n") ? answer.stdout : `${answer.stdout}\n`));
 }
 
 /** The answer of a call whose hooks ran on a server that failed before answering (see the module note). */
