@@ -5,13 +5,14 @@
  *   child started without `env` the environment Bun itself started with, not `process.env` as the preload
  *   changed it, so such a child sees the real `HOME`; a child whose `env` lacks `HOME` falls back to the
  *   passwd entry's home. Either way a CLI would read the developer's hooks and append to their decision log.
- * - `~/.xcsh` of each real home lists the same files with the same sizes and times after the run as before.
+ * - `~/.xcsh` of the HOME the run was started with lists the same files with the same sizes and times
+ *   after the run as before.
  */
 import { lstatSync, readdirSync } from "node:fs";
 import { userInfo } from "node:os";
 import { join, resolve } from "node:path";
 
-/** The homes a run must not touch: the `HOME` it was started with and the passwd entry's home. */
+/** The homes a run must not touch: the `HOME` it was started with (first), and the passwd entry's home. */
 export function realHomes(env: Record<string, string | undefined> = process.env): string[] {
 	const homes = new Set<string>();
 	if (env.HOME) homes.add(resolve(env.HOME));
