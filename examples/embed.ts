@@ -3,7 +3,7 @@ import { type AgentTool, discoverAndLoadHooks, HookRunner, HookToolWrapper, Sess
 
 // 1. Load hooks: discovered ones (.xcsh, .claude, .codex, ~/.xcsh/agent) plus your own paths.
 const cwd = process.cwd();
-const { hooks, errors } = await discoverAndLoadHooks([new URL("./first-hook.ts", import.meta.url).pathname], cwd);
+const { hooks, errors } = await discoverAndLoadHooks([`${import.meta.dir}/first-hook.ts`], cwd);
 for (const e of errors) console.error(`${e.path}: ${e.error}`);
 
 // 2. One runner per agent session, wired to your session store and UI.

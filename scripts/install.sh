@@ -111,4 +111,7 @@ case ":${PATH:-}:" in
 	*":$dir:"*) ;;
 	*) printf 'note: %s is not on PATH; add it, e.g. export PATH="%s:$PATH"\n' "$dir" "$dir" ;;
 esac
-"$dir/$name" --version || fail "$dir/$name was installed but does not run on this machine"
+# The self-check's output is captured: a reader that closed our stdout (`install.sh | head -1`) must not
+# make a binary that runs look as if it did not.
+version_line=$("$dir/$name" --version 2>&1) || fail "$dir/$name was installed but does not run on this machine: $version_line"
+printf '%s\n' "$version_line"

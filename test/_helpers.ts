@@ -1,3 +1,11 @@
+/**
+ * Shared test helpers.
+ *
+ * Timeouts: a test (or hook) that starts processes or builds the executable passes `60_000` as the third
+ * argument of `test()`, so it holds on a busy 2-core machine (Bun's default is 5 s, and Bun 1.4.5 ignores
+ * `[test] timeout` in bunfig.toml). A number literal rather than a constant: the formatter keeps a test
+ * call's head on one line only when its timeout is a literal.
+ */
 import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";

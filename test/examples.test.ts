@@ -12,31 +12,31 @@ test("the README shows the example files exactly as they are type-checked and ru
 		expect(readme).toContain(read(file).trim());
 	expect(readme).toContain("bun install && bun run demo");
 	expect(readme).toContain("bun install && bun test");
-});
+}, 60_000);
 
 test("the embedding example runs: the first hook redacts, blocks and the runner finishes", async () => {
-	const proc = Bun.spawn(["bun", join(ROOT, "examples/embed.ts")], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+	const proc = Bun.spawn(["bun", join(ROOT, "examples/embed.ts")], { cwd: ROOT, env: process.env, stdout: "pipe", stderr: "pipe" });
 	const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
 	expect(stderr).toBe("");
 	expect(code).toBe(0);
 	expect(stdout).toContain('text: "API_KEY=*** ran: ls"');
 	expect(stdout).toContain("blocked by policy: rm -rf /");
-});
+}, 60_000);
 
 test("the README's Composing hooks section shows the composing example files exactly as they are type-checked and run", () => {
 	const readme = read("README.md");
 	for (const file of ["examples/redact-emails.ts", "examples/rewrite-dry-run.ts"]) expect(readme).toContain(read(file).trim());
 	expect(readme).toContain("bun examples/compose.ts");
-});
+}, 60_000);
 
 test("the composing example runs: the rewriter fixes kubectl apply before the guard, both redactions apply, rm -rf is blocked", async () => {
-	const proc = Bun.spawn(["bun", join(ROOT, "examples/compose.ts")], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+	const proc = Bun.spawn(["bun", join(ROOT, "examples/compose.ts")], { cwd: ROOT, env: process.env, stdout: "pipe", stderr: "pipe" });
 	const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
 	expect(stderr).toBe("");
 	expect(code).toBe(0);
 	expect(stdout).toContain('text: "ran: kubectl apply -f app.yaml --dry-run=server\\nAPI_KEY=*** owner=<email>"');
 	expect(stdout).toContain("blocked by policy: rm -rf /");
-});
+}, 60_000);
 
 test("the first hook and the e-mail redactor compose through `xcsh-hooks run read`", async () => {
 	const dir = mkdtempSync(join(tmpdir(), "xcsh-examples-"));
@@ -44,12 +44,13 @@ test("the first hook and the e-mail redactor compose through `xcsh-hooks run rea
 	const hooks = ["first-hook.ts", "redact-emails.ts"].flatMap((file) => ["--hook", join(ROOT, "examples", file)]);
 	const proc = Bun.spawn(["bun", join(ROOT, "src/cli.ts"), "run", "read", "--no-discovery", ...hooks, "--input", '{"path":".env"}'], {
 		cwd: dir,
+		env: process.env,
 		stdout: "pipe",
 		stderr: "pipe",
 	});
 	const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
 	expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: "API_KEY=***\nOWNER=<email>\n", stderr: "" });
-});
+}, 60_000);
 
 test("the rewriter and the guard compose through `xcsh-hooks emit tool_call`: a plain kubectl apply becomes a dry run, a compound one is judged as written", async () => {
 	const hooks = ["rewrite-dry-run.ts", "first-hook.ts"].flatMap((file) => ["--hook", join(ROOT, "examples", file)]);
@@ -57,6 +58,7 @@ test("the rewriter and the guard compose through `xcsh-hooks emit tool_call`: a 
 		const data = JSON.stringify({ toolName: "bash", input: { command } });
 		const proc = Bun.spawn(["bun", join(ROOT, "src/cli.ts"), "emit", "tool_call", "--no-discovery", ...hooks, "--data", data], {
 			cwd: ROOT,
+			env: process.env,
 			stdout: "pipe",
 			stderr: "pipe",
 		});
@@ -71,4 +73,4 @@ test("the rewriter and the guard compose through `xcsh-hooks emit tool_call`: a 
 		code: 2,
 		result: { block: true, reason: "blocked by policy: kubectl apply -f app.yaml; rm -rf /" },
 	});
-});
+}, 60_000);

@@ -17,7 +17,7 @@ test("xcsh-hooks/hooks exports the loading APIs, runner, wrapper, schemas and ex
 		"HookResultSchemas",
 	])
 		expect(typeof (hooks as Record<string, unknown>)[name]).not.toBe("undefined");
-});
+}, 60_000);
 
 test("the package root re-exports every public name, the hooks surface included", () => {
 	for (const name of Object.keys(hooks)) expect((root as Record<string, unknown>)[name]).toBe((hooks as Record<string, unknown>)[name]);
@@ -35,7 +35,7 @@ test("the package root re-exports every public name, the hooks surface included"
 	])
 		expect(typeof (root as Record<string, unknown>)[name]).not.toBe("undefined");
 	expect(typeof testing.createHookHarness).toBe("function");
-});
+}, 60_000);
 
 test("xcsh-hooks/guards exports the shell guard, its packs and the typed rule helpers", () => {
 	for (const name of [

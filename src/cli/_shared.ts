@@ -1,6 +1,7 @@
 import type { ArgsDef, CommandDef } from "citty";
 import { statSync, writeSync } from "node:fs";
 import { resolve } from "pathe";
+import { writeOrDrop, writeOrDropSync } from "../host/closed-pipe.ts";
 import { protocolFd } from "../host/stdout.ts";
 import { readStdinBytes } from "../host/stdin.ts";
 import { decodeUtf8, parseJsonText } from "../json.ts";
@@ -62,25 +63,35 @@ export function hookPaths(args: { hook?: unknown }): string[] {
 /**
  * Writes to stdout without touching `process.stdout` (its getter costs start-up time). After
  * {@link claimStdout} this is the only way to the real stdout: hooks' writes to fd 1 go to stderr.
+ * A reader that went away (EPIPE) is no error: the output is dropped (src/host/closed-pipe.ts).
  */
 export async function writeOut(text: string): Promise<void> {
-	const line = text.endsWith("\n") ? text : `${text}\n`;
+	await writeOutExactly(text.endsWith("\n") ? text : `${text}\n`);
+}
+
+/** {@link writeOut} without the trailing newline it adds: `text` byte for byte. */
+export async function writeOutExactly(text: string): Promise<void> {
 	const fd = protocolFd();
 	await aroundStdoutWrite(async () => {
-		if (fd === undefined) await Bun.write(Bun.stdout, line);
-		else writeAll(fd, line);
+		if (fd === undefined) await writeOrDrop(1, () => Bun.write(Bun.stdout, text));
+		else writeAll(fd, text);
 	});
 }
 
-/** Writes all of `text` to `fd` synchronously (a pipe may take it in several writes). */
+/**
+ * Writes all of `text` to stdout's descriptor `fd` (1, or the protocol's) synchronously (a pipe may take
+ * it in several writes); dropped once the reader went away.
+ */
 export function writeAll(fd: number, text: string): void {
 	const bytes = Buffer.from(text, "utf8");
-	for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
+	writeOrDropSync(1, () => {
+		for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
+	});
 }
 
-/** Writes to stderr without touching `process.stderr`. */
+/** Writes to stderr without touching `process.stderr` (nothing when its reader went away). */
 export async function writeErr(text: string): Promise<void> {
-	await Bun.write(Bun.stderr, text.endsWith("\n") ? text : `${text}\n`);
+	await writeOrDrop(2, () => Bun.write(Bun.stderr, text.endsWith("\n") ? text : `${text}\n`));
 }
 
 /** Prints a value as indented JSON (see {@link toJson}). */

@@ -1,5 +1,5 @@
 import { runDemo } from "../demo/run-demo.ts";
-import { CliError, defineCommand, EXIT_OK, EXIT_USAGE, printJson } from "./_shared.ts";
+import { CliError, defineCommand, EXIT_OK, EXIT_USAGE, printJson, writeOut } from "./_shared.ts";
 
 export const demoCommand = defineCommand({
 	meta: {
@@ -15,7 +15,7 @@ export const demoCommand = defineCommand({
 		const summary = await runDemo({ write: (line) => lines.push(line), workspace: args.workspace }).catch((error: Error) => {
 			throw new CliError(error.message);
 		});
-		await Bun.write(Bun.stdout, `${lines.join("\n")}\n`);
+		await writeOut(lines.join("\n"));
 		if (args.json) await printJson(summary);
 		return summary.hookErrors.length === 0 ? EXIT_OK : EXIT_USAGE;
 	},

@@ -1,7 +1,7 @@
 import type { ArgsDef } from "citty";
 import type { Agent, InstallResult, Scope } from "../install/index.ts";
 import { installableAgents, agentSpec, InstallError, installBridge, isAgent } from "../install/index.ts";
-import { CliError, EXIT_OK, printJson, projectArgs, projectDir, writeErr, writeOut, defineCommand } from "./_shared.ts";
+import { CliError, EXIT_OK, printJson, projectArgs, projectDir, writeErr, writeOut, writeOutExactly, defineCommand } from "./_shared.ts";
 
 /** The arguments `install` and `uninstall` share. */
 export const installArgs = {
@@ -72,7 +72,7 @@ export async function report(
 	}
 	// A dry run's stdout is exactly the text that would be written (nothing when the file would go).
 	await writeErr(summary);
-	if (result.content !== undefined) await Bun.write(Bun.stdout, result.content);
+	if (result.content !== undefined) await writeOutExactly(result.content);
 }
 
 /** `xcsh-hooks install <agent>`: writes the bridge entries into the agent's hook config. */

@@ -33,7 +33,11 @@ export interface ExecOptions {
 	signal?: AbortSignal | undefined;
 	/** Working directory; overrides the `cwd` argument. */
 	cwd?: string;
-	/** Environment of the child; replaces the inherited one (spread `process.env` to extend it). */
+	/**
+	 * Environment of the child; replaces the inherited one (spread `process.env` to extend it). Absent, the
+	 * child inherits `process.env` as it is at the call, as Node's child_process does (Bun's own default is
+	 * the environment the process started with, which would hand the child a `HOME` the host had replaced).
+	 */
 	env?: Record<string, string | undefined>;
 	/** Bytes kept per stream; later output is read and discarded, and `truncated` is set. Default 50 MiB. */
 	maxOutputBytes?: number;
@@ -105,7 +109,7 @@ export async function execCommand(command: string, args: string[], cwd: string, 
 	try {
 		proc = Bun.spawn([command, ...args], {
 			cwd: dir,
-			...(options.env === undefined ? {} : { env: options.env }),
+			env: options.env ?? process.env,
 			stdin: options.input === undefined ? "ignore" : new TextEncoder().encode(options.input),
 			stdout: "pipe",
 			stderr: "pipe",

@@ -34,19 +34,19 @@ describe("Codex hooks.json", () => {
 			cwd: dir,
 		});
 		expect(dumped(dir, "codex")).toHaveProperty("turn_id");
-	});
+	}, 60_000);
 
 	test("exit 2 without a reason on stderr is a failed hook in Codex (it lets the call run): here it blocks", async () => {
 		const { dir, home } = setup({ ".codex/hooks.json": grouped("PreToolUse", "exit 2") });
 		expect(await rejection((await library(dir, home)).run("echo x"))).toContain("wrote no reason to stderr");
-	});
+	}, 60_000);
 
 	test("PostToolUse decision:block replaces the output with its reason (Codex's reading)", async () => {
 		const { dir, home } = setup({
 			".codex/hooks.json": grouped("PostToolUse", `cat >/dev/null; echo '{"decision":"block","reason":"output hidden by policy"}'`),
 		});
 		expect(text(await (await library(dir, home)).run("echo secret"))).toBe("output hidden by policy");
-	});
+	}, 60_000);
 
 	test("updatedInput without permissionDecision allow fails closed", async () => {
 		const { dir, home } = setup({
@@ -56,7 +56,7 @@ describe("Codex hooks.json", () => {
 			),
 		});
 		expect(await rejection((await library(dir, home)).run("echo y"))).toContain("updatedInput without permissionDecision: allow");
-	});
+	}, 60_000);
 });
 
 describe("Gemini CLI settings.json", () => {
@@ -85,14 +85,14 @@ describe("Gemini CLI settings.json", () => {
 		});
 		expect(typeof dumped(dir, "gemini").timestamp).toBe("string");
 		expect(dumpedEnv(dir, "gemini")).toMatchObject({ GEMINI_PROJECT_DIR: dir, CLAUDE_PROJECT_DIR: dir });
-	});
+	}, 60_000);
 
 	test("text on stderr with exit 2 denies with that text; exit 1 (a warning in Gemini) fails closed", async () => {
 		const deny = setup({ ".gemini/settings.json": grouped("BeforeTool", "echo 'no shell today' >&2; exit 2") });
 		expect(await rejection((await library(deny.dir, deny.home)).run("echo x"))).toBe("no shell today");
 		const warn = setup({ ".gemini/settings.json": grouped("BeforeTool", "echo careful >&2; exit 1") });
 		expect(await rejection((await library(warn.dir, warn.home)).run("echo x"))).toContain("exited with code 1");
-	});
+	}, 60_000);
 
 	test("hookSpecificOutput.tool_input is merged over the arguments; AfterTool additionalContext is appended to the output", async () => {
 		const { dir, home } = setup({
@@ -125,7 +125,7 @@ describe("Gemini CLI settings.json", () => {
 		expect(out).toContain("REWRITTEN");
 		expect(out).not.toContain("original");
 		expect(out).toContain("checked by policy");
-	});
+	}, 60_000);
 });
 
 describe("Cursor hooks.json", () => {
@@ -151,7 +151,7 @@ describe("Cursor hooks.json", () => {
 			workspace_roots: [dir],
 		});
 		expect(dumpedEnv(dir, "cursor").CURSOR_PROJECT_DIR).toBe(dir);
-	});
+	}, 60_000);
 
 	test("updated_input rewrites; output that is not JSON fails closed (Cursor's failClosed, always)", async () => {
 		const rewrite = setup({
@@ -163,7 +163,7 @@ describe("Cursor hooks.json", () => {
 		expect(text(await (await library(rewrite.dir, rewrite.home)).run("echo before"))).toContain("CHANGED");
 		const garbage = setup({ ".cursor/hooks.json": JSON.stringify({ version: 1, hooks: { preToolUse: [{ command: "echo hello" }] } }) });
 		expect(await rejection((await library(garbage.dir, garbage.home)).run("echo x"))).toContain("not JSON");
-	});
+	}, 60_000);
 
 	test("user hooks in ~/.cursor/hooks.json run from ~/.cursor", async () => {
 		const { dir, home } = setup(
@@ -177,5 +177,5 @@ describe("Cursor hooks.json", () => {
 		);
 		await (await library(dir, home)).run("echo x");
 		expect((await Bun.file(join(dir, "where.txt")).text()).trim()).toBe(join(home, ".cursor"));
-	});
+	}, 60_000);
 });

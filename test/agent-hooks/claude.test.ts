@@ -34,7 +34,7 @@ describe("Claude Code hooks through HookRunner + HookToolWrapper", () => {
 		expect(await rejection(lib.run("rm -rf build"))).toBe("Blocked: rm -rf commands are not allowed");
 		expect(existsSync(join(dir, "build", "app.js"))).toBe(true);
 		expect(text(await lib.run("echo fine"))).toContain("fine");
-	});
+	}, 60_000);
 
 	test("a JSON deny (permissionDecision) blocks with its reason", async () => {
 		const { dir, home } = setup({
@@ -44,7 +44,7 @@ describe("Claude Code hooks through HookRunner + HookToolWrapper", () => {
 		const lib = await library(dir, home);
 		expect(await rejection(lib.run("rm -rf /tmp/nothing-here"))).toBe("Destructive command blocked by hook");
 		expect(text(await lib.run("echo ok"))).toContain("ok");
-	});
+	}, 60_000);
 
 	test("updatedInput rewrites the call: the rewritten command runs, mapped back to bash {command}", async () => {
 		const { dir, home } = setup({
@@ -55,7 +55,7 @@ describe("Claude Code hooks through HookRunner + HookToolWrapper", () => {
 		const lib = await library(dir, home);
 		expect(text(await lib.run("rm -rf build"))).toContain("would remove build");
 		expect(existsSync(join(dir, "build", "app.js"))).toBe(true);
-	});
+	}, 60_000);
 
 	test("PostToolUse additionalContext becomes a message the model sees; the output is kept", async () => {
 		const { dir, home } = setup({
@@ -71,7 +71,7 @@ describe("Claude Code hooks through HookRunner + HookToolWrapper", () => {
 			display: true,
 		});
 		expect(lib.messages[0]?.message.details).toMatchObject({ agent: "claude", event: "PostToolUse" });
-	});
+	}, 60_000);
 
 	test("updatedToolOutput replaces the output (Bash shape: stdout)", async () => {
 		const { dir, home } = setup({
@@ -80,7 +80,7 @@ describe("Claude Code hooks through HookRunner + HookToolWrapper", () => {
 		});
 		const lib = await library(dir, home);
 		expect(text(await lib.run("echo secret=hunter2"))).toBe("[redacted]");
-	});
+	}, 60_000);
 
 	test("the payload is Claude's: Bash {command}, ids, cwd, hook_event_name; CLAUDE_PROJECT_DIR is set; event data never reaches the command line", async () => {
 		const { dir, home } = setup({
@@ -106,7 +106,7 @@ describe("Claude Code hooks through HookRunner + HookToolWrapper", () => {
 			tool_response: { stdout: expect.stringContaining("$(touch pwned)"), stderr: "" },
 		});
 		expect(existsSync(join(dir, "pwned"))).toBe(false); // the tool's own shell ran `touch pwned2`, the hook's did not
-	});
+	}, 60_000);
 
 	test("read maps to Read {file_path} with an absolute path; a matcher of exact names does not match other tools", async () => {
 		const { dir, home } = setup({
@@ -126,7 +126,7 @@ describe("Claude Code hooks through HookRunner + HookToolWrapper", () => {
 		const read = new HookToolWrapper(createBuiltinTools(dir).read, runner);
 		expect(text(await read.execute("r1", { path: "notes.txt" }))).toContain("hello");
 		expect(dumped(dir, "read")).toMatchObject({ tool_name: "Read", tool_input: { file_path: join(dir, "notes.txt") } });
-	});
+	}, 60_000);
 
 	test("where Claude fails open we fail closed: exit 1, a timeout, unparseable JSON, a bad permissionDecision all block", async () => {
 		for (const [command, needle] of [
@@ -143,14 +143,14 @@ describe("Claude Code hooks through HookRunner + HookToolWrapper", () => {
 			expect(message).toContain(needle);
 			expect(message).toContain("fail closed");
 		}
-	});
+	}, 60_000);
 
 	test("a failing PostToolUse hook is reported through onError; the output stands", async () => {
 		const { dir, home } = setup({ ".claude/settings.json": claudeSettings({ PostToolUse: [{ command: "exit 3" }] }) });
 		const lib = await library(dir, home);
 		expect(text(await lib.run("echo kept"))).toContain("kept");
 		expect(lib.errors.map((e) => e.error)).toEqual([expect.stringContaining("exited with code 3")]);
-	});
+	}, 60_000);
 
 	test("UserPromptSubmit context becomes the before_agent_start message; Stop decision:block keeps the agent working", async () => {
 		const { dir, home } = setup({
@@ -166,5 +166,5 @@ describe("Claude Code hooks through HookRunner + HookToolWrapper", () => {
 		expect(lib.messages).toEqual([
 			{ message: expect.objectContaining({ content: "tests are still failing" }), options: { triggerTurn: true } },
 		]);
-	});
+	}, 60_000);
 });

@@ -95,7 +95,7 @@ describe("xcsh-hooks run bash / emit tool_call with the agents' project hooks", 
 			const allowed = await cli(["run", "bash", "--input", JSON.stringify({ command: "echo allowed" })], dir, home);
 			expect(allowed.code).toBe(0);
 			expect(allowed.stdout).toContain("allowed");
-		});
+		}, 60_000);
 	}
 
 	test.concurrent("list shows agent, level, event, matcher and command; the bridge entry is not a hook", async () => {
@@ -118,7 +118,7 @@ describe("xcsh-hooks run bash / emit tool_call with the agents' project hooks", 
 		expect(table.stdout).toMatch(
 			/claude-settings\s+project\s+PreToolUse\s+Bash\s+\.claude\/settings\.json#hooks\.PreToolUse\[0\]\.hooks\[0\]\s+\$ "\$CLAUDE_PROJECT_DIR"\/\.claude\/hooks\/block-rm\.sh\s+not approved/,
 		);
-	});
+	}, 60_000);
 
 	test.concurrent("an approved entry whose script or command changed fails closed, naming the trust command", async () => {
 		const { dir, home } = setup(PROJECTS["Claude Code"]);
@@ -139,7 +139,7 @@ describe("xcsh-hooks run bash / emit tool_call with the agents' project hooks", 
 		const command = await cli(["run", "bash", "--input", JSON.stringify({ command: "echo ok" })], dir, home);
 		expect(command.code).toBe(2);
 		expect(command.stderr).toContain("changed since it was approved");
-	});
+	}, 60_000);
 
 	test.concurrent("user-level entries run without approval (the user's own files); JSON deny from ~/.claude/settings.json", async () => {
 		const { dir, home } = setup(
@@ -153,5 +153,5 @@ describe("xcsh-hooks run bash / emit tool_call with the agents' project hooks", 
 		expect(run.code).toBe(2);
 		expect(run.stderr).toContain("Destructive command blocked by hook");
 		expect(existsSync(join(dir, "build", "app.js"))).toBe(true);
-	});
+	}, 60_000);
 });

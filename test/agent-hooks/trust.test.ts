@@ -21,7 +21,7 @@ describe("what an approval covers", () => {
 			"b.ts",
 			"c",
 		]);
-	});
+	}, 60_000);
 
 	test("the scripts inside the project a command names, however it names them; nothing outside the project", () => {
 		const { dir } = setup({
@@ -37,7 +37,7 @@ describe("what an approval covers", () => {
 		const [first, second] = entriesOf(dir);
 		expect(namedScripts(first as never)).toEqual([join(dir, ".claude/hooks/a.sh"), join(dir, "tools/b.ts")]);
 		expect(namedScripts(second as never)).toEqual([join(dir, ".claude/hooks/a.sh")]);
-	});
+	}, 60_000);
 
 	test("the content changes with the entry (command, matcher, timeout) and with the script's bytes", () => {
 		const { dir } = setup({
@@ -57,7 +57,7 @@ describe("what an approval covers", () => {
 			writeFileSync(join(dir, ".claude/settings.json"), claudeSettings({ PreToolUse: [changed] }));
 			expect(hash()).not.toBe(original);
 		}
-	});
+	}, 60_000);
 });
 
 describe("planHooks verdicts for agent entries (library, with a trust store)", () => {
@@ -84,5 +84,5 @@ describe("planHooks verdicts for agent entries (library, with a trust store)", (
 		expect(await rejection(approved.run("echo hi"))).toContain("changed since it was approved, so it fails closed");
 		const later = await library(dir, home, { trust: new TrustStore(store.file) });
 		expect(later.loaded.errors).toEqual([{ path, error: expect.stringContaining("changed since it was approved") }]);
-	});
+	}, 60_000);
 });

@@ -58,65 +58,65 @@ export function bridgeMatrix(argv: () => string[]): void {
 
 			test("deny: a blocked call is the agent's explicit deny, exit 0", async () => {
 				denied(await run(c.pre, pre("rm -rf build"), ["policy.ts"]), "POLICY: rm -rf is not allowed", "policy.ts");
-			});
+			}, 60_000);
 			test("allow: a call no hook objects to gets no opinion", async () => {
 				expect(answerOf(await run(c.pre, pre("ls build"), ["policy.ts"]))).toEqual(c.none);
-			});
+			}, 60_000);
 			test("rewrite: the agent's whole input in its own field names, other fields kept", async () => {
 				expect(answerOf(await run(c.pre, pre("echo REWRITE-ME"), ["policy.ts"]))).toEqual(c.rewrite);
-			});
+			}, 60_000);
 			test("replaced output: in the agent's nearest form", async () => {
 				expect(answerOf(await run(c.post, load(c.post), ["policy.ts"]))).toEqual(c.replace);
-			});
+			}, 60_000);
 			test("context: a before_agent_start message becomes the agent's context", async () => {
 				expect(answerOf(await run(c.prompt, load(c.prompt), ["policy.ts"]))).toEqual(c.context);
-			});
+			}, 60_000);
 			test("fail closed: a hook that failed to load denies, naming it", async () => {
 				denied(await run(c.pre, pre("ls build"), ["policy.ts", "broken.ts"]), "broken.ts");
-			});
+			}, 60_000);
 			test("fail closed: a throwing hook denies, naming the error and the hook", async () => {
 				denied(await run(c.pre, pre("ls build"), ["throws.ts"]), "GUARD-CRASHED", "throws.ts");
-			});
+			}, 60_000);
 			test("fail closed: hooks that do not answer in time deny (--timeout)", async () => {
 				denied(await run(c.pre, pre("ls build"), ["hangs.ts"], ["--timeout", "1"]), "did not answer within 1 s", "hangs.ts");
-			});
+			}, 60_000);
 			test("fail closed: an invalid hook result denies", async () => {
 				denied(await run(c.pre, pre("ls build"), ["invalid.ts"]), "invalid.ts");
-			});
+			}, 60_000);
 			test("a failing hook on a non-guard event: no opinion, the error on stderr", async () => {
 				const result = await run(c.prompt, load(c.prompt), ["throws.ts"]);
 				expect(answerOf(result)).toEqual(c.none);
 				expect(result.stderr).toContain("PROMPT-HOOK-CRASHED");
-			});
+			}, 60_000);
 			test("an unknown agent event is no opinion, never an error", async () => {
 				const payload = load(c.prompt);
 				const extra = c.renameEvent(payload, c.agent === "copilot" ? "futureEvent" : "FutureEvent");
 				const result = await run({ file: c.prompt.file }, payload, ["policy.ts"], extra);
 				expect(answerOf(result)).toEqual(c.none);
 				expect(result.stderr).toBe("");
-			});
+			}, 60_000);
 			test("bad payload on a guard event: deny naming the missing field", async () => {
 				const payload = pre("ls");
 				delete payload[c.toolField];
 				deniedUnread(await run(c.pre, payload, ["policy.ts"]), c.toolField);
-			});
+			}, 60_000);
 			test("bad payload on a guard event: not JSON, not UTF-8 → deny", async () => {
 				deniedUnread(await run(c.pre, "{not json", ["policy.ts"]), "not valid JSON");
 				deniedUnread(await run(c.pre, new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]), ["policy.ts"]), "UTF-8");
-			});
+			}, 60_000);
 			test("bad payload on another event: no opinion, the field named on stderr", async () => {
 				const payload = load(c.prompt);
 				delete payload[c.promptField];
 				const result = await run(c.prompt, payload, ["policy.ts"]);
 				expect(answerOf(result)).toEqual(c.none);
 				expect(result.stderr).toContain(c.promptField);
-			});
+			}, 60_000);
 			test("hooks' console.log and stdout writes never reach the agent's stdout (needs the lead's claimStdout)", async () => {
 				const blocked = await run(c.pre, pre("rm -rf build"), ["noisy.ts"]);
 				expect(blocked.stdout).not.toContain("HOOK-NOISE");
 				denied(blocked, "NOISY: no");
 				expect(blocked.stderr).toContain("HOOK-NOISE-IN-HANDLER");
-			});
+			}, 60_000);
 		});
 	}
 
@@ -134,7 +134,7 @@ export function bridgeMatrix(argv: () => string[]): void {
 			});
 			const answer = answerOf(result) as { hookSpecificOutput: { permissionDecision: string } };
 			expect(answer.hookSpecificOutput.permissionDecision).toBe("deny");
-		});
+		}, 60_000);
 	});
 }
 

@@ -33,25 +33,25 @@ describe("agent-specific answers", () => {
 				},
 			},
 		});
-	});
+	}, 60_000);
 
 	test("Claude: a hook's notification is also the user-visible systemMessage", async () => {
 		const run = await bridge("claude", fixture("claude", "PreToolUse.Read.json", ws.project), ["notify.ts"]);
 		expect(answerOf(run)).toEqual({ systemMessage: "[warning] checked read" });
 		expect(run.stderr).toContain("[warning] checked read");
-	});
+	}, 60_000);
 
 	test("Codex: a notification stays on stderr (its strict schema takes no extra key)", async () => {
 		const run = await bridge("codex", fixture("codex", "PreToolUse.json", ws.project), ["notify.ts"]);
 		expect(answerOf(run)).toBeUndefined();
 		expect(run.stderr).toContain("[warning] checked bash");
-	});
+	}, 60_000);
 
 	test("Cursor: a non-MCP output cannot be replaced; the replacement comes as context, with a warning", async () => {
 		const run = await bridge("cursor", fixture("cursor", "postToolUse.json", ws.project), ["policy.ts"]);
 		expect(answerOf(run)).toEqual({ additional_context: "A hook replaced the output of Shell with:\nREPLACED-BY-HOOK" });
 		expect(run.stderr).toContain("Cursor replaces only MCP tool outputs");
-	});
+	}, 60_000);
 
 	test("Cursor beforeShellExecution: deny in Cursor's terms", async () => {
 		expect(answerOf(await bridge("cursor", fixture("cursor", "beforeShellExecution.json", ws.project), ["policy.ts"]))).toEqual({
@@ -59,7 +59,7 @@ describe("agent-specific answers", () => {
 			user_message: "POLICY: rm -rf is not allowed [xcsh-hooks: policy.ts]",
 			agent_message: "POLICY: rm -rf is not allowed [xcsh-hooks: policy.ts]",
 		});
-	});
+	}, 60_000);
 
 	test("Copilot camelCase without --event: the payload's fields name the event", async () => {
 		const answer = answerOf(await bridge("copilot", fixture("copilot", "preToolUse.json", ws.project), ["policy.ts"]));
@@ -67,7 +67,7 @@ describe("agent-specific answers", () => {
 			permissionDecision: "deny",
 			permissionDecisionReason: "POLICY: rm -rf is not allowed [xcsh-hooks: policy.ts]",
 		});
-	});
+	}, 60_000);
 
 	test("Gemini tail-call AfterTool and Copilot permissionRequest are handled (replace / no opinion)", async () => {
 		expect(answerOf(await bridge("gemini", fixture("gemini", "AfterTool.tail-call.json", ws.project), ["policy.ts"]))).toEqual({
@@ -75,12 +75,12 @@ describe("agent-specific answers", () => {
 			reason: "REPLACED-BY-HOOK",
 		});
 		expect(answerOf(await bridge("copilot", fixture("copilot", "permissionRequest.json", ws.project), ["policy.ts"]))).toBeUndefined();
-	});
+	}, 60_000);
 
 	test("--allow-load-errors lets a call the other hooks allow run", async () => {
 		const payload = fixture("claude", "PreToolUse.Bash.2.json", ws.project);
 		const run = await bridge("claude", payload, ["policy.ts", "broken.ts"], ["--allow-load-errors"]);
 		expect(answerOf(run)).toBeUndefined();
 		expect(run.stderr).toContain("broken.ts");
-	});
+	}, 60_000);
 });

@@ -45,7 +45,7 @@ describe("the project directory", () => {
 			expect(run.stderr).toContain(`skipped ${join(chosen, ".xcsh", "hooks", "policy.ts")}: project hook not approved yet`);
 			expect(run.stderr).not.toContain(join(variable ? fromPayload : fromEnv, ".xcsh"));
 			expect(run.code).toBe(0);
-		});
+		}, 60_000);
 	}
 
 	test("an approved project hook guards the agent's calls (trust applies unchanged)", async () => {
@@ -60,19 +60,19 @@ describe("the project directory", () => {
 		};
 		expect(answer.hookSpecificOutput.permissionDecision).toBe("deny");
 		expect(answer.hookSpecificOutput.permissionDecisionReason).toContain("POLICY");
-	});
+	}, 60_000);
 
 	test("a project directory that does not exist falls back to the current one, said on stderr", async () => {
 		const run = await bridge("claude", fixture("claude", "PreToolUse.Bash.json", join(root, "gone")), {}, ["--no-discovery"]);
 		expect(answerOf(run)).toBeUndefined();
 		expect(run.stderr).toContain(`project directory ${join(root, "gone")} does not exist`);
-	});
+	}, 60_000);
 
 	test("--cwd overrides the agent's directory", async () => {
 		const dir = project("flag");
 		const run = await bridge("claude", fixture("claude", "PreToolUse.Bash.json", join(root, "elsewhere")), {}, ["--cwd", dir]);
 		expect(run.stderr).toContain(`skipped ${join(dir, ".xcsh", "hooks", "policy.ts")}`);
-	});
+	}, 60_000);
 });
 
 describe("usage", () => {
@@ -81,17 +81,17 @@ describe("usage", () => {
 		expect(run.code).toBe(1);
 		expect(run.stderr).toContain('unknown agent "vim"; expected one of: claude, codex, gemini, cursor, copilot');
 		expect(run.stdout).toBe("");
-	});
+	}, 60_000);
 
 	test("a payload without an event name is answered as a denied tool call", async () => {
 		const run = await bridge("claude", { session_id: "s", tool_name: "Bash", tool_input: { command: "ls" } }, {}, ["--no-discovery"]);
 		expect(answerOf(run)).toMatchObject({
 			hookSpecificOutput: { permissionDecision: "deny", permissionDecisionReason: expect.stringContaining("names no event") },
 		});
-	});
+	}, 60_000);
 
 	test("no stdin at all denies (fail closed)", async () => {
 		const run = await spawnRun([process.execPath, CLI, "bridge", "gemini", "--no-discovery"], { home, cwd: root });
 		expect(answerOf(run)).toEqual({ decision: "deny", reason: expect.stringContaining("stdin is empty") });
-	});
+	}, 60_000);
 });

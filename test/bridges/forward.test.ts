@@ -43,7 +43,7 @@ afterEach(async () => {
 		server.kill("SIGTERM");
 		await server.exited;
 	}
-});
+}, 60_000);
 
 /** Starts `serve --socket` for `s.home`; resolves once it printed its ready line. */
 async function startServer(s: Setup): Promise<ReturnType<typeof Bun.spawn>> {
@@ -174,7 +174,7 @@ describe("bridge with serve --socket", () => {
 		const run = await call(s, payload, [], { CLAUDE_PROJECT_DIR: s.project });
 		expect(run.forwarded).toBe(true);
 		expect(denyReason(run)?.permissionDecisionReason).toContain(`no rm -rf in ${s.project}`);
-	}, 30_000);
+	}, 60_000);
 
 	test("a stale socket (the server was killed) and no server at all: the call runs on its own", async () => {
 		const s = setup();
@@ -200,7 +200,7 @@ describe("bridge with serve --socket", () => {
 		const run = await call(s, bash(s, big), ["--timeout", "1e12"]);
 		expect(run.forwarded).toBe(true);
 		expect(denyReason(run)?.permissionDecisionReason).toContain(`SLOW-${big.length}`);
-	}, 30_000);
+	}, 60_000);
 
 	test("a hook that hangs: the server's deadline denies (the call's own --timeout)", async () => {
 		const s = setup();
@@ -209,7 +209,7 @@ describe("bridge with serve --socket", () => {
 		const run = await call(s, bash(s, "ls"), ["--timeout", "1"]);
 		expect(run.forwarded).toBe(true);
 		expect(denyReason(run)?.permissionDecisionReason).toContain("hooks did not answer within 1 s (fail closed)");
-	}, 30_000);
+	}, 60_000);
 });
 
 /**
@@ -251,7 +251,7 @@ describe("bridge with a server that misbehaves", () => {
 				fake.stop(true);
 			}
 		}
-	}, 30_000);
+	}, 60_000);
 
 	test("after it: the connection drops, or the reply is not an answer — a guard is denied, the hooks are not run again", async () => {
 		for (const behave of ["ack-then-close", "garbage"] as const) {
@@ -271,7 +271,7 @@ describe("bridge with a server that misbehaves", () => {
 				fake.stop(true);
 			}
 		}
-	}, 30_000);
+	}, 60_000);
 
 	test("a signal while the server works: the deny, exit 0", async () => {
 		const s = setup();
@@ -297,5 +297,5 @@ describe("bridge with a server that misbehaves", () => {
 		} finally {
 			fake.stop(true);
 		}
-	}, 30_000);
+	}, 60_000);
 });

@@ -49,7 +49,7 @@ describe("every captured payload", () => {
 				expect(agent.events[name as string]).toBeDefined();
 				expect(mapPayload(agent, name as string, payload).kind).not.toBe("invalid");
 				expect(Value.Check(agentPayloadSchemas(agent)[name as string] as never, payload)).toBe(true);
-			});
+			}, 60_000);
 		}
 	}
 
@@ -61,20 +61,20 @@ describe("every captured payload", () => {
 		expect(Value.Check(agentPayloadSchemas(claudeBridge).PreToolUse as never, payload)).toBe(false);
 		payload.tool_input = "rm";
 		expect(checkShape(spec!.fields, payload)).toEqual(['tool_input: expected an object, got "rm"']);
-	});
+	}, 60_000);
 
 	test("checkShape: nested fields, optional and extra fields", () => {
 		const shape = { a: str, b: opt(str), c: obj({ d: str }) };
 		expect(checkShape(shape, { a: "x", c: { d: "y" }, extra: 1 })).toEqual([]);
 		expect(checkShape(shape, { a: 1, c: {} })).toEqual(["a: expected a string, got 1", "c.d: missing, expected a string"]);
 		expect(checkShape(shape, [])).toEqual(["payload: expected a JSON object, got []"]);
-	});
+	}, 60_000);
 
 	test("the registry loads each agent by name and nothing else", async () => {
 		expect(bridgeNames()).toEqual(["claude", "codex", "gemini", "cursor", "copilot", "qwen", "droid", "cline"]);
 		for (const name of bridgeNames()) expect((await loadBridge(name))?.name).toBe(name);
 		expect(loadBridge("toString")).toBeUndefined();
-	});
+	}, 60_000);
 });
 
 describe("payload → event", () => {
@@ -87,7 +87,7 @@ describe("payload → event", () => {
 			input: { command: "rm -rf build" },
 		});
 		expect(mapped(claudeBridge, "PreToolUse.Read.json").event).toMatchObject({ toolName: "read", input: { path: "/home/user/proj/.env" } });
-	});
+	}, 60_000);
 
 	test("Claude PostToolUse: content is the tool's text, details its raw output", () => {
 		const read = mapped(claudeBridge, "PostToolUse.Read.json").event;
@@ -99,7 +99,7 @@ describe("payload → event", () => {
 		});
 		expect((read as { details: { file: { numLines: number } } }).details.file.numLines).toBe(3);
 		expect(mapped(claudeBridge, "PostToolUse.Bash.json").event).toMatchObject({ content: [{ type: "text", text: "app.js" }] });
-	});
+	}, 60_000);
 
 	test("Codex, Gemini, Copilot (both spellings) and Cursor shell calls are all bash {command}", () => {
 		const commands = [
@@ -112,7 +112,7 @@ describe("payload → event", () => {
 		].map((m) => m.event);
 		for (const event of commands) expect(event).toMatchObject({ type: "tool_call", toolName: "bash", input: { command: "rm -rf build" } });
 		expect((commands[1] as { toolCallId: string }).toolCallId).toStartWith("gemini_");
-	});
+	}, 60_000);
 
 	test("tool results: Codex's string, Gemini's llmContent, Copilot's textResultForLlm", () => {
 		expect(mapped(codexBridge, "PostToolUse.with-output.json").event).toMatchObject({ content: [{ text: "REWRITTEN-BY-HOOK\n" }] });
@@ -123,7 +123,7 @@ describe("payload → event", () => {
 		expect(mapped(copilotBridge, "PostToolUse.json").event).toMatchObject({
 			content: [{ text: "\n<shellId: 0 completed with exit code 0>" }],
 		});
-	});
+	}, 60_000);
 
 	test("prompts, session start/end, stop", () => {
 		expect(mapped(claudeBridge, "UserPromptSubmit.json").event).toEqual({
@@ -133,13 +133,13 @@ describe("payload → event", () => {
 		expect(mapped(codexBridge, "SessionStart.json").event).toEqual({ type: "session_start" });
 		expect(mapped(codexBridge, "Stop.json").event).toEqual({ type: "agent_end", messages: [] });
 		expect(mapped(geminiBridge, "SessionEnd.json").event).toEqual({ type: "session_shutdown" });
-	});
+	}, 60_000);
 
 	test("events without a counterpart and unknown events are 'none', not errors", () => {
 		expect(mapPayload(copilotBridge, "permissionRequest", fixture("copilot", "permissionRequest.json")).kind).toBe("none");
 		expect(mapPayload(claudeBridge, "Notification", { session_id: "s", hook_event_name: "Notification" }).kind).toBe("none");
 		expect(mapPayload(claudeBridge, "NoSuchEvent", {}).kind).toBe("none");
-	});
+	}, 60_000);
 
 	test("Copilot camelCase payloads carry no event name: recognised by their fields, or told by --event", () => {
 		const expected: Record<string, string> = {
@@ -157,7 +157,7 @@ describe("payload → event", () => {
 		for (const [file, name] of Object.entries(expected)) expect(copilotBridge.eventName(fixture("copilot", file), undefined)).toBe(name);
 		expect(copilotBridge.eventName({ cwd: "/p" }, "preToolUse")).toBe("preToolUse");
 		expect(copilotBridge.eventName({ cwd: "/p" }, undefined)).toBeUndefined();
-	});
+	}, 60_000);
 
 	test("a PreCompact becomes session_before_compact with its trigger and instructions", () => {
 		const result = mapPayload(claudeBridge, "PreCompact", {
@@ -169,7 +169,7 @@ describe("payload → event", () => {
 		expect(result).toMatchObject({
 			event: { type: "session_before_compact", preparation: { trigger: "manual" }, branchEntries: [], customInstructions: "keep the plan" },
 		});
-	});
+	}, 60_000);
 });
 
 describe("tools both ways", () => {
@@ -185,7 +185,7 @@ describe("tools both ways", () => {
 			old_string: "a",
 			new_string: "c",
 		});
-	});
+	}, 60_000);
 
 	test("a mapped field the hook leaves out is dropped; an unmapped tool's input is the hook's", () => {
 		const input = { file_path: "/p/a", offset: 10, limit: 5 };
@@ -194,12 +194,12 @@ describe("tools both ways", () => {
 		const grep = toBuiltin(rules, "Grep", { pattern: "x" });
 		expect(grep).toEqual({ toolName: "Grep", input: { pattern: "x" } });
 		expect(toAgentInput(grep, { pattern: "x" }, { pattern: "y" })).toEqual({ pattern: "y" });
-	});
+	}, 60_000);
 
 	test("a call missing a field the built-in tool needs keeps its own name and input", () => {
 		expect(toBuiltin(rules, "Bash", { cmd: "ls" })).toEqual({ toolName: "Bash", input: { cmd: "ls" } });
 		expect(toBuiltin(rules, "Write", { file_path: "/p" })).toEqual({ toolName: "Write", input: { file_path: "/p" } });
-	});
+	}, 60_000);
 });
 
 describe("outcome → answer", () => {
@@ -208,7 +208,7 @@ describe("outcome → answer", () => {
 		expect(toOutcome(event, { result: { block: true, reason: "no" }, stopped: "no" })).toEqual({ kind: "deny", reason: "no" });
 		expect(toOutcome(event, { result: { input: { command: "ls" } } })).toEqual({ kind: "rewrite", input: { command: "ls" } });
 		expect(toOutcome(event, { result: undefined })).toEqual({ kind: "none" });
-	});
+	}, 60_000);
 
 	test("Claude: replaced output keeps the tool's shape; unknown shapes fall back to block feedback", () => {
 		const read = { name: "Read", input: {}, output: fixture("claude", "PostToolUse.Read.json").tool_response };
@@ -227,7 +227,7 @@ describe("outcome → answer", () => {
 		const { json, warnings } = answer(claudeBridge, "PostToolUse", { kind: "replace", text: "free text" }, payload);
 		expect(json).toEqual({ decision: "block", reason: "free text" });
 		expect(warnings[0]).toContain("Write");
-	});
+	}, 60_000);
 
 	test("Claude: replaced details are the whole output; notifications become systemMessage", () => {
 		const payload = fixture("claude", "PostToolUse.Bash.json");
@@ -240,7 +240,7 @@ describe("outcome → answer", () => {
 			decision: "block",
 			reason: "keep it",
 		});
-	});
+	}, 60_000);
 
 	test("Codex: exactly the observed keys; never an empty deny reason; no cancel", () => {
 		expect(answer(codexBridge, "PreToolUse", { kind: "deny", reason: "" }).json).toEqual({
@@ -255,7 +255,7 @@ describe("outcome → answer", () => {
 		const cancel = answer(codexBridge, "PreCompact", { kind: "cancel", reason: "r" });
 		expect(cancel.text).toBe("");
 		expect(cancel.warnings[0]).toContain("cannot cancel");
-	});
+	}, 60_000);
 
 	test("Cursor: non-MCP output only as context beside the original; a rewrite off preToolUse denies", () => {
 		const payload = fixture("cursor", "postToolUse.json");
@@ -265,21 +265,21 @@ describe("outcome → answer", () => {
 		const shell = answer(cursorBridge, "beforeShellExecution", { kind: "rewrite", input: { command: "ls" } });
 		expect(shell.json).toMatchObject({ permission: "deny", agent_message: expect.stringContaining('{"command":"ls"}') });
 		expect(answer(cursorBridge, "stop", { kind: "none" }).text).toBe("{}");
-	});
+	}, 60_000);
 
 	test("Copilot: modifiedResult keeps the original resultType", () => {
 		const payload = { ...fixture("copilot", "postToolUse.json"), toolResult: { resultType: "failure", textResultForLlm: "x" } };
 		expect(answer(copilotBridge, "postToolUse", { kind: "replace", text: "T" }, payload).json).toEqual({
 			modifiedResult: { resultType: "failure", textResultForLlm: "T" },
 		});
-	});
+	}, 60_000);
 
 	test("the deny for an event nobody can name is each agent's tool deny", () => {
 		expect(JSON.parse(geminiBridge.denyUnknown("r"))).toEqual({ decision: "deny", reason: "r" });
 		expect(JSON.parse(cursorBridge.denyUnknown("r"))).toEqual({ permission: "deny", user_message: "r", agent_message: "r" });
 		expect(JSON.parse(copilotBridge.denyUnknown("r"))).toEqual({ permissionDecision: "deny", permissionDecisionReason: "r" });
 		expect(JSON.parse(claudeBridge.denyUnknown("r")).hookSpecificOutput.permissionDecision).toBe("deny");
-	});
+	}, 60_000);
 });
 
 describe("who acts and through what (issue 22)", () => {

@@ -32,4 +32,4 @@ test("a bridge never runs its own agent's config hooks a second time; another ag
 		cwd: ws.project,
 	});
 	expect(JSON.stringify(answerOf(viaCodex))).toContain("CLAUDE-CONFIG-HOOK");
-});
+}, 60_000);

@@ -30,7 +30,7 @@ describe("runBridge", () => {
 		});
 		expect(answer.decision?.durationMs).toBeGreaterThan(0);
 		expect(answer.settings).toBeDefined();
-	});
+	}, 60_000);
 
 	test("rewrites and allows are recorded too; other events record nothing", async () => {
 		const payload = fixture("codex", "PreToolUse.json", ws.project);
@@ -48,7 +48,7 @@ describe("runBridge", () => {
 			discovery: false,
 		});
 		expect(prompt.decision).toBeUndefined();
-	});
+	}, 60_000);
 
 	test("a rewrite the built-in tool would refuse is denied, naming the field", async () => {
 		const payload = fixture("claude", "PreToolUse.Bash.json", ws.project);
@@ -59,13 +59,13 @@ describe("runBridge", () => {
 			permissionDecision: "deny",
 			permissionDecisionReason: expect.stringContaining("command"),
 		});
-	});
+	}, 60_000);
 
 	test("an unreadable stdin on a guard is a deny recorded as such", async () => {
 		const answer = await runBridge(claudeBridge, { stdin: new Error("stdin holds more than 10 bytes"), hookPaths: [], discovery: false });
 		expect(JSON.parse(answer.stdout).hookSpecificOutput.permissionDecisionReason).toContain("more than 10 bytes");
 		expect(answer.decision?.decision).toBe("deny");
-	});
+	}, 60_000);
 });
 
 describe("reading stdin", () => {
@@ -73,12 +73,17 @@ describe("reading stdin", () => {
 		const script = `import { readStdinBytes } from ${JSON.stringify(`${import.meta.dir}/../../src/host/stdin.ts`)};
 try { console.log("read " + readStdinBytes(100_000).length); } catch (e) { console.log(e.message); }`;
 		const run = async (size: number) => {
-			const proc = Bun.spawn([process.execPath, "-e", script], { stdin: new Uint8Array(size).fill(0x61), stdout: "pipe", stderr: "pipe" });
+			const proc = Bun.spawn([process.execPath, "-e", script], {
+				env: process.env,
+				stdin: new Uint8Array(size).fill(0x61),
+				stdout: "pipe",
+				stderr: "pipe",
+			});
 			return (await new Response(proc.stdout).text()).trim();
 		};
 		expect(await run(300_000)).toBe("stdin holds more than 100000 bytes; refusing a payload that large");
 		expect(await run(99_999)).toBe("read 99999");
-	});
+	}, 60_000);
 });
 
 describe("rewrites", () => {
@@ -92,5 +97,5 @@ describe("rewrites", () => {
 		});
 		expect(answer.stdout).toBe("");
 		expect(answer.decision?.decision).toBe("allow");
-	});
+	}, 60_000);
 });

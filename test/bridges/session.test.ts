@@ -70,7 +70,7 @@ describe("transcripts → messages (PROTOCOLS.md §17)", () => {
 			},
 			{ role: "toolResult", toolCallId: "toolu_1", toolName: "bash", content: [{ type: "text", text: "done" }], isError: false },
 		]);
-	});
+	}, 60_000);
 
 	test("Codex: injected context left out, exec_command as bash, outputs paired by call id", () => {
 		const rollout = [
@@ -112,7 +112,7 @@ describe("transcripts → messages (PROTOCOLS.md §17)", () => {
 			{ role: "toolResult", toolCallId: "call_1", toolName: "bash", content: [{ type: "text", text: "exit 0" }], isError: false },
 			{ role: "assistant", content: [{ type: "text", text: "All done." }] },
 		]);
-	});
+	}, 60_000);
 
 	test("Gemini: records by id, rewinds applied, tool calls followed by their results", () => {
 		const chat = [
@@ -148,7 +148,7 @@ describe("transcripts → messages (PROTOCOLS.md §17)", () => {
 			},
 			{ role: "toolResult", toolCallId: "c1", toolName: "bash", content: [{ type: "text", text: "(empty)" }], isError: false },
 		]);
-	});
+	}, 60_000);
 });
 
 describe("session files", () => {
@@ -162,7 +162,7 @@ describe("session files", () => {
 		}
 		expect(sessionFileName("a/b")).not.toBe(sessionFileName("a_b"));
 		expect(agentSessionFile("claude", "../x")).toStartWith(join(process.env.HOME as string, ".xcsh", "agent", "sessions", "claude"));
-	});
+	}, 60_000);
 });
 
 /** Appends what it saw on each call; blocks with a summary of ctx.sessionManager when asked. */
@@ -209,7 +209,7 @@ describe("bridge sessions end to end", () => {
 		expect(run.stderr).toContain("no-such-transcript.jsonl cannot be read");
 		expect(run.stderr.match(/cannot be read/g)).toHaveLength(1);
 		expect(reason(await call(payload("sess-b", "report")))).toContain("SEEN sess-b []");
-	});
+	}, 60_000);
 
 	test("ctx.sessionManager shows the agent's transcript with the hooks' entries after it", async () => {
 		const transcript = join(ws.project, "transcript.jsonl");
@@ -217,7 +217,7 @@ describe("bridge sessions end to end", () => {
 		await call(payload("sess-t", "ls", transcript));
 		const seen = reason(await call(payload("sess-t", "report", transcript)));
 		expect(seen).toContain(JSON.stringify(["user:", "assistant:", "toolResult:bash", ...Array(5).fill("custom:seen")]));
-	});
+	}, 60_000);
 
 	test("an auto-commit style hook reads the last assistant message from the agent's transcript at Stop", async () => {
 		// Like the upstream auto-commit example: on agent_end, take the last assistant text as the commit message.
@@ -263,7 +263,7 @@ export default function (pi) {
 		expect(run.code).toBe(0);
 		expect(run.stdout).toBe(""); // no opinion: Stop is not a guard event
 		expect(readFileSync(out, "utf8")).toBe("Removed the build folder.");
-	});
+	}, 60_000);
 
 	test("concurrent bridge processes on one session: every line whole, one header", async () => {
 		const runs = await Promise.all(Array.from({ length: 8 }, (_, i) => call(payload("sess-c", `echo ${i}`))));
@@ -279,5 +279,5 @@ export default function (pi) {
 		expect(warnings).toEqual([]);
 		expect(session.getEntries()).toHaveLength(40);
 		session.close();
-	});
+	}, 60_000);
 });

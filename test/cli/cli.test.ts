@@ -38,7 +38,7 @@ describe("emit", () => {
 		expect(out.result).toEqual({ block: true, reason: "blocked by policy" });
 		expect(out.event.type).toBe("tool_call");
 		expect(out.event.toolCallId).toMatch(/^call_/);
-	});
+	}, 60_000);
 
 	test("an allowed tool_call exits 0 with a null result", async () => {
 		const run = await runCli(["emit", "tool_call", "--hook", "guard.ts", "--data", '{"toolName":"bash","input":{"command":"ls"}}'], {
@@ -46,7 +46,7 @@ describe("emit", () => {
 		});
 		expect(run.code).toBe(0);
 		expect(JSON.parse(run.stdout).result).toBeNull();
-	});
+	}, 60_000);
 
 	test("a cancelled session_before_* exits 2; context is chained; tool_result is rewritten", async () => {
 		const cwd = project();
@@ -70,7 +70,7 @@ describe("emit", () => {
 			}),
 		});
 		expect(JSON.parse(result.stdout).result.content).toEqual([{ type: "text", text: "pw=***" }]);
-	});
+	}, 60_000);
 
 	test("a hook that fails to load blocks tool_call unless --allow-load-errors", async () => {
 		const cwd = project();
@@ -81,7 +81,7 @@ describe("emit", () => {
 		expect(JSON.parse(blocked.stdout).loadErrors[0].error).toContain("file not found");
 		const allowed = await runCli(["emit", "tool_call", "--hook", "missing.ts", "--allow-load-errors", "--data", data], { cwd });
 		expect(allowed.code).toBe(0);
-	});
+	}, 60_000);
 
 	test("bad input: malformed JSON, empty stdin, unknown type, schema-invalid event, type mismatch", async () => {
 		const cwd = project();
@@ -97,7 +97,7 @@ describe("emit", () => {
 		expectCleanError(await runCli(["emit", "tool_call", "--data", "[1]"], { cwd }), 1, "must be a JSON object");
 		expectCleanError(await runCli(["emit", "tool_call", "--data", '{"type":"agent_start"}'], { cwd }), 1, "does not match");
 		expectCleanError(await runCli(["emit"], { cwd }), 1, "TYPE");
-	});
+	}, 60_000);
 });
 
 describe("run", () => {
@@ -109,14 +109,14 @@ describe("run", () => {
 		const read = await runCli(["run", "read", "--hook", "guard.ts", "--input", '{"path":"secret.txt"}'], { cwd });
 		expect(read.code).toBe(0);
 		expect(read.stdout).toBe("pw=***\n");
-	});
+	}, 60_000);
 
 	test("bad input: unknown tool, invalid input naming the field, failing tool", async () => {
 		const cwd = project();
 		expectCleanError(await runCli(["run", "rm", "--input", "{}"], { cwd }), 1, 'unknown tool "rm"', "bash, read, write, edit");
 		expectCleanError(await runCli(["run", "bash", "--input", '{"command":1}'], { cwd }), 1, "input.command");
 		expectCleanError(await runCli(["run", "read", "--input", '{"path":"nope.txt"}'], { cwd }), 1, "nope.txt");
-	});
+	}, 60_000);
 });
 
 describe("command, check, schema, list, trust", () => {
@@ -132,7 +132,7 @@ describe("command, check, schema, list, trust", () => {
 		expect(lines.at(-1)).toMatchObject({ type: "custom", customType: "note", data: { args: "ship --dry-run it" } });
 		expectCleanError(await runCli(["command", "--hook", "guard.ts", "nope"], { cwd }), 1, "/nope", "/note");
 		expectCleanError(await runCli(["command", "--hook", "missing.ts", "note"], { cwd }), 1, "missing.ts", "Failed to load hook");
-	});
+	}, 60_000);
 
 	test("check reports events and commands; a load error names the file and exits 1", async () => {
 		const cwd = project({ "broken.ts": "export default 42;" });
@@ -144,14 +144,14 @@ describe("command, check, schema, list, trust", () => {
 		expect(bad.code).toBe(1);
 		expect(bad.stdout).toContain("broken.ts");
 		expect(bad.stdout).toContain("Hook must export a default function");
-	});
+	}, 60_000);
 
 	test("schema prints JSON Schema; an unknown type exits 1", async () => {
 		const run = await runCli(["schema", "tool_call"]);
 		expect(run.code).toBe(0);
 		expect(JSON.parse(run.stdout).event.properties.toolName.type).toBe("string");
 		expectCleanError(await runCli(["schema", "nope"]), 1, 'unknown event type "nope"');
-	});
+	}, 60_000);
 
 	test("project hooks need approval: list shows them untrusted, trust approve lets them run", async () => {
 		const cwd = tempDir();
@@ -168,7 +168,7 @@ describe("command, check, schema, list, trust", () => {
 		expect((await runCli(["emit", "tool_call", ...data], { cwd, home })).code).toBe(2);
 		expectCleanError(await runCli(["trust", "approve", "nope.ts"], { cwd, home }), 1, "nope.ts");
 		expectCleanError(await runCli(["trust", "bless"], { cwd, home }), 1, 'unknown action "bless"');
-	});
+	}, 60_000);
 });
 
 describe("the CLI itself", () => {
@@ -179,11 +179,11 @@ describe("the CLI itself", () => {
 		expect(help.stdout).toContain("emit");
 		expect((await runCli(["emit", "--help"])).stdout).toContain("--allow-load-errors");
 		expect((await runCli(["--version"])).stdout.trim()).toMatch(/^xcsh-hooks \d+\.\d+\.\d+ \(Bun \d+\.\d+\.\d+\)$/);
-	});
+	}, 60_000);
 
 	test("in-process main resolves exit codes", async () => {
 		expect(await main(["schema", "nope"])).toBe(1);
 		expect(await main(["frobnicate"])).toBe(1);
 		expect(existsSync(join(process.env.HOME as string, ".xcsh", "agent", "trust.json"))).toBe(false);
-	});
+	}, 60_000);
 });

@@ -21,29 +21,33 @@ describe("help", () => {
 		expect(help.stdout).not.toContain("\x1b[");
 		for (const name of COMMANDS) expect(help.stdout).toMatch(new RegExp(`^  ${name} `, "m"));
 		expect(help.stdout).toContain("xcsh-hooks help <command>");
-	});
+	}, 60_000);
 
-	test.each(COMMANDS)("help %s equals %s --help, fits 80 columns and never shows -extension", async (name) => {
-		const viaHelp = await runCli(["help", name]);
-		const viaFlag = await runCli([name, "--help"]);
-		expect(viaHelp.code).toBe(0);
-		expect(viaHelp.stdout).toBe(viaFlag.stdout);
-		expect(viaHelp.stdout).toStartWith(`Usage: xcsh-hooks ${name}`);
-		expect(widest(viaHelp.stdout)).toBeLessThanOrEqual(80);
-		expect(viaHelp.stdout).not.toContain("-extension,");
-		expect(viaHelp.stdout).not.toMatch(/(^|[\s,])-extension/);
-		expect(viaHelp.stdout).not.toContain("\x1b[");
-	});
+	test.each(COMMANDS)(
+		"help %s equals %s --help, fits 80 columns and never shows -extension",
+		async (name) => {
+			const viaHelp = await runCli(["help", name]);
+			const viaFlag = await runCli([name, "--help"]);
+			expect(viaHelp.code).toBe(0);
+			expect(viaHelp.stdout).toBe(viaFlag.stdout);
+			expect(viaHelp.stdout).toStartWith(`Usage: xcsh-hooks ${name}`);
+			expect(widest(viaHelp.stdout)).toBeLessThanOrEqual(80);
+			expect(viaHelp.stdout).not.toContain("-extension,");
+			expect(viaHelp.stdout).not.toMatch(/(^|[\s,])-extension/);
+			expect(viaHelp.stdout).not.toContain("\x1b[");
+		},
+		60_000,
+	);
 
 	test("the hook flag is shown as -e, --hook, --extension", async () => {
 		expect((await runCli(["help", "emit"])).stdout).toContain("-e, --hook, --extension <path>");
-	});
+	}, 60_000);
 
 	test("help of an unknown command names it", async () => {
 		const run = await runCli(["help", "frobnicate"]);
 		expect(run.code).toBe(1);
 		expect(run.stderr).toContain('no command "frobnicate"');
-	});
+	}, 60_000);
 
 	test("colour only on a terminal, and never with NO_COLOR", async () => {
 		const script = `const { main } = await import(${JSON.stringify(join(import.meta.dir, "..", "..", "src", "cli", "main.ts"))}); await main(["--help"]);`;
@@ -60,7 +64,7 @@ describe("help", () => {
 		};
 		expect(await screen({ NO_COLOR: "" })).toContain("\x1b[36minit");
 		expect(await screen({ NO_COLOR: "1" })).not.toContain("\x1b[");
-	});
+	}, 60_000);
 });
 
 describe("version", () => {
@@ -69,7 +73,7 @@ describe("version", () => {
 		expect((await runCli(["--version"])).stdout.trim()).toBe(line);
 		expect((await runCli(["version"])).stdout.trim()).toBe(line);
 		expect(JSON.parse((await runCli(["version", "--json"])).stdout)).toEqual({ version: PKG.version, bun: Bun.version });
-	});
+	}, 60_000);
 });
 
 describe("command <name> --help", () => {
@@ -84,7 +88,7 @@ describe("command <name> --help", () => {
 		expect(passed.code).toBe(0);
 		const ours = await runCli(["command", "--help", "echo"], { cwd: dir });
 		expect(ours.stdout).toStartWith("Usage: xcsh-hooks command");
-	});
+	}, 60_000);
 });
 
 describe("completion", () => {
@@ -99,7 +103,7 @@ describe("completion", () => {
 		writeFileSync(file, await script("bash"));
 		const complete = (words: string[]) => {
 			const line = `source ${file}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}; _xcsh_hooks; printf '%s\\n' "\${COMPREPLY[@]}"`;
-			const out = Bun.spawnSync(["bash", "-c", line], { stdout: "pipe", stderr: "pipe" });
+			const out = Bun.spawnSync(["bash", "-c", line], { env: process.env, stdout: "pipe", stderr: "pipe" });
 			expect(out.stderr.toString()).toBe("");
 			return out.stdout.toString().trim().split("\n").filter(Boolean);
 		};
@@ -109,25 +113,29 @@ describe("completion", () => {
 		expect(complete(["xcsh-hooks", "init", "--template", "re"])).toEqual(["redact"]);
 		expect(complete(["xcsh-hooks", "emit", "--no-d"])).toEqual(["--no-discovery"]);
 		expect(complete(["xcsh-hooks", "completion", ""])).toEqual(["bash", "zsh", "fish"]);
-	});
+	}, 60_000);
 
-	test.each(["zsh", "fish"])("%s: a script that names every command", async (shell) => {
-		const text = await script(shell);
-		for (const name of COMMANDS) expect(text).toContain(name);
-		expect(text).toContain(shell === "zsh" ? "compdef _xcsh_hooks xcsh-hooks" : "complete -c xcsh-hooks");
-		const checker = Bun.which(shell);
-		if (checker) {
-			const file = join(tempDir(), `completion.${shell}`);
-			writeFileSync(file, text);
-			expect(Bun.spawnSync([checker, "-n", file]).exitCode).toBe(0);
-		}
-	});
+	test.each(["zsh", "fish"])(
+		"%s: a script that names every command",
+		async (shell) => {
+			const text = await script(shell);
+			for (const name of COMMANDS) expect(text).toContain(name);
+			expect(text).toContain(shell === "zsh" ? "compdef _xcsh_hooks xcsh-hooks" : "complete -c xcsh-hooks");
+			const checker = Bun.which(shell);
+			if (checker) {
+				const file = join(tempDir(), `completion.${shell}`);
+				writeFileSync(file, text);
+				expect(Bun.spawnSync([checker, "-n", file], { env: process.env }).exitCode).toBe(0);
+			}
+		},
+		60_000,
+	);
 
 	test("an unknown shell is refused with the choices", async () => {
 		const run = await runCli(["completion", "tcsh"]);
 		expect(run.code).toBe(1);
 		expect(run.stderr).toContain("choose one of: bash, zsh, fish");
-	});
+	}, 60_000);
 });
 
 describe.skipIf(process.platform === "win32")("run bash and signals", () => {
@@ -135,7 +143,7 @@ describe.skipIf(process.platform === "win32")("run bash and signals", () => {
 
 	/** Process ids whose command line contains `mark` (read from /proc: no pattern matching on names). */
 	const processesWith = (mark: string): number[] => {
-		const out = Bun.spawnSync(["ps", "-eo", "pid=,args="], { stdout: "pipe" }).stdout.toString();
+		const out = Bun.spawnSync(["ps", "-eo", "pid=,args="], { env: process.env, stdout: "pipe" }).stdout.toString();
 		return out
 			.split("\n")
 			.filter((l) => l.includes(mark) && !l.includes("ps -eo") && !l.includes("cli.ts"))
@@ -169,6 +177,6 @@ describe.skipIf(process.platform === "win32")("run bash and signals", () => {
 			for (const pid of left) process.kill(pid, "SIGKILL"); // never leave them behind, even when failing
 			expect(left).toEqual([]);
 		},
-		20_000,
+		60_000,
 	);
 });

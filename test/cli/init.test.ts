@@ -83,40 +83,44 @@ describe("init in-process", () => {
 		const dir = project();
 		expect((await inProcess(["init", "safety", "--cwd", dir])).code).toBe(0);
 		expect(readFileSync(join(dir, ".xcsh/hooks/safety.ts"), "utf8")).toBe(TEMPLATES.guard.files("safety")[0]?.content as string);
-	});
+	}, 60_000);
 });
 
 describe("init as a subprocess, then bun test on the scaffold", () => {
-	test.each(TEMPLATE_NAMES)("%s", async (template) => {
-		const dir = project();
-		const name = `scaffold-${template}`;
-		const init = await cli(["init", name, "--template", template, "--json"], dir);
-		expect(init.stderr).toBe("");
-		expect(init.code).toBe(0);
-		const [hook, testFile] = paths(dir, template, name);
-		const report = JSON.parse(init.stdout);
-		expect(report.files).toEqual([
-			{ path: hook, role: "hook", approved: true },
-			{ path: testFile, role: "test", approved: true },
-		]);
-		const relativeTest = `./${testFile.slice(dir.length + 1)}`;
-		expect(report.next).toContain(`xcsh-hooks test ${relativeTest}`);
-		expect(report.next).toContain("xcsh-hooks check");
+	test.each(TEMPLATE_NAMES)(
+		"%s",
+		async (template) => {
+			const dir = project();
+			const name = `scaffold-${template}`;
+			const init = await cli(["init", name, "--template", template, "--json"], dir);
+			expect(init.stderr).toBe("");
+			expect(init.code).toBe(0);
+			const [hook, testFile] = paths(dir, template, name);
+			const report = JSON.parse(init.stdout);
+			expect(report.files).toEqual([
+				{ path: hook, role: "hook", approved: true },
+				{ path: testFile, role: "test", approved: true },
+			]);
+			const relativeTest = `./${testFile.slice(dir.length + 1)}`;
+			expect(report.next).toContain(`xcsh-hooks test ${relativeTest}`);
+			expect(report.next).toContain("xcsh-hooks check");
 
-		const run = await spawn([process.execPath, "test", relativeTest], dir);
-		expect(run.stderr).toMatch(/ [1-9]\d* pass\n 0 fail\n/);
-		expect(run.stderr).not.toContain("(fail)");
-		expect(run.code).toBe(0);
+			const run = await spawn([process.execPath, "test", relativeTest], dir);
+			expect(run.stderr).toMatch(/ [1-9]\d* pass\n 0 fail\n/);
+			expect(run.stderr).not.toContain("(fail)");
+			expect(run.code).toBe(0);
 
-		// `check` loads the scaffold as discovered, approved project hook: no error, no skip.
-		const check = await cli(["check", "--json"], dir);
-		expect(check.code).toBe(0);
-		const checked = JSON.parse(check.stdout);
-		expect(checked).toMatchObject({ ok: true, loadErrors: [], skipped: [] });
-		expect(checked.hooks.map((h: { path: string }) => h.path)).toEqual([hook]);
-		const registered = checked.hooks[0].events.length + checked.hooks[0].commands.length;
-		expect(registered).toBeGreaterThan(0);
-	});
+			// `check` loads the scaffold as discovered, approved project hook: no error, no skip.
+			const check = await cli(["check", "--json"], dir);
+			expect(check.code).toBe(0);
+			const checked = JSON.parse(check.stdout);
+			expect(checked).toMatchObject({ ok: true, loadErrors: [], skipped: [] });
+			expect(checked.hooks.map((h: { path: string }) => h.path)).toEqual([hook]);
+			const registered = checked.hooks[0].events.length + checked.hooks[0].commands.length;
+			expect(registered).toBeGreaterThan(0);
+		},
+		60_000,
+	);
 
 	test("prints what it wrote and what to do next", async () => {
 		const dir = project();
@@ -127,7 +131,7 @@ describe("init as a subprocess, then bun test on the scaffold", () => {
 		expect(stdout).toContain("xcsh-hooks test ./.xcsh/hooks/pre/bash.test.ts");
 		expect(stdout).toContain(`xcsh-hooks emit tool_call --data '{"toolName":"bash"`);
 		expect(stdout).not.toContain("bun add");
-	});
+	}, 60_000);
 });
 
 test("generated files type-check in a strict project", async () => {
@@ -152,7 +156,7 @@ test("generated files type-check in a strict project", async () => {
 	const { stdout } = await spawn([join(REPO, "node_modules", ".bin", "tsc"), "-p", dir], dir);
 	// Only the scaffold's own diagnostics: the library's in-progress files are checked elsewhere.
 	expect(stdout.split("\n").filter((line) => line.startsWith(".xcsh/"))).toEqual([]);
-});
+}, 60_000);
 
 describe("refusals", () => {
 	test("an existing file is never overwritten without --force, and nothing is written", async () => {
@@ -168,7 +172,7 @@ describe("refusals", () => {
 
 		expect((await inProcess(["init", "mine", "--cwd", dir, "--force"])).code).toBe(0);
 		expect(readFileSync(testFile, "utf8")).toContain("createHookHarness");
-	});
+	}, 60_000);
 
 	test("a bad name says what is allowed", async () => {
 		const dir = project();
@@ -178,7 +182,7 @@ describe("refusals", () => {
 		expect(stderr).toContain('invalid hook name "Bad.Name": use lowercase letters, digits, "-" and "_"');
 		expect(stderr.trim().split("\n")).toHaveLength(1);
 		expect(existsSync(join(dir, ".xcsh"))).toBe(false);
-	});
+	}, 60_000);
 
 	test("an unknown template lists the templates", async () => {
 		const dir = project();
@@ -186,7 +190,7 @@ describe("refusals", () => {
 		expect(code).toBe(1);
 		expect(stderr.trim()).toBe(`xcsh-hooks init: unknown template "nope"; choose one of: ${TEMPLATE_NAMES.join(", ")}`);
 		expect(existsSync(join(dir, ".xcsh"))).toBe(false);
-	});
+	}, 60_000);
 });
 
 describe("--user and next steps", () => {
@@ -205,7 +209,7 @@ describe("--user and next steps", () => {
 		expect(human.stdout).not.toContain("approved");
 		expect(human.stdout).not.toContain("bun add");
 		expect(human.stdout).toContain("xcsh-hooks test ~/.xcsh/agent/hooks/again.test.ts");
-	});
+	}, 60_000);
 
 	test("needs no package where xcsh-hooks does not resolve (xcsh-hooks test serves it), and puts --cwd in the commands", async () => {
 		const dir = tempDir("xcsh-hooks-init-bare-");
@@ -214,7 +218,7 @@ describe("--user and next steps", () => {
 		expect(next[0]).toStartWith("xcsh-hooks test ");
 		expect(next.join("\n")).not.toContain("bun add");
 		expect(next).toContain(`xcsh-hooks check --cwd ${dir}`);
-	});
+	}, 60_000);
 
 	test.each(TEMPLATE_NAMES)("%s: the suggested command is valid for the hook", async (template) => {
 		const name = `ex-${template}`;
@@ -245,4 +249,4 @@ test("templates are bundled as strings (they survive without the .txt files)", a
 	const { stdout, code } = await spawn([process.execPath, join(out, "dist", "entry.js")], out);
 	expect(code).toBe(0);
 	expect(JSON.parse(stdout)).toEqual(TEMPLATES.shell.files("bash").map((f) => f.content.length));
-});
+}, 60_000);

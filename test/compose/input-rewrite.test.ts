@@ -55,7 +55,7 @@ describe("in process", () => {
 	test("rewriter then guard: the guard sees the rewritten command and the tool runs it", async () => {
 		const { bash } = await loaded(project(HOOKS), ["dry-run.ts", "guard.ts"]);
 		expect(textOf((await bash.execute("c1", { command: "echo ran" })).content)).toBe("ran --dry-run\n");
-	});
+	}, 60_000);
 
 	test("guard then rewriter: the guard sees the original command and blocks it", async () => {
 		const dir = project(HOOKS);
@@ -64,7 +64,7 @@ describe("in process", () => {
 		expect(error).toBeInstanceOf(ToolBlockedError);
 		expect(error.message).toBe(`guard saw: ${MAKE}`);
 		expect(existsSync(join(dir, "made.txt"))).toBe(false);
-	});
+	}, 60_000);
 
 	test("two rewriters: the second builds on the first, and emitToolCall returns the final input", async () => {
 		const { runner, bash } = await loaded(project(HOOKS), ["dry-run.ts", "echo.ts"]);
@@ -73,7 +73,7 @@ describe("in process", () => {
 		expect(result?.input).toEqual({ command: "echo printf ran --dry-run" });
 		expect(input).toEqual({ command: "printf ran" });
 		expect(textOf((await bash.execute("c2", input)).content)).toBe("printf ran --dry-run\n");
-	});
+	}, 60_000);
 
 	test("a block after a rewrite blocks, and the tool does not run", async () => {
 		const dir = project(HOOKS);
@@ -82,7 +82,7 @@ describe("in process", () => {
 		expect(error).toBeInstanceOf(ToolBlockedError);
 		expect(error.message).toBe(`no dry runs today: ${MAKE} --dry-run`);
 		expect(existsSync(join(dir, "made.txt"))).toBe(false);
-	});
+	}, 60_000);
 
 	test("a rewrite to an input the tool does not accept is blocked, naming the field", async () => {
 		const dir = project(HOOKS);
@@ -93,7 +93,7 @@ describe("in process", () => {
 		expect(error.message).toContain("invalid.ts");
 		expect(error.message).toContain("bash input.command");
 		expect(existsSync(join(dir, "made.txt"))).toBe(false);
-	});
+	}, 60_000);
 
 	test("changing event.input in place blocks the call: neither command runs and the caller's input is unchanged", async () => {
 		const dir = project(HOOKS);
@@ -103,7 +103,7 @@ describe("in process", () => {
 		expect(error).toBeInstanceOf(TypeError); // the hook's own error, rethrown as is
 		expect(input).toEqual({ command: MAKE });
 		expect([existsSync(join(dir, "made.txt")), existsSync(join(dir, "pwned.txt"))]).toEqual([false, false]);
-	});
+	}, 60_000);
 
 	test("a nested value of event.input cannot be changed in place either", async () => {
 		const dir = project({ "deep.ts": `export default (pi) => pi.on("tool_call", (event) => { event.input.options.force = true; });\n` });
@@ -111,12 +111,12 @@ describe("in process", () => {
 		const input = { options: { force: false } };
 		await expect(runner.emitToolCall({ type: "tool_call", toolName: "custom", toolCallId: "c1", input })).rejects.toBeInstanceOf(TypeError);
 		expect(input.options.force).toBe(false);
-	});
+	}, 60_000);
 
 	test("tool_result.input is the input the tool ran with", async () => {
 		const { bash } = await loaded(project(HOOKS), ["dry-run.ts", "show-input.ts"]);
 		expect(textOf((await bash.execute("c1", { command: "true" })).content)).toBe('{"command":"true --dry-run"}');
-	});
+	}, 60_000);
 
 	test("a shell pre hook printing {input} rewrites the call, and a module guard after it sees the new command", async () => {
 		const dir = project({
@@ -127,14 +127,14 @@ describe("in process", () => {
 		const { bash } = await loaded(dir, ["pre/bash.sh", "from-shell-only.ts"]);
 		expect(textOf((await bash.execute("c1", { command: MAKE })).content)).toBe("from-shell\n");
 		expect(existsSync(join(dir, "made.txt"))).toBe(false);
-	});
+	}, 60_000);
 
 	test("the harness's toolCall returns the rewritten input", async () => {
 		const dir = project(HOOKS);
 		const h = await createHookHarness(join(dir, "dry-run.ts"));
 		expect(await h.toolCall("bash", { command: "ls" })).toEqual({ blocked: false, input: { command: "ls --dry-run" } });
 		expect(await h.toolCall("read", { path: "a" })).toEqual({ blocked: false });
-	});
+	}, 60_000);
 
 	test("serve (in process): toolCall answers {block: false, input} with the final input", async () => {
 		const dir = project(HOOKS);
@@ -151,7 +151,7 @@ describe("in process", () => {
 		} finally {
 			await server.shutdown();
 		}
-	});
+	}, 60_000);
 });
 
 for (const cli of clis)
@@ -166,12 +166,12 @@ for (const cli of clis)
 			});
 			expect(run.code).toBe(0);
 			expect(JSON.parse(run.stdout).result).toEqual({ input: { command: "echo ls --dry-run" } });
-		});
+		}, 60_000);
 
 		test("run bash: rewriter then guard runs the rewritten command", async () => {
 			const run = await runBash(project(HOOKS), ["dry-run.ts", "guard.ts"], "echo ran");
 			expect({ code: run.code, stdout: run.stdout.trim(), stderr: run.stderr }).toEqual({ code: 0, stdout: "ran --dry-run", stderr: "" });
-		});
+		}, 60_000);
 
 		test("run bash: guard then rewriter blocks with the original command (exit 2)", async () => {
 			const dir = project(HOOKS);
@@ -179,7 +179,7 @@ for (const cli of clis)
 			expect(run.code).toBe(2);
 			expect(run.stderr).toContain(`guard saw: ${MAKE}`);
 			expect(existsSync(join(dir, "made.txt"))).toBe(false);
-		});
+		}, 60_000);
 
 		test("run bash: a block after a rewrite blocks (exit 2) and nothing runs", async () => {
 			const dir = project(HOOKS);
@@ -187,7 +187,7 @@ for (const cli of clis)
 			expect(run.code).toBe(2);
 			expect(run.stderr).toContain(`no dry runs today: ${MAKE} --dry-run`);
 			expect(existsSync(join(dir, "made.txt"))).toBe(false);
-		});
+		}, 60_000);
 
 		test("run bash: a rewrite to an invalid input is blocked (exit 2), naming bash input.command", async () => {
 			const dir = project(HOOKS);
@@ -195,21 +195,21 @@ for (const cli of clis)
 			expect(run.code).toBe(2);
 			expect(run.stderr).toContain("bash input.command");
 			expect(existsSync(join(dir, "made.txt"))).toBe(false);
-		});
+		}, 60_000);
 
 		test("run bash: changing event.input in place is blocked (exit 2) and neither command runs", async () => {
 			const dir = project(HOOKS);
 			const run = await runBash(dir, ["mutate.ts"], MAKE);
 			expect(run.code).toBe(2);
 			expect([existsSync(join(dir, "made.txt")), existsSync(join(dir, "pwned.txt"))]).toEqual([false, false]);
-		});
+		}, 60_000);
 
 		test("run bash: a shell pre hook's {input} is what runs", async () => {
 			const dir = project(HOOKS);
 			const run = await runBash(dir, ["pre/bash.sh"], MAKE);
 			expect({ code: run.code, stdout: run.stdout.trim() }).toEqual({ code: 0, stdout: "from-shell" });
 			expect(existsSync(join(dir, "made.txt"))).toBe(false);
-		});
+		}, 60_000);
 
 		test("serve: toolCall answers {block: false, input} when hooks rewrote it, {block: false} when not", async () => {
 			const dir = project(HOOKS);
@@ -220,5 +220,5 @@ for (const cli of clis)
 			expect(answer(served, 1).result).toEqual({ block: false, input: { command: "ls --dry-run" } });
 			expect(answer(served, 2).result).toEqual({ block: false });
 			expect(served.code).toBe(0);
-		});
+		}, 60_000);
 	});

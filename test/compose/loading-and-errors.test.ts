@@ -43,13 +43,13 @@ describe("unknown event names", () => {
 	test('pi.on("tool_cal") is a load error that suggests "tool_call"', async () => {
 		const dir = project({ "typo.ts": TYPO });
 		expect(await loadHooks(["typo.ts"], dir)).toEqual({ hooks: [], errors: [{ path: "typo.ts", error: TYPO_ERROR }] });
-	});
+	}, 60_000);
 
 	test("a name close to nothing gets no suggestion", async () => {
 		const dir = project({ "odd.ts": returning("frobnicate", "undefined") });
 		const { errors } = await loadHooks(["odd.ts"], dir);
 		expect(errors).toEqual([{ path: "odd.ts", error: 'Failed to load hook: Unknown event "frobnicate"' }]);
-	});
+	}, 60_000);
 
 	for (const cli of clis)
 		test(`${cli.name}: emit tool_call with the misspelt hook loaded is blocked (exit 2)`, async () => {
@@ -62,7 +62,7 @@ describe("unknown event names", () => {
 			expect(printed.result.block).toBe(true);
 			expect(printed.loadErrors).toEqual([{ path: join(dir, "typo.ts"), error: TYPO_ERROR }]);
 			expect(run.stderr).toContain('did you mean "tool_call"?');
-		});
+		}, 60_000);
 });
 
 describe("loading, exactly", () => {
@@ -73,7 +73,7 @@ describe("loading, exactly", () => {
 			{ path: "number.ts", error: "Hook must export a default function" },
 			{ path: "none.ts", error: "Hook must export a default function" },
 		]);
-	});
+	}, 60_000);
 
 	test("an absolute path keeps its resolvedPath as given (/./ and .. stay) and loads", async () => {
 		const dir = project({ "hook.ts": returning("tool_call", "undefined"), "sub/.keep": "" });
@@ -84,7 +84,7 @@ describe("loading, exactly", () => {
 			[dotted, dotted, true],
 			[parent, parent, true],
 		]);
-	});
+	}, 60_000);
 
 	test("before_agent_start: a handler setting event.prompt is not seen by the next", async () => {
 		const dir = project({
@@ -98,7 +98,7 @@ describe("loading, exactly", () => {
 		const { hooks } = await loadHooks(["first.ts", "second.ts"], dir);
 		const result = await new HookRunner(hooks, dir).emitBeforeAgentStart("original");
 		expect(result?.message?.content).toBe("original");
-	});
+	}, 60_000);
 });
 
 for (const cli of clis)
@@ -108,7 +108,7 @@ for (const cli of clis)
 			const run = await runCli(cli, ["check", "--json", "--no-discovery", "--hook", "number.ts"], dir);
 			expect(run.code).toBe(1);
 			expect(JSON.parse(run.stdout).loadErrors).toEqual([{ path: join(dir, "number.ts"), error: "Hook must export a default function" }]);
-		});
+		}, 60_000);
 
 		test("emit before_agent_start: the second hook sees the prompt as sent, not as the first one changed it", async () => {
 			const dir = project({
@@ -120,13 +120,13 @@ for (const cli of clis)
 			});
 			expect(run.code).toBe(0);
 			expect(JSON.parse(run.stdout).result.message.content).toBe("original");
-		});
+		}, 60_000);
 	});
 
 describe("ToolBlockedError", () => {
 	test("is the same class from xcsh-hooks and xcsh-hooks/hooks", () => {
 		expect(hooksEntry.ToolBlockedError).toBe(root.ToolBlockedError);
-	});
+	}, 60_000);
 
 	test("a {block: true, reason} is thrown as ToolBlockedError with code TOOL_BLOCKED, the reason and it as message", async () => {
 		const { wrapper, runs } = await wrapFactory((pi) => pi.on("tool_call", () => ({ block: true, reason: "frozen week" })));
@@ -135,14 +135,14 @@ describe("ToolBlockedError", () => {
 		expect(error).toBeInstanceOf(Error);
 		expect([error.code, error.reason, error.message]).toEqual(["TOOL_BLOCKED", "frozen week", "frozen week"]);
 		expect(runs).toEqual([]);
-	});
+	}, 60_000);
 
 	test("a {block: true} without a reason reads `Tool execution was blocked by a hook`", async () => {
 		const { wrapper } = await wrapFactory((pi) => pi.on("tool_call", () => ({ block: true })));
 		const error = await wrapper.execute("c1", { target: "prod" }).catch((e) => e);
 		expect(error).toBeInstanceOf(ToolBlockedError);
 		expect(error.message).toBe("Tool execution was blocked by a hook");
-	});
+	}, 60_000);
 
 	test("a handler's own error is rethrown as is, not wrapped, and the tool does not run", async () => {
 		class PolicyError extends Error {}
@@ -154,5 +154,5 @@ describe("ToolBlockedError", () => {
 		);
 		await expect(wrapper.execute("c1", { target: "prod" })).rejects.toBe(thrown);
 		expect(runs).toEqual([]);
-	});
+	}, 60_000);
 });

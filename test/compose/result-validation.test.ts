@@ -50,7 +50,7 @@ describe("in process", () => {
 				expect(error?.message).toContain(field);
 				expect(error).toBeInstanceOf(Error);
 				expect(existsSync(join(dir, "made.txt"))).toBe(false);
-			});
+			}, 60_000);
 
 		test(`${kind} answering tool_result with {content: "not an array"} is reported to onError and the output is kept`, async () => {
 			const dir = badProject(BAD_CONTENT, "tool_result");
@@ -60,7 +60,7 @@ describe("in process", () => {
 			expect(reported).toHaveLength(1);
 			expect(reported[0]).toMatchObject({ hookPath: file("tool_result"), event: "tool_result" });
 			expect(reported[0]?.error).toContain("tool_result result.content");
-		});
+		}, 60_000);
 	}
 
 	test("a later valid redaction still applies after an invalid one was ignored", async () => {
@@ -72,7 +72,7 @@ describe("in process", () => {
 		const { read, reported } = await loaded(dir, ["bad.ts", "good.ts"]);
 		expect(textOf((await read.execute("c1", { path: "file.txt" })).content)).toBe(FILE_TEXT.toUpperCase());
 		expect(reported.map((e) => e.hookPath)).toEqual(["bad.ts"]);
-	});
+	}, 60_000);
 
 	test("other events with a result schema report a bad result and ignore it", async () => {
 		const dir = project({
@@ -96,7 +96,7 @@ describe("in process", () => {
 			["before_agent_start", "before_agent_start result.message"],
 			["session.compacting", "session.compacting result.prompt"],
 		]);
-	});
+	}, 60_000);
 
 	test("events that take no result ignore whatever handlers return", async () => {
 		const dir = project({
@@ -110,7 +110,7 @@ describe("in process", () => {
 		expect(await runner.emit({ type: "agent_start" })).toBeUndefined();
 		expect(await runner.emit({ type: "turn_start", turnIndex: 0, timestamp: 0 })).toBeUndefined();
 		expect(reported).toEqual([]);
-	});
+	}, 60_000);
 });
 
 for (const cli of clis)
@@ -126,7 +126,7 @@ for (const cli of clis)
 					expect(JSON.parse(run.stdout).result.block).toBe(true);
 					expect(run.stderr).toContain(`${join(dir, file("tool_call"))} returned an invalid tool_call result`);
 					expect(run.stderr).toContain(field);
-				});
+				}, 60_000);
 
 			test(`run bash: ${kind} answering {blok: true} is blocked (exit 2) and the command does not run`, async () => {
 				const dir = badProject({ blok: true }, "tool_call");
@@ -138,7 +138,7 @@ for (const cli of clis)
 				expect(run.code).toBe(2);
 				expect(run.stderr).toContain("tool_call result.blok");
 				expect(existsSync(join(dir, "made.txt"))).toBe(false);
-			});
+			}, 60_000);
 
 			test(`run read: ${kind} answering {content: "not an array"} keeps the output and reports the error on stderr`, async () => {
 				const dir = badProject(BAD_CONTENT, "tool_result");
@@ -150,7 +150,7 @@ for (const cli of clis)
 				expect({ code: run.code, stdout: run.stdout }).toEqual({ code: 0, stdout: FILE_TEXT });
 				expect(run.stderr).toContain(`hook error (tool_result) ${join(dir, file("tool_result"))}`);
 				expect(run.stderr).toContain("tool_result result.content");
-			});
+			}, 60_000);
 
 			test(`emit tool_result: ${kind} answering {content: "not an array"} is listed in errors, result null`, async () => {
 				const dir = badProject(BAD_CONTENT, "tool_result");
@@ -169,7 +169,7 @@ for (const cli of clis)
 				expect(printed.result).toBeNull();
 				expect(printed.errors).toMatchObject([{ hookPath: join(dir, file("tool_result")), event: "tool_result" }]);
 				expect(printed.errors[0].error).toContain("tool_result result.content");
-			});
+			}, 60_000);
 		}
 
 		test('serve: toolCall with a guard answering {block: "yes"} is blocked, naming the field', async () => {
@@ -181,5 +181,5 @@ for (const cli of clis)
 				block: true,
 				reason: expect.stringContaining("tool_call result.block: expected boolean"),
 			});
-		});
+		}, 60_000);
 	});

@@ -59,7 +59,7 @@ describe("in process", () => {
 			expect(result?.content).toEqual([{ type: "text", text: REDACTED_TEXT }]);
 			expect(reported).toEqual([]);
 		}
-	});
+	}, 60_000);
 
 	test("a later handler sees the earlier one's content and details; the merged result keeps the details it did not touch", async () => {
 		const dir = project({
@@ -73,14 +73,14 @@ describe("in process", () => {
 			content: [{ type: "text", text: "one two (details by first)" }],
 			details: { by: "first" },
 		});
-	});
+	}, 60_000);
 
 	test("the wrapped read tool returns the file with both redactions", async () => {
 		const { read } = await loaded(redactProject(), ["keys.ts", "emails.ts"]);
 		const result = await read.execute("c1", { path: "secrets.txt" });
 		expect(textOf(result.content)).toBe(`${REDACTED_TEXT}\n`);
 		expect(result.details).toMatchObject({ lines: 1 }); // the tool's own details survive
-	});
+	}, 60_000);
 
 	test("a shell post hook after a module hook gets the redacted content on stdin and adds its own redaction", async () => {
 		const dir = redactProject();
@@ -90,12 +90,12 @@ describe("in process", () => {
 		expect(textOf(result.content)).toBe(`${REDACTED_TEXT}\n`);
 		const seen = JSON.parse(readFileSync(join(dir, "seen.json"), "utf8"));
 		expect(seen.content).toEqual([{ type: "text", text: "API_KEY=*** owner=ops@example.com\n" }]);
-	});
+	}, 60_000);
 
 	test("a module hook after a shell post hook still applies on top of the shell's redaction", async () => {
 		const { read } = await loaded(redactProject(), ["post/read.sh", "keys.ts"]);
 		expect(textOf((await read.execute("c1", { path: "secrets.txt" })).content)).toBe(`${REDACTED_TEXT}\n`);
-	});
+	}, 60_000);
 
 	test("the harness's toolResult shows two redacting handlers of one hook both applied", async () => {
 		const dir = project({
@@ -107,7 +107,7 @@ describe("in process", () => {
 		});
 		const h = await createHookHarness(join(dir, "both.ts"));
 		expect((await h.toolResult("read", { path: ".env" }, SECRET_TEXT)).text).toBe(REDACTED_TEXT);
-	});
+	}, 60_000);
 
 	test("serve (in process): emit with a tool_result event answers the merged redactions", async () => {
 		const dir = redactProject();
@@ -128,7 +128,7 @@ describe("in process", () => {
 		} finally {
 			await server.shutdown();
 		}
-	});
+	}, 60_000);
 });
 
 for (const cli of clis)
@@ -141,7 +141,7 @@ for (const cli of clis)
 				dir,
 			);
 			expect({ code: run.code, stdout: run.stdout.trim(), stderr: run.stderr }).toEqual({ code: 0, stdout: REDACTED_TEXT, stderr: "" });
-		});
+		}, 60_000);
 
 		test("run read with a module hook and a shell post hook prints both redactions", async () => {
 			const dir = redactProject();
@@ -152,7 +152,7 @@ for (const cli of clis)
 			);
 			expect({ code: run.code, stdout: run.stdout.trim(), stderr: run.stderr }).toEqual({ code: 0, stdout: REDACTED_TEXT, stderr: "" });
 			expect(readFileSync(join(dir, "seen.json"), "utf8")).not.toContain("s3cr3t");
-		});
+		}, 60_000);
 
 		test("a user-level shell post hook in ~/.xcsh/agent/hooks/post composes with a --hook module", async () => {
 			const dir = redactProject();
@@ -160,7 +160,7 @@ for (const cli of clis)
 				homeFiles: { ".xcsh/agent/hooks/post/read.sh": SHELL_REDACT_KEYS },
 			});
 			expect({ code: run.code, stdout: run.stdout.trim(), stderr: run.stderr }).toEqual({ code: 0, stdout: REDACTED_TEXT, stderr: "" });
-		});
+		}, 60_000);
 
 		test("a project shell post hook for every tool (.xcsh/hooks/post/*.sh), once approved, composes with a --hook module", async () => {
 			const dir = project({ "emails.ts": REDACT_EMAILS, ".xcsh/hooks/post/*.sh": SHELL_REDACT_KEYS, "secrets.txt": `${SECRET_TEXT}\n` });
@@ -169,7 +169,7 @@ for (const cli of clis)
 			expect(approve.code).toBe(0);
 			const run = await runCli(cli, ["run", "read", "--hook", "emails.ts", "--input", '{"path":"secrets.txt"}'], dir, { home });
 			expect({ code: run.code, stdout: run.stdout.trim(), stderr: run.stderr }).toEqual({ code: 0, stdout: REDACTED_TEXT, stderr: "" });
-		});
+		}, 60_000);
 
 		test("emit tool_result prints the merged result", async () => {
 			const dir = redactProject();
@@ -178,7 +178,7 @@ for (const cli of clis)
 			});
 			expect(run.code).toBe(0);
 			expect(JSON.parse(run.stdout).result).toEqual({ content: [{ type: "text", text: REDACTED_TEXT }] });
-		});
+		}, 60_000);
 
 		test("serve answers an emit of tool_result with both redactions", async () => {
 			const dir = redactProject();
@@ -187,5 +187,5 @@ for (const cli of clis)
 			]);
 			expect(answer(served, 1).result.result).toEqual({ content: [{ type: "text", text: REDACTED_TEXT }] });
 			expect(served.code).toBe(0);
-		});
+		}, 60_000);
 	});

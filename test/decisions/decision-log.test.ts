@@ -13,7 +13,7 @@ describe("appendDecision", () => {
 		const file = join(tempDir(), "nested", "decisions.jsonl");
 		expect(appendDecision({ agent: "cli", event: "tool_call", tool: "bash", decision: "allow" }, { file })).toEqual({ written: true });
 		expect(statSync(file).mode & 0o777).toBe(0o600);
-	});
+	}, 60_000);
 
 	test("writes one whole line of known fields only: never the tool's input or output", () => {
 		const file = join(tempDir(), "decisions.jsonl");
@@ -45,7 +45,7 @@ describe("appendDecision", () => {
 			hook: "/p/.xcsh/hooks/guard.ts",
 			durationMs: 12.3,
 		});
-	});
+	}, 60_000);
 
 	test("enabled: false writes nothing; only the user's settings turn it off", () => {
 		const file = join(tempDir(), "decisions.jsonl");
@@ -54,7 +54,7 @@ describe("appendDecision", () => {
 		expect(decisionLogEnabled(undefined)).toBe(true);
 		expect(decisionLogEnabled({ decisionLog: true })).toBe(true);
 		expect(decisionLogEnabled({ decisionLog: false })).toBe(false);
-	});
+	}, 60_000);
 
 	test("a project's settings cannot turn the log off; the user's can", async () => {
 		const project = tempDir();
@@ -65,7 +65,7 @@ describe("appendDecision", () => {
 		expect(decisionLogEnabled((await loadSettings(project, { userFile })).layers.user)).toBe(true);
 		writeFileSync(userFile, '{"decisionLog": false}');
 		expect(decisionLogEnabled((await loadSettings(project, { userFile })).layers.user)).toBe(false);
-	});
+	}, 60_000);
 
 	test("never throws: a failure is returned and passed to onWarning", () => {
 		const dir = tempDir();
@@ -89,7 +89,7 @@ describe("appendDecision", () => {
 		expect(appendDecision({ agent: "cli", event: "x", decision: "allow" }, { file: join(blocked, "sub", "log.jsonl") }).written).toBe(
 			false,
 		);
-	});
+	}, 60_000);
 
 	test("concurrent appends from several processes: every line whole, none lost", async () => {
 		const dir = tempDir();
@@ -124,5 +124,5 @@ for (let i = 0; i < count; i++) {
 			const mine = decisions.filter((d) => d.entry.session === String(id)).map((d) => Number.parseInt(d.entry.reason as string, 10));
 			expect(mine).toEqual(Array.from({ length: LINES }, (_, i) => i));
 		}
-	});
+	}, 60_000);
 });

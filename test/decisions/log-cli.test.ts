@@ -39,7 +39,7 @@ describe("xcsh-hooks log", () => {
 		const run = await runCli(["log"]);
 		expect(run.code).toBe(0);
 		expect(run.stdout).toContain("No decisions logged yet");
-	});
+	}, 60_000);
 
 	test("prints one readable line per decision: time, agent, short session, event/tool, decision, reason, hook", async () => {
 		const { home } = homeWithLog(DENY, ALLOW);
@@ -53,7 +53,7 @@ describe("xcsh-hooks log", () => {
 		expect(lines[1]).toContain("gemini");
 		expect(lines[1]).toContain("BeforeTool/read_file");
 		expect(lines[1]).toContain("allow");
-	});
+	}, 60_000);
 
 	test("--json prints the stored lines as they are; --session filters by id or its start", async () => {
 		const { home } = homeWithLog(DENY, ALLOW);
@@ -64,7 +64,7 @@ describe("xcsh-hooks log", () => {
 		const none = await runCli(["log", "--session", "ffff"], { home });
 		expect(none.code).toBe(0);
 		expect(none.stdout).toContain("No decisions for session ffff");
-	});
+	}, 60_000);
 
 	test("a torn or invalid line is skipped with a warning on stderr", async () => {
 		const { home, file } = homeWithLog(DENY, '{"time":"2026-12-01T08:35', "\n", '{"hello":1}\n', ALLOW);
@@ -73,7 +73,7 @@ describe("xcsh-hooks log", () => {
 		expect(run.stdout).toBe(DENY + ALLOW);
 		expect(run.stderr).toContain(`${file}:2: not a complete JSON line`);
 		expect(run.stderr).toContain(`${file}:3: not a decision`);
-	});
+	}, 60_000);
 
 	test("--follow prints decisions appended later", async () => {
 		const { home, file } = homeWithLog(DENY);
@@ -107,5 +107,5 @@ describe("xcsh-hooks log", () => {
 			clearTimeout(killer);
 			proc.kill("SIGKILL");
 		}
-	});
+	}, 60_000);
 });

@@ -39,7 +39,7 @@ describe("demo", () => {
 			customType: "note",
 			data: { note: "demo finished: config in config/service.env" },
 		});
-	});
+	}, 60_000);
 
 	test("`xcsh-hooks demo` prints the trace and exits 0 without touching the user's directory", async () => {
 		const home = tempDir("xcsh-hooks-home-");
@@ -56,7 +56,7 @@ describe("demo", () => {
 		expect(run.stdout).toContain("would write");
 		expect(run.stdout).toContain('"onFailure": "block"');
 		expect(existsSync(join(home, ".claude"))).toBe(false);
-	});
+	}, 60_000);
 
 	test("refuses a workspace that already holds files, and leaves them alone", async () => {
 		const workspace = tempDir();
@@ -66,5 +66,5 @@ describe("demo", () => {
 		const run = await runCli(["demo", "--workspace", workspace]);
 		expect(run.code).toBe(1);
 		expect(run.stderr).toContain("is not empty");
-	});
+	}, 60_000);
 });

@@ -12,7 +12,7 @@ describe("scanDir", () => {
 
 	test("a missing directory is silently empty", async () => {
 		expect(await scanDir(join(project(), "nope"))).toEqual({ items: [], warnings: [] });
-	});
+	}, 60_000);
 
 	test("returns files sorted by code unit, with absolute paths", async () => {
 		writeTree(project(), { "b.sh": "", "B.sh": "", "a.sh": "", "_z.sh": "", "*.sh": "", "10.sh": "", "9.sh": "" });
@@ -20,7 +20,7 @@ describe("scanDir", () => {
 		expect(names(result)).toEqual(["*.sh", "10.sh", "9.sh", "B.sh", "_z.sh", "a.sh", "b.sh"]);
 		expect(result.items[0]?.path).toBe(join(project(), "*.sh"));
 		expect(result.warnings).toEqual([]);
-	});
+	}, 60_000);
 
 	test("skips hidden files, tests, type declarations and directories", async () => {
 		writeTree(project(), {
@@ -32,12 +32,12 @@ describe("scanDir", () => {
 			"keep.ts": "",
 		});
 		expect(names(await scanDir(project()))).toEqual(["keep.ts"]);
-	});
+	}, 60_000);
 
 	test("a pattern limits the extensions", async () => {
 		writeTree(project(), { "a.ts": "", "b.js": "", "c.mjs": "", "d.sh": "", "e.json": "" });
 		expect(names(await scanDir(project(), "*.{ts,js}"))).toEqual(["a.ts", "b.js"]);
-	});
+	}, 60_000);
 
 	test("follows symlinked files; a symlinked directory is skipped quietly", async () => {
 		const elsewhere = join(project(), "elsewhere");
@@ -47,7 +47,7 @@ describe("scanDir", () => {
 		symlinkSync(join(elsewhere, "dir"), join(project(), "pre", "dirlink"));
 		const result = await scanDir(join(project(), "pre"));
 		expect(result).toEqual({ items: [{ name: "linked.sh", path: join(project(), "pre", "linked.sh") }], warnings: [] });
-	});
+	}, 60_000);
 
 	test("dangling symlinks and symlink loops are warnings naming the path, not crashes or hangs", async () => {
 		const dir = join(project(), "pre");
@@ -63,7 +63,7 @@ describe("scanDir", () => {
 			`${join(dir, "loop-a")}: symlink loop, skipped`,
 			`${join(dir, "loop-b")}: symlink loop, skipped`,
 		]);
-	});
+	}, 60_000);
 
 	test("the scanned directory itself being a dangling link, a loop or a file is a warning", async () => {
 		symlinkSync(join(project(), "gone"), join(project(), "pre"));
@@ -72,7 +72,7 @@ describe("scanDir", () => {
 		expect((await scanDir(join(project(), "pre"))).warnings).toEqual([`${join(project(), "pre")}: dangling symlink, skipped`]);
 		expect((await scanDir(join(project(), "post"))).warnings).toEqual([`${join(project(), "post")}: symlink loop, skipped`]);
 		expect((await scanDir(join(project(), "hooks"))).warnings).toEqual([`${join(project(), "hooks")}: not a directory, skipped`]);
-	});
+	}, 60_000);
 
 	test("an unreadable directory is a warning naming it", async () => {
 		const dir = join(project(), "locked");
@@ -88,7 +88,7 @@ describe("scanDir", () => {
 		} finally {
 			chmodSync(dir, 0o755);
 		}
-	});
+	}, 60_000);
 
 	test("an unreadable directory, scanned by an unprivileged user (when running as root)", async () => {
 		const setpriv = Bun.which("setpriv");
@@ -129,7 +129,7 @@ console.log(JSON.stringify(await Promise.all(process.argv.slice(2).map((dir) => 
 			if (existsSync(locked)) chmodSync(locked, 0o755);
 			rmSync(shared, { recursive: true, force: true });
 		}
-	});
+	}, 60_000);
 });
 
 describe("fileStem", () => {
@@ -139,5 +139,5 @@ describe("fileStem", () => {
 		expect(fileStem("*.sh")).toBe("*");
 		expect(fileStem("*")).toBe("*");
 		expect(fileStem("Makefile")).toBe("Makefile");
-	});
+	}, 60_000);
 });

@@ -119,6 +119,7 @@ beforeAll(async () => {
 
 	const build = Bun.spawn([process.execPath, join(ROOT, "scripts", "build.ts"), "--outfile", bin], {
 		cwd: ROOT,
+		env: process.env,
 		stdout: "pipe",
 		stderr: "pipe",
 	});
@@ -145,19 +146,19 @@ describe("dist/xcsh-hooks emit tool_call", () => {
 		expect(output.result).toEqual({ block: true, reason: `guard: rm -rf blocked ${PROOFS}` });
 		expect(output.errors).toEqual([]);
 		expect(output.loadErrors).toEqual([]);
-	});
+	}, 60_000);
 
 	test("allows a harmless call with exit 0 and a null result", async () => {
 		const result = await exe(["emit", "tool_call", "--hook", "guard.ts", "--hook", "seed.js"], ALLOWED);
 		expect(result.code).toBe(0);
 		expect(JSON.parse(result.stdout)).toMatchObject({ result: null, errors: [], loadErrors: [] });
-	});
+	}, 60_000);
 
 	test("serves @f5-sales-demo/xcsh/hooks to a plain JavaScript hook", async () => {
 		const result = await exe(["emit", "tool_call", "--hook", "seed.js"], JSON.stringify({ toolName: "bash", input: { command: "seed" } }));
 		expect(result.code).toBe(2);
 		expect(JSON.parse(result.stdout).result).toEqual({ block: true, reason: "seed hook: function" });
-	});
+	}, 60_000);
 
 	test("a hook that fails to load blocks the call (fail closed) unless --allow-load-errors", async () => {
 		const blocked = await exe(["emit", "tool_call", "--hook", "guard.ts", "--hook", "broken.ts"], ALLOWED);
@@ -175,7 +176,7 @@ describe("dist/xcsh-hooks emit tool_call", () => {
 		expect(allowedOutput.loadErrors).toEqual([
 			{ path: join(project, "broken.ts"), error: expect.stringContaining("no-such-package-anywhere") },
 		]);
-	});
+	}, 60_000);
 });
 
 describe("dist/xcsh-hooks module identity", () => {
@@ -189,7 +190,7 @@ export default (pi) => pi.on("tool_call", () => ({ block: true, reason: "same=" 
 		});
 		const result = await exe(["emit", "tool_call", "--hook", "hook.ts"], ALLOWED, dir);
 		expect(JSON.parse(result.stdout).result).toEqual({ block: true, reason: "same=true function" });
-	});
+	}, 60_000);
 });
 
 describe("dist/xcsh-hooks other commands", () => {
@@ -199,7 +200,7 @@ describe("dist/xcsh-hooks other commands", () => {
 		expect(result.stdout).toContain("guard.ts");
 		expect(result.stdout).toContain("tool_call");
 		expect(result.stdout).toContain("/policy");
-	});
+	}, 60_000);
 
 	test("schema tool_call prints JSON Schema", async () => {
 		const result = await exe(["schema", "tool_call"]);
@@ -207,13 +208,13 @@ describe("dist/xcsh-hooks other commands", () => {
 		const schema = JSON.parse(result.stdout);
 		expect(schema.event.properties.toolName).toBeDefined();
 		expect(schema.result.properties.block).toBeDefined();
-	});
+	}, 60_000);
 
 	test("--help lists the commands", async () => {
 		const result = await exe(["--help"]);
 		expect(result.code).toBe(0);
 		expect(result.stdout + result.stderr).toContain("emit");
-	});
+	}, 60_000);
 
 	test("serve --socket answers bridge calls the executable forwards, and a deny reaches the agent", async () => {
 		const own = join(root, "socket-home");
@@ -247,7 +248,7 @@ describe("dist/xcsh-hooks other commands", () => {
 			server.kill("SIGTERM");
 			await server.exited;
 		}
-	}, 30_000);
+	}, 60_000);
 
 	test("a bad command exits 1 with one line and no stack trace", async () => {
 		const result = await exe(["frobnicate"]);
@@ -256,7 +257,7 @@ describe("dist/xcsh-hooks other commands", () => {
 		expect(result.stderr.trim().split("\n")).toHaveLength(1);
 		expect(result.stderr).toContain("frobnicate");
 		expect(result.stderr).not.toMatch(/\n\s+at /);
-	});
+	}, 60_000);
 });
 
 describe("dist/xcsh-hooks in an untrusted project", () => {
@@ -273,7 +274,7 @@ describe("dist/xcsh-hooks in an untrusted project", () => {
 		expect(result.code).toBe(2);
 		expect(JSON.parse(result.stdout).result.reason).toBe("env=none");
 		expect(existsSync(marker)).toBe(false);
-	});
+	}, 60_000);
 });
 
 describe("bun src/cli.ts (dev mode) serves the same modules", () => {
@@ -281,5 +282,5 @@ describe("bun src/cli.ts (dev mode) serves the same modules", () => {
 		const result = await run([process.execPath, join(ROOT, "src", "cli.ts"), "emit", "tool_call", "--hook", "guard.ts"], BLOCKED);
 		expect(result.stderr).toContain(`guard: rm -rf blocked ${PROOFS}`);
 		expect(result.code).toBe(2);
-	});
+	}, 60_000);
 });

@@ -45,44 +45,44 @@ describe("execCommand", () => {
 		expect((await execCommand("true", [], dir)).code).toBe(0);
 		const failed = await execCommand("bash", ["-c", "exit 3"], dir);
 		expect(failed).toEqual({ stdout: "", stderr: "", code: 3, killed: false });
-	});
+	}, 60_000);
 
 	test("captures stdout and stderr separately", async () => {
 		const result = await execCommand("bash", ["-c", "echo out; echo err >&2; echo más"], dir);
 		expect(result.stdout).toBe("out\nmás\n");
 		expect(result.stderr).toBe("err\n");
 		expect(result.truncated).toBeUndefined();
-	});
+	}, 60_000);
 
 	test("runs in cwd, and options.cwd overrides it", async () => {
 		const other = mkdtempSync(join(dir, "other-"));
 		expect((await execCommand("pwd", [], dir)).stdout).toBe(`${dir}\n`);
 		expect((await execCommand("pwd", [], dir, { cwd: other })).stdout).toBe(`${other}\n`);
-	});
+	}, 60_000);
 
 	test("passes env", async () => {
 		const result = await execCommand("bash", ["-c", 'echo "$XCSH_X"'], dir, {
 			env: { ...process.env, XCSH_X: "hello there" },
 		});
 		expect(result.stdout).toBe("hello there\n");
-	});
+	}, 60_000);
 
 	test("keeps stdin closed", async () => {
 		const result = await execCommand("cat", [], dir, { timeout: 5000 });
 		expect(result).toMatchObject({ stdout: "", code: 0, killed: false });
-	});
+	}, 60_000);
 
 	test("does not interpolate arguments through a shell", async () => {
 		const result = await execCommand("echo", ["$HOME; rm -rf x", "`id`"], dir);
 		expect(result.stdout).toBe("$HOME; rm -rf x `id`\n");
-	});
+	}, 60_000);
 
 	test("timeout kills the child, keeping output written before the kill", async () => {
 		const started = performance.now();
 		const result = await execCommand("bash", ["-c", "echo before; exec sleep 30"], dir, { timeout: 300 });
 		expect(performance.now() - started).toBeLessThan(5000);
 		expect(result).toEqual({ stdout: "before\n", stderr: "", code: 143, killed: true });
-	});
+	}, 60_000);
 
 	test("a child ignoring SIGTERM is SIGKILLed after the grace period", async () => {
 		const started = performance.now();
@@ -92,7 +92,7 @@ describe("execCommand", () => {
 		});
 		expect(performance.now() - started).toBeLessThan(5000);
 		expect(result).toMatchObject({ stdout: "x\n", code: 137, killed: true });
-	});
+	}, 60_000);
 
 	test("aborting mid-run kills the child", async () => {
 		const controller = new AbortController();
@@ -104,19 +104,19 @@ describe("execCommand", () => {
 		controller.abort();
 		const result = await pending;
 		expect(result).toMatchObject({ stdout: "started\n", code: 143, killed: true });
-	});
+	}, 60_000);
 
 	test("an already aborted signal never starts the command", async () => {
 		const marker = join(dir, "pre-aborted");
 		const result = await execCommand("touch", [marker], dir, { signal: AbortSignal.abort() });
 		expect(result).toEqual({ stdout: "", stderr: "", code: 143, killed: true });
 		expect(await Bun.file(marker).exists()).toBe(false);
-	});
+	}, 60_000);
 
 	test("a normal exit is not reported as killed when a timeout was set", async () => {
 		const result = await execCommand("echo", ["quick"], dir, { timeout: 5000, signal: new AbortController().signal });
 		expect(result).toEqual({ stdout: "quick\n", stderr: "", code: 0, killed: false });
-	});
+	}, 60_000);
 
 	test("returns promptly when a grandchild holds the pipe open", async () => {
 		const started = performance.now();
@@ -126,7 +126,7 @@ describe("execCommand", () => {
 		expect(hi).toBe("hi");
 		expect(result).toMatchObject({ code: 0, killed: false });
 		cleanup(Number(pid));
-	});
+	}, 60_000);
 
 	test("timeout returns promptly even when a grandchild holds the pipe open", async () => {
 		const started = performance.now();
@@ -134,7 +134,7 @@ describe("execCommand", () => {
 		expect(performance.now() - started).toBeLessThan(5000);
 		expect(result).toMatchObject({ code: 143, killed: true });
 		cleanup(Number(result.stdout.trim()));
-	});
+	}, 60_000);
 
 	test("a command with a timeout or signal gets its own process group; a plain one stays in ours", async () => {
 		const ownGroup = procStat(process.pid)?.[2];
@@ -146,7 +146,7 @@ describe("execCommand", () => {
 		}
 		const [, pgrp] = (await execCommand("bash", show, dir)).stdout.trim().split(" ");
 		expect(pgrp).toBe(ownGroup);
-	});
+	}, 60_000);
 
 	test("a timeout kills the grandchildren too", async () => {
 		const started = performance.now();
@@ -160,7 +160,7 @@ describe("execCommand", () => {
 		} finally {
 			cleanup(grandchild);
 		}
-	});
+	}, 60_000);
 
 	test("aborting kills the grandchildren too", async () => {
 		const controller = new AbortController();
@@ -177,7 +177,7 @@ describe("execCommand", () => {
 		} finally {
 			cleanup(grandchild);
 		}
-	});
+	}, 60_000);
 
 	test("a group ignoring SIGTERM is SIGKILLed as a whole", async () => {
 		const script = 'trap "" TERM; sleep 31 & echo $!; sleep 30';
@@ -189,7 +189,7 @@ describe("execCommand", () => {
 		} finally {
 			cleanup(grandchild);
 		}
-	});
+	}, 60_000);
 
 	test("a grandchild ignoring SIGTERM is SIGKILLed after the grace, without delaying the result", async () => {
 		// The child dies from the SIGTERM at once; only its background job ignores it.
@@ -205,7 +205,7 @@ describe("execCommand", () => {
 		} finally {
 			cleanup(grandchild);
 		}
-	});
+	}, 60_000);
 
 	test("the exit listener is registered only while a group may need killing", async () => {
 		const before = process.listenerCount("exit");
@@ -213,7 +213,7 @@ describe("execCommand", () => {
 		expect(process.listenerCount("exit")).toBe(before + 1);
 		await pending;
 		expect(process.listenerCount("exit")).toBe(before);
-	});
+	}, 60_000);
 
 	test("exiting the process kills a group that is still running", async () => {
 		const pidFile = join(dir, "exit-pids");
@@ -228,7 +228,7 @@ console.log((await Bun.file(pidFile).text()).trim());
 process.exit(0);
 `,
 		);
-		const runner = Bun.spawn([process.execPath, script], { cwd: dir, stdout: "pipe", stderr: "pipe" });
+		const runner = Bun.spawn([process.execPath, script], { cwd: dir, env: process.env, stdout: "pipe", stderr: "pipe" });
 		const [stdout, stderr, code] = await Promise.all([
 			new Response(runner.stdout).text(),
 			new Response(runner.stderr).text(),
@@ -244,7 +244,7 @@ process.exit(0);
 			cleanup(grandchild);
 			cleanup(child);
 		}
-	});
+	}, 60_000);
 
 	test("a killed group's lingering members neither keep the process alive nor outlive it", async () => {
 		const script = join(dir, "exit-after-kill.ts");
@@ -257,7 +257,7 @@ console.log(result.stdout.trim(), result.code);
 `,
 		);
 		const started = performance.now();
-		const runner = Bun.spawn([process.execPath, script], { cwd: dir, stdout: "pipe", stderr: "pipe" });
+		const runner = Bun.spawn([process.execPath, script], { cwd: dir, env: process.env, stdout: "pipe", stderr: "pipe" });
 		const [stdout, stderr, code] = await Promise.all([
 			new Response(runner.stdout).text(),
 			new Response(runner.stderr).text(),
@@ -272,7 +272,7 @@ console.log(result.stdout.trim(), result.code);
 		} finally {
 			cleanup(grandchild);
 		}
-	});
+	}, 60_000);
 
 	test("a grandchild of a command that exits by itself is left running", async () => {
 		const result = await execCommand("bash", ["-c", "sleep 30 >/dev/null 2>&1 & echo $!"], dir, { timeout: 5000 });
@@ -284,7 +284,7 @@ console.log(result.stdout.trim(), result.code);
 		} finally {
 			cleanup(grandchild);
 		}
-	});
+	}, 60_000);
 
 	test("caps stored output per stream but lets the child finish", async () => {
 		const marker = join(dir, "cap-done");
@@ -294,25 +294,25 @@ console.log(result.stdout.trim(), result.code);
 		expect(result.stderr).toBe("e".repeat(1024));
 		expect(result).toMatchObject({ code: 0, killed: false, truncated: true });
 		expect(await Bun.file(marker).exists()).toBe(true);
-	});
+	}, 60_000);
 
 	test("output exactly at the cap is not truncated", async () => {
 		const result = await execCommand("printf", ["abcd"], dir, { maxOutputBytes: 4 });
 		expect(result.stdout).toBe("abcd");
 		expect(result.truncated).toBeUndefined();
 		expect(DEFAULT_MAX_OUTPUT_BYTES).toBe(50 * 1024 * 1024);
-	});
+	}, 60_000);
 
 	test("a missing executable rejects naming it", async () => {
 		await expect(execCommand("nosuchcmd-xcsh", [], dir)).rejects.toThrow("Command not found: nosuchcmd-xcsh");
 		await expect(execCommand(join(dir, "nope"), [], dir)).rejects.toThrow(`Command not found: ${join(dir, "nope")}`);
-	});
+	}, 60_000);
 
 	test("a file without execute permission rejects naming it", async () => {
 		const file = join(dir, "not-executable");
 		writeFileSync(file, "echo hi\n");
 		await expect(execCommand(file, [], dir)).rejects.toThrow(`Command is not executable: ${file}`);
-	});
+	}, 60_000);
 
 	test("a missing or non-directory cwd rejects naming it", async () => {
 		const missing = join(dir, "missing-dir");
@@ -321,5 +321,5 @@ console.log(result.stdout.trim(), result.code);
 		const file = join(dir, "a-file");
 		writeFileSync(file, "");
 		await expect(execCommand("true", [], file)).rejects.toThrow(`Working directory is not a directory: ${file}`);
-	});
+	}, 60_000);
 });

@@ -261,4 +261,4 @@ export async function withServer(server: Served, body: () => Promise<void>, exit
 }
 
 /** Per-test timeout: every process a test starts is bounded well below it (Bun's default is 5 s). */
-export const CELL_TIMEOUT_MS = 20_000;
+export const CELL_TIMEOUT_MS = 60_000;

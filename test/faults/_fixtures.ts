@@ -51,13 +51,13 @@ export function guardOn(body: string): string {
 
 /** Creates a FIFO at `path` (no reader: opening it for writing or reading would block). */
 export function mkfifo(path: string): void {
-	const result = Bun.spawnSync(["mkfifo", path]);
+	const result = Bun.spawnSync(["mkfifo", path], { env: process.env });
 	if (result.exitCode !== 0) throw new Error(`mkfifo ${path} failed: ${result.stderr.toString()}`);
 }
 
 /** What kind of file is at `path` (symlinks followed): "fifo", "character special file", "regular file"… */
 export function fileKind(path: string): string {
-	return Bun.spawnSync(["stat", "-L", "-c", "%F", path]).stdout.toString().trim();
+	return Bun.spawnSync(["stat", "-L", "-c", "%F", path], { env: process.env }).stdout.toString().trim();
 }
 
 export const isRoot = process.getuid?.() === 0;

@@ -161,7 +161,7 @@ function cells(cli: Cli): void {
 		// The race was exercised: some runs saw the other content (and refused or skipped it, naming the hook).
 		expect(runs.some((r) => r.code !== 0 || r.stderr.includes(p.hook))).toBe(true);
 		expect(swaps).toBeGreaterThan(runs.length);
-	}, 30_000);
+	}, 60_000);
 }
 
 for (const cli of useClis()) describe(cli.name, () => cells(cli));

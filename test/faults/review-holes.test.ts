@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { runArgv, useClis } from "./_cli.ts";
 import { bashCall, marker, privateHome, tempDir, writeFiles } from "./_fixtures.ts";
 
-const TIMEOUT = 30_000;
+const TIMEOUT = 60_000;
 const BLOCK = `export default (pi) => pi.on("tool_call", () => ({ block: true, reason: "GUARD" }));\n`;
 const ALLOW = `export default (pi) => pi.on("tool_call", () => undefined);\n`;
 

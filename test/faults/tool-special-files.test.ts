@@ -22,7 +22,7 @@ interface Target {
 }
 
 function mknodNull(path: string): void {
-	const result = Bun.spawnSync(["mknod", path, "c", "1", "3"]);
+	const result = Bun.spawnSync(["mknod", path, "c", "1", "3"], { env: process.env });
 	if (result.exitCode !== 0) throw new Error(`mknod ${path} failed: ${result.stderr.toString()}`);
 }
 

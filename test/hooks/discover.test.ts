@@ -61,7 +61,7 @@ describe("discoverAndLoadHooks", () => {
 		expect((await read.execute("4", { path: "a" })).content).toEqual([{ type: "text", text: "secret=[REDACTED] from read" }]);
 		expect(runs).toEqual(['bash:{"command":"ls"}', 'read:{"path":"a"}']);
 		expect(reported).toEqual([]);
-	});
+	}, 60_000);
 
 	test("configured paths come after discovered ones, deduplicated by absolute path", async () => {
 		const cwd = tempDir();
@@ -71,7 +71,7 @@ describe("discoverAndLoadHooks", () => {
 			[".xcsh/hooks/guard.ts", "discovered"],
 			["extra/x.ts", "configured"],
 		]);
-	});
+	}, 60_000);
 
 	test("settings add hook paths and disable providers and extensions", async () => {
 		const cwd = tempDir();
@@ -89,14 +89,14 @@ describe("discoverAndLoadHooks", () => {
 		const result = await discoverAndLoadHooks([], cwd);
 		expect(result.hooks.map((h) => h.resolvedPath.slice(cwd.length + 1))).toEqual([".xcsh/hooks/pre/bash.sh", "more/m.ts"]);
 		expect(result.hooks[1]?.source).toEqual({ origin: "settings", level: "project" });
-	});
+	}, 60_000);
 
 	test("discovery: false loads only configured paths", async () => {
 		const cwd = tempDir();
 		writeFiles(cwd, { ".xcsh/hooks/guard.ts": `export default () => {};`, "x.ts": `export default () => {};` });
 		const result = await discoverAndLoadHooks(["x.ts"], cwd, { discovery: false });
 		expect(result.hooks.map((h) => h.path)).toEqual([join(cwd, "x.ts")]);
-	});
+	}, 60_000);
 });
 
 describe("trust", () => {
@@ -126,7 +126,7 @@ describe("trust", () => {
 		const third = await discoverAndLoadHooks([], cwd, { trust: store });
 		expect(third.skipped.map((s) => [s.path, s.reason])).toEqual([[guard, "changed"]]);
 		expect(third.hooks.map((h) => h.source?.level)).toEqual(["user"]);
-	});
+	}, 60_000);
 
 	test("paths from the project's settings need approval; --hook paths do not", async () => {
 		const cwd = tempDir();
@@ -138,7 +138,7 @@ describe("trust", () => {
 		const result = await discoverAndLoadHooks(["b.ts"], cwd, { trust: new TrustStore() });
 		expect(result.skipped.map((s) => s.path)).toEqual([join(cwd, "a.ts")]);
 		expect(result.hooks.map((h) => h.path)).toEqual([join(cwd, "b.ts")]);
-	});
+	}, 60_000);
 });
 
 describe("trust: project content cannot weaken the user's hooks", () => {
@@ -153,7 +153,7 @@ describe("trust: project content cannot weaken the user's hooks", () => {
 		expect(result.skipped.map((s) => s.path)).toEqual([join(cwd, ".xcsh/hooks/guard.ts")]);
 		expect(result.hooks.map((h) => h.resolvedPath)).toEqual([join(home, ".xcsh/agent/hooks/guard.ts")]);
 		expect((await new HookRunner(result.hooks, cwd).emitToolCall(toolCall))?.reason).toBe("user guard");
-	});
+	}, 60_000);
 
 	test("a corrupt trust store runs no project hook and says why", async () => {
 		const cwd = tempDir();
@@ -163,7 +163,7 @@ describe("trust: project content cannot weaken the user's hooks", () => {
 		expect(result.hooks).toEqual([]);
 		expect(result.skipped.map((s) => [s.path, s.reason])).toEqual([[join(cwd, ".xcsh/hooks/evil.ts"), "unverifiable"]]);
 		expect(result.warnings.join("\n")).toContain("trust store");
-	});
+	}, 60_000);
 
 	test("the project's settings disable project hooks only, and cannot set the handler timeout", async () => {
 		const cwd = tempDir();
@@ -180,7 +180,7 @@ describe("trust: project content cannot weaken the user's hooks", () => {
 		const open = await discoverAndLoadHooks([], cwd);
 		expect(open.hooks).toEqual([]);
 		expect(open.settings.hookTimeoutMs).toBe(1);
-	});
+	}, 60_000);
 
 	test("a discovered project file also named with --hook runs without approval", async () => {
 		const cwd = tempDir();
@@ -188,5 +188,5 @@ describe("trust: project content cannot weaken the user's hooks", () => {
 		const result = await discoverAndLoadHooks([".xcsh/hooks/guard.ts"], cwd, { trust: new TrustStore() });
 		expect(result.skipped).toEqual([]);
 		expect(result.hooks.map((h) => [h.source?.origin, h.source?.level])).toEqual([["discovered", "user"]]);
-	});
+	}, 60_000);
 });

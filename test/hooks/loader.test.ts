@@ -17,7 +17,7 @@ describe("loadHooks", () => {
 		expect(result.hooks.map((h) => h.resolvedPath)).toEqual([join(dir, "sub/b.js"), join(dir, "a.ts")]);
 		expect(result.hooks[0]?.commands.has("b")).toBe(true);
 		expect(result.hooks[1]?.handlers.get("agent_start")?.length).toBe(1);
-	});
+	}, 60_000);
 
 	test("expands ~ against HOME", async () => {
 		const home = process.env.HOME as string;
@@ -26,7 +26,7 @@ describe("loadHooks", () => {
 		expect(result.errors).toEqual([]);
 		expect(result.hooks[0]?.path).toBe("~/hooks-home/h.ts");
 		expect(result.hooks[0]?.resolvedPath).toBe(join(home, "hooks-home/h.ts"));
-	});
+	}, 60_000);
 
 	test("every failure is captured per file and never stops the others", async () => {
 		const dir = tempDir();
@@ -52,7 +52,7 @@ describe("loadHooks", () => {
 		expect(byPath["not-fn.ts"]).toBe("Hook must export a default function");
 		expect(byPath["throws.ts"]).toBe("Failed to load hook: factory exploded");
 		expect(byPath["rejects.ts"]).toBe("Failed to load hook: async exploded");
-	});
+	}, 60_000);
 
 	test("a syntax error is reported with file:line:column", async () => {
 		const dir = tempDir();
@@ -61,7 +61,7 @@ describe("loadHooks", () => {
 		expect(errors[0]?.error).toMatch(
 			new RegExp(`^Failed to load hook: ${join(dir, "bad.ts").replaceAll(".", "\\.")}:3:2: Expected "\\)" but found ";"`),
 		);
-	});
+	}, 60_000);
 
 	test("an async factory is awaited before the hook counts as loaded", async () => {
 		const dir = tempDir();
@@ -78,7 +78,7 @@ describe("loadHooks", () => {
 			block: true,
 			reason: "registered late",
 		});
-	});
+	}, 60_000);
 
 	test("sendMessage and appendEntry throw until the runner is initialized", async () => {
 		const dir = tempDir();
@@ -107,7 +107,7 @@ describe("loadHooks", () => {
 		await runner.emit({ type: "agent_end", messages: [] });
 		expect(sent).toEqual([{ message: { customType: "x", content: "hi", display: true }, options: undefined }]);
 		expect(entries).toEqual([{ customType: "state", data: { n: 1 } }]);
-	});
+	}, 60_000);
 
 	test("pi.exec runs in the loader's cwd, pi.typebox and pi.pi are the real modules", async () => {
 		const dir = tempDir();
@@ -123,5 +123,5 @@ describe("loadHooks", () => {
 		const { hooks } = await loadHooks(["exec.ts"], dir);
 		const result = await new HookRunner(hooks, "/").emitToolCall({ type: "tool_call", toolName: "x", toolCallId: "1", input: {} });
 		expect(result?.reason).toBe(`${dir}|string|function`);
-	});
+	}, 60_000);
 });

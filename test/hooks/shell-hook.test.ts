@@ -46,7 +46,7 @@ describe("shell hooks", () => {
 			input: { command: "ls" },
 		});
 		expect((await Bun.file(join(dir, "env.txt")).text()).trim()).toBe(`tool_call bash ${dir}`);
-	});
+	}, 60_000);
 
 	test("pre exit 0 with a JSON {block, reason} on stdout blocks", async () => {
 		const { runs, wrapped } = await setup({
@@ -54,25 +54,25 @@ describe("shell hooks", () => {
 		});
 		await expect(wrapped("bash").execute("c1", {})).rejects.toThrow("json says no");
 		expect(runs).toEqual([]);
-	});
+	}, 60_000);
 
 	test("pre exit 2 blocks with the trimmed stderr as the reason", async () => {
 		const { runs, wrapped } = await setup({ "pre/bash.sh": `#!/bin/sh\necho "  no rm here  " >&2\nexit 2\n` });
 		await expect(wrapped("bash").execute("c1", {})).rejects.toThrow(/^no rm here$/);
 		expect(runs).toEqual([]);
-	});
+	}, 60_000);
 
 	test("pre with any other exit code fails closed: the tool is blocked", async () => {
 		const { runs, wrapped } = await setup({ "pre/bash.sh": `#!/bin/sh\necho "crashed" >&2\nexit 1\n` });
 		await expect(wrapped("bash").execute("c1", {})).rejects.toThrow("exited with code 1: crashed");
 		expect(runs).toEqual([]);
-	});
+	}, 60_000);
 
 	test("pre that times out fails closed", async () => {
 		const { runs, wrapped } = await setup({ "pre/bash.sh": `#!/bin/sh\nsleep 20\n` }, { timeoutMs: 100 });
 		await expect(wrapped("bash").execute("c1", {})).rejects.toThrow("timed out after 100 ms");
 		expect(runs).toEqual([]);
-	});
+	}, 60_000);
 
 	test("a pre hook named for one tool does not fire for another; * fires for all", async () => {
 		const { dir, runs, wrapped } = await setup({
@@ -83,7 +83,7 @@ describe("shell hooks", () => {
 		expect(runs).toEqual(["read"]);
 		expect((await Bun.file(join(dir, "fired.txt")).text()).trim()).toBe("star");
 		await expect(wrapped("bash").execute("c2", {})).rejects.toThrow();
-	});
+	}, 60_000);
 
 	test("post hook rewrites content through JSON on stdout", async () => {
 		const { wrapped } = await setup({
@@ -91,7 +91,7 @@ describe("shell hooks", () => {
 		});
 		const result = await wrapped("bash").execute("c1", {});
 		expect(result.content).toEqual([{ type: "text", text: "post saw: bash output: {}" }]);
-	});
+	}, 60_000);
 
 	test("post failures go to onError and the tool's result stands", async () => {
 		const { wrapped, reported } = await setup({ "post/bash.sh": `#!/bin/sh\nexit 3\n` });
@@ -100,12 +100,12 @@ describe("shell hooks", () => {
 		expect(reported).toHaveLength(1);
 		expect(reported[0]?.event).toBe("tool_result");
 		expect(reported[0]?.error).toContain("exited with code 3");
-	});
+	}, 60_000);
 
 	test("an invalid JSON result names the field and fails closed for pre", async () => {
 		const { wrapped } = await setup({ "pre/bash.sh": `#!/bin/sh\necho '{"block": "yes"}'\n` });
 		await expect(wrapped("bash").execute("c1", {})).rejects.toThrow("block: expected boolean");
-	});
+	}, 60_000);
 
 	test("a file that is neither a module nor executable is a load error naming it and chmod +x", async () => {
 		const dir = tempDir();
@@ -114,12 +114,12 @@ describe("shell hooks", () => {
 		expect(hooks).toEqual([]);
 		expect(errors[0]?.error).toContain(join(dir, "pre/notes.txt"));
 		expect(errors[0]?.error).toContain("chmod +x");
-	});
+	}, 60_000);
 
 	test("an executable outside pre/ and post/ without a spec says where shell hooks live", async () => {
 		const dir = tempDir();
 		writeFiles(dir, { "tools/check.sh": "#!/bin/sh\n" });
 		const { errors } = await loadHooks(["tools/check.sh"], dir);
 		expect(errors[0]?.error).toContain("pre/ or post/");
-	});
+	}, 60_000);
 });

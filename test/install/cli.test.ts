@@ -22,7 +22,7 @@ describe("xcsh-hooks install / uninstall", () => {
 		const again = await runCli(["install", "claude"], { cwd, home });
 		expect(again.code).toBe(0);
 		expect(again.stdout).toContain("already has the xcsh-hooks entries; nothing changed");
-	});
+	}, 60_000);
 
 	test("--user writes under HOME; --command replaces the program; uninstall removes it again", async () => {
 		const cwd = tempDir();
@@ -38,7 +38,7 @@ describe("xcsh-hooks install / uninstall", () => {
 		expect(result).toMatchObject({ agent: "codex", scope: "user", file, removeFile: true, written: true });
 		expect(result.changes).toHaveLength(7);
 		expect(existsSync(file)).toBe(false);
-	});
+	}, 60_000);
 
 	test("--dry-run prints exactly the text a real install writes, and writes nothing", async () => {
 		const cwd = tempDir();
@@ -54,7 +54,7 @@ describe("xcsh-hooks install / uninstall", () => {
 		const dryUninstall = await runCli(["uninstall", "gemini", "--dry-run"], { cwd });
 		expect(dryUninstall.stdout).toBe('{\n\t"general": {"vimMode": true}\n}\n');
 		expect(readFileSync(file, "utf8")).toBe(dry.stdout);
-	});
+	}, 60_000);
 
 	test("bad input: an unparseable file (untouched), both scopes, an unknown agent, a FIFO", async () => {
 		const cwd = tempDir();
@@ -68,9 +68,9 @@ describe("xcsh-hooks install / uninstall", () => {
 		expectCleanError(await runCli(["install", "vim"], { cwd }), 1, 'unknown agent "vim"', "claude, codex, gemini, cursor, copilot");
 		expectCleanError(await runCli(["install"], { cwd }), 1, "missing AGENT");
 		mkdirSync(join(cwd, ".github/hooks"), { recursive: true });
-		Bun.spawnSync(["mkfifo", join(cwd, ".github/hooks/xcsh-hooks.json")]);
+		Bun.spawnSync(["mkfifo", join(cwd, ".github/hooks/xcsh-hooks.json")], { env: process.env });
 		expectCleanError(await runCli(["install", "copilot"], { cwd }), 1, "not a regular file (a FIFO)");
-	});
+	}, 60_000);
 
 	test("a user install says so when the agent's home variable points elsewhere", async () => {
 		const home = tempDir();
@@ -79,7 +79,7 @@ describe("xcsh-hooks install / uninstall", () => {
 		expect(run.code).toBe(0);
 		expect(run.stdout).toContain(`CODEX_HOME is set: the agent reads ${join(codexHome, "hooks.json")}`);
 		expect(existsSync(join(codexHome, "hooks.json"))).toBe(false);
-	});
+	}, 60_000);
 
 	test("--cwd picks the project; an uninstall with nothing to remove says so", async () => {
 		const project = tempDir();
@@ -89,5 +89,5 @@ describe("xcsh-hooks install / uninstall", () => {
 		const none = await runCli(["uninstall", "claude", "--cwd", project]);
 		expect(none.code).toBe(0);
 		expect(none.stdout).toContain("has no xcsh-hooks entries; nothing changed");
-	});
+	}, 60_000);
 });

@@ -55,7 +55,7 @@ describe("install claude --http", () => {
 		]);
 		expect(result.notes.join("\n")).toContain("XCSH_HOOKS_TOKEN");
 		expect(result.notes.join("\n")).toContain("serve --http 127.0.0.1:8377");
-	});
+	}, 60_000);
 
 	test("idempotent; switching between command and http entries replaces ours in place; uninstall removes either", async () => {
 		const p = project();
@@ -74,7 +74,7 @@ describe("install claude --http", () => {
 		const removed = await uninstallBridge("claude", { cwd: p.dir });
 		expect(removed.changes).toHaveLength(7);
 		expect(read(p.file).hooks).toEqual({ PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "./guard.sh" }] }] });
-	});
+	}, 60_000);
 
 	test("refuses another agent and a URL that is not http(s), changing nothing", async () => {
 		const p = project();
@@ -83,16 +83,16 @@ describe("install claude --http", () => {
 		await expect(installBridge("claude", { cwd: p.dir, http: "ftp://127.0.0.1/" })).rejects.toBeInstanceOf(InstallError);
 		await expect(installBridge("claude", { cwd: p.dir, http: "not a url" })).rejects.toThrow("expected the URL");
 		expect(readFileSync(p.file, "utf8")).toBe(before);
-	});
+	}, 60_000);
 
 	test("the CLI flag: --http writes the entries, --http with --command is refused", () => {
 		const p = project();
-		const ok = Bun.spawnSync(["bun", CLI, "install", "claude", "--cwd", p.dir, "--http", URL]);
+		const ok = Bun.spawnSync(["bun", CLI, "install", "claude", "--cwd", p.dir, "--http", URL], { env: process.env });
 		expect(ok.exitCode).toBe(0);
 		expect(ok.stdout.toString()).toContain(`url: ${URL}`);
 		expect(read(p.file).hooks.Stop[0].hooks[0].type).toBe("http");
-		const both = Bun.spawnSync(["bun", CLI, "install", "claude", "--cwd", p.dir, "--http", URL, "--command", "x"]);
+		const both = Bun.spawnSync(["bun", CLI, "install", "claude", "--cwd", p.dir, "--http", URL, "--command", "x"], { env: process.env });
 		expect(both.exitCode).toBe(1);
 		expect(both.stderr.toString()).toContain("mutually exclusive");
-	});
+	}, 60_000);
 });

@@ -132,7 +132,7 @@ describe.each(AGENT_LIST)("install/uninstall %s", (agent) => {
 		const removed = await uninstallBridge(agent, { cwd: dir });
 		expect(removed.changes).toHaveLength(spec.events.length);
 		expect(readFileSync(file, "utf8")).toBe(text);
-	});
+	}, 60_000);
 
 	test("idempotent: a second install changes nothing and writes nothing", async () => {
 		const { dir, file } = seed(agent);
@@ -142,7 +142,7 @@ describe.each(AGENT_LIST)("install/uninstall %s", (agent) => {
 		expect(again.changes).toEqual([]);
 		expect(again.written).toBe(false);
 		expect(readFileSync(file, "utf8")).toBe(first);
-	});
+	}, 60_000);
 
 	test("a fresh install creates the file; uninstall deletes the file it leaves empty", async () => {
 		const dir = tempDir();
@@ -153,7 +153,7 @@ describe.each(AGENT_LIST)("install/uninstall %s", (agent) => {
 		const removed = await uninstallBridge(agent, { cwd: dir });
 		expect(removed.removeFile).toBe(true);
 		expect(existsSync(result.file)).toBe(false);
-	});
+	}, 60_000);
 
 	test("--user writes below home; bridgeStatus reports each level", async () => {
 		const home = tempDir();
@@ -164,7 +164,7 @@ describe.each(AGENT_LIST)("install/uninstall %s", (agent) => {
 		const status = await bridgeStatus(agent, { cwd, home });
 		expect(status).toMatchObject({ project: false, user: true, errors: [] });
 		expect(status.files.user).toBe(result.file);
-	});
+	}, 60_000);
 });
 
 describe("install details", () => {
@@ -180,7 +180,7 @@ describe("install details", () => {
 		expect(isBridgeCommand("'/a b/xcsh-hooks' bridge codex", "codex")).toBe(true);
 		expect(isBridgeCommand("xcsh-hooks bridge codex --verbose", "codex")).toBe(false);
 		expect(isBridgeCommand("xcsh-hooks bridge claude", "codex")).toBe(false);
-	});
+	}, 60_000);
 
 	test("entry shapes: Claude guards block on failure, Gemini times in ms, Cursor fails closed, Copilot uses bash", async () => {
 		const dir = tempDir();
@@ -208,7 +208,7 @@ describe("install details", () => {
 		expect(copilot.hooks.PreToolUse).toEqual([
 			{ type: "command", bash: `${CMD} bridge copilot --installed-by=xcsh-hooks`, timeoutSec: 60 },
 		]);
-	});
+	}, 60_000);
 
 	test("an entry of ours with an old command is updated in place, not duplicated", async () => {
 		const { dir, file } = seed("claude");
@@ -218,7 +218,7 @@ describe("install details", () => {
 		const root = JSON.parse(readFileSync(file, "utf8"));
 		expect(root.hooks.PreToolUse).toHaveLength(2);
 		expect(root.hooks.PreToolUse[1].hooks[0].command).toBe(`${CMD} bridge claude --installed-by=xcsh-hooks`);
-	});
+	}, 60_000);
 
 	test("dry run computes the exact text and writes nothing", async () => {
 		const { dir, file, text } = seed("codex");
@@ -230,7 +230,7 @@ describe("install details", () => {
 		const fresh = tempDir();
 		await installBridge("claude", { cwd: fresh, dryRun: true });
 		expect(existsSync(join(fresh, ".claude"))).toBe(false);
-	});
+	}, 60_000);
 
 	test("an unparseable file is refused, naming it and the parse error, and left untouched", async () => {
 		const dir = tempDir();
@@ -244,7 +244,7 @@ describe("install details", () => {
 		expect(error.message).toContain("not valid JSON");
 		expect(readFileSync(file, "utf8")).toBe('{ "hooks": { // a comment\n');
 		expect((await uninstallBridge("claude", { cwd: dir }).catch((e) => e)).code).toBe("parse");
-	});
+	}, 60_000);
 
 	test("a wrong shape is refused: hooks as an array, an event that is not a list", async () => {
 		const dir = tempDir();
@@ -255,19 +255,19 @@ describe("install details", () => {
 		writeFileSync(file, '{"hooks": {"Stop": {"hooks": []}}}');
 		await expect(installBridge("codex", { cwd: dir, command: CMD })).rejects.toThrow("hooks.Stop must be an array");
 		expect(readFileSync(file, "utf8")).toBe('{"hooks": {"Stop": {"hooks": []}}}');
-	});
+	}, 60_000);
 
 	test("a FIFO or a directory at the config path is refused without blocking", async () => {
 		const dir = tempDir();
 		mkdirSync(join(dir, ".claude"), { recursive: true });
 		const fifo = join(dir, ".claude/settings.json");
-		expect(Bun.spawnSync(["mkfifo", fifo]).exitCode).toBe(0);
+		expect(Bun.spawnSync(["mkfifo", fifo], { env: process.env }).exitCode).toBe(0);
 		await expect(installBridge("claude", { cwd: dir, command: CMD })).rejects.toThrow("not a regular file (a FIFO)");
 		expect(lstatSync(fifo).isFIFO()).toBe(true);
 		mkdirSync(join(dir, ".cursor/hooks.json"), { recursive: true });
 		await expect(installBridge("cursor", { cwd: dir, command: CMD })).rejects.toThrow("is a directory");
 		expect((await bridgeStatus("claude", { cwd: dir, home: tempDir() })).errors[0]).toContain("FIFO");
-	});
+	}, 60_000);
 
 	test("the file mode is kept, and a symlinked config stays a link", async () => {
 		const { dir, file } = seed("gemini");
@@ -285,7 +285,7 @@ describe("install details", () => {
 		expect(JSON.parse(readFileSync(real, "utf8")).hooks.Stop).toHaveLength(1);
 		await uninstallBridge("claude", { cwd: project });
 		expect(readFileSync(real, "utf8")).toBe('{"model":"x"}\n');
-	});
+	}, 60_000);
 
 	test("uninstall removes only our handler from a group the user shares with it", async () => {
 		const dir = tempDir();
@@ -311,7 +311,7 @@ describe("install details", () => {
 			hooks: { PreToolUse: [{ matcher: "*", hooks: [{ type: "command", command: "./mine.sh" }] }] },
 		});
 		expect((await uninstallBridge("claude", { cwd: dir })).changes).toEqual([]);
-	});
+	}, 60_000);
 });
 
 describe("install cline: one executable per event", () => {

@@ -64,18 +64,18 @@ describe("scripts/release.ts", () => {
 			"linux-x64-musl",
 			"windows-x64",
 		]);
-	});
+	}, 60_000);
 
 	test("writes the asset and a SHA256SUMS that sha256sum -c accepts", async () => {
 		const name = assetName(VERSION, hostPlatform());
 		expect(readdirSync(release).sort()).toEqual(["SHA256SUMS", "install.sh", name].sort());
 		const sums = readFileSync(join(release, "SHA256SUMS"), "utf8");
 		expect(sums).toMatch(new RegExp(`^[0-9a-f]{64}  install\\.sh\\n[0-9a-f]{64}  ${name.replaceAll(".", "\\.")}\\n$`));
-		const check = Bun.spawnSync(["sha256sum", "-c", "SHA256SUMS"], { cwd: release, stdout: "pipe", stderr: "pipe" });
+		const check = Bun.spawnSync(["sha256sum", "-c", "SHA256SUMS"], { cwd: release, env: process.env, stdout: "pipe", stderr: "pipe" });
 		expect(check.stdout.toString()).toContain(`${name}: OK`);
 		expect(check.stdout.toString()).toContain("install.sh: OK");
 		expect(check.exitCode).toBe(0);
-	});
+	}, 60_000);
 
 	test.skipIf(!process.env.XCSH_SLOW_TESTS)(
 		"XCSH_SLOW_TESTS: cross-compiles every platform",
@@ -97,7 +97,7 @@ describe.skipIf(process.platform === "win32")("scripts/install.sh from a local r
 		const installed = join(home, ".local", "bin", "xcsh-hooks");
 		expect(run.stdout).toContain(`installed ${assetName(VERSION, hostPlatform())} (${hostPlatform()}) to ${installed}`);
 		expect(run.stdout).toContain(`xcsh-hooks ${VERSION} (Bun ${Bun.version})`);
-		const version = Bun.spawnSync([installed, "--version"], { stdout: "pipe" });
+		const version = Bun.spawnSync([installed, "--version"], { env: { ...process.env, HOME: home }, stdout: "pipe" });
 		expect(version.stdout.toString().trim()).toBe(`xcsh-hooks ${VERSION} (Bun ${Bun.version})`);
 	}, 60_000);
 
@@ -143,5 +143,5 @@ describe.skipIf(process.platform === "win32")("scripts/install.sh from a local r
 		const bad = await install(["--prefix", "x"], { HOME: home, XCSH_HOOKS_RELEASE: release });
 		expect(bad.code).toBe(1);
 		expect(bad.stderr).toContain("unknown option --prefix");
-	});
+	}, 60_000);
 });

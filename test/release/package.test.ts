@@ -29,7 +29,7 @@ beforeAll(() => {
 	});
 	if (packed.code !== 0) throw new Error(`bun pm pack failed:\n${packed.stdout}\n${packed.stderr}`);
 	tarball = join(root, `xcsh-hooks-${pkg.version}.tgz`);
-	entries = spawn(["tar", "tzf", tarball], root, { PATH: process.env.PATH ?? "" })
+	entries = spawn(["tar", "tzf", tarball], root, { PATH: process.env.PATH ?? "", HOME: root })
 		.stdout.trim()
 		.split("\n");
 
@@ -37,7 +37,10 @@ beforeAll(() => {
 	consumer = join(root, "consumer");
 	const modules = join(consumer, "node_modules");
 	mkdirSync(join(modules, "xcsh-hooks"), { recursive: true });
-	spawn(["tar", "xzf", tarball, "-C", join(modules, "xcsh-hooks"), "--strip-components=1"], root, { PATH: process.env.PATH ?? "" });
+	spawn(["tar", "xzf", tarball, "-C", join(modules, "xcsh-hooks"), "--strip-components=1"], root, {
+		PATH: process.env.PATH ?? "",
+		HOME: root,
+	});
 	for (const dep of [...Object.keys(pkg.dependencies), "typescript", "@types/bun", "bun-types", "@types/node", "undici-types"]) {
 		const from = join(ROOT, "node_modules", dep);
 		if (!existsSync(from)) continue;
@@ -90,7 +93,7 @@ describe("the packed tarball", () => {
 		expect(manifest.repository.url).toContain("github.com");
 		expect(manifest.bin["xcsh-hooks"]).toBe("./bin/xcsh-hooks");
 		expect(readFileSync(join(consumer, "node_modules", "xcsh-hooks", "LICENSE"), "utf8")).toContain("xcsh-hooks contributors");
-	});
+	}, 60_000);
 
 	/** tsc over the consumer with its tsconfig plus `extra` compiler options; resolves the error lines. */
 	const typecheck = (extra: Record<string, boolean>) => {
@@ -146,7 +149,7 @@ describe.skipIf(process.platform === "win32")("the package's bin", () => {
 		expect(run.stderr).toContain("needs Bun (https://bun.sh)");
 		expect(run.stderr).toContain("install.sh | sh");
 		expect(run.stderr).not.toContain("No such file");
-	});
+	}, 60_000);
 
 	test("with Bun it runs the CLI, and a project's bunfig.toml preload and .env never load", () => {
 		const project = join(root, "project");
@@ -163,5 +166,5 @@ describe.skipIf(process.platform === "win32")("the package's bin", () => {
 		expect(list.code).toBe(0);
 		expect(list.stderr).not.toContain("bunfig.toml"); // started clean: no restart warning
 		expect(existsSync(marker)).toBe(false);
-	});
+	}, 60_000);
 });

@@ -66,7 +66,7 @@ describe("serve --http (real server on 127.0.0.1, port 0)", () => {
 		}
 		expect(await fileLines(p.log)).toEqual([]); // no hook was even loaded
 		expect(server.pool.size()).toBe(0);
-	});
+	}, 60_000);
 
 	test("a deny and an allow, in the body bridge claude prints", async () => {
 		const p = project();
@@ -87,10 +87,11 @@ describe("serve --http (real server on 127.0.0.1, port 0)", () => {
 		expect(server.pool.size()).toBe(1); // one host, loaded once, for both requests
 		// The same answer as the one-process-per-call bridge.
 		const bridge = Bun.spawnSync(["bun", CLI, "bridge", "claude", "--no-discovery", "--hook", p.hook], {
+			env: process.env,
 			stdin: Buffer.from(preToolUse(p.dir, "rm -rf build")),
 		});
 		expect(bridge.stdout.toString().trim()).toBe(JSON.stringify(await (await post(server.url, preToolUse(p.dir, "rm -rf build"))).json()));
-	});
+	}, 60_000);
 
 	test("a bad payload on a guard event is a deny, an unknown path 404, a GET 405", async () => {
 		const p = project();
@@ -102,7 +103,7 @@ describe("serve --http (real server on 127.0.0.1, port 0)", () => {
 		);
 		expect((await post(`${server.url}nosuch`, preToolUse(p.dir, "ls"))).status).toBe(404);
 		expect((await fetch(server.url, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(405);
-	});
+	}, 60_000);
 
 	test("hooks reload when their file changes", async () => {
 		const p = project("rm");
@@ -115,7 +116,7 @@ describe("serve --http (real server on 127.0.0.1, port 0)", () => {
 		writeFileSync(p.hook, guard("curl", p.log));
 		await waitFor(async () => ((await decision("curl x")) === "deny" ? true : undefined), 10_000, "the edited hook to answer");
 		expect(await decision("rm -rf build")).toBe("allow");
-	});
+	}, 60_000);
 });
 
 describe("serve --http addresses", () => {
@@ -125,7 +126,7 @@ describe("serve --http addresses", () => {
 		expect(parseListenAddress("127.0.0.1:0")).toEqual({ hostname: "127.0.0.1", port: 0 });
 		expect(parseListenAddress("[::1]:8377")).toEqual({ hostname: "::1", port: 8377 });
 		expect(() => parseListenAddress("8377")).toThrow("expected HOST:PORT");
-	});
+	}, 60_000);
 
 	test("the CLI refuses a remote bind without --allow-remote; with loopback it creates a 0600 token and answers", async () => {
 		const home = tempDir("xcsh-http-home-");
@@ -163,5 +164,5 @@ describe("serve --http addresses", () => {
 			clearTimeout(kill);
 			proc.kill("SIGKILL");
 		}
-	});
+	}, 60_000);
 });

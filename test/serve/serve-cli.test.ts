@@ -68,7 +68,7 @@ describe("xcsh-hooks serve (subprocess)", () => {
 		s.proc.stdin.end();
 		expect(await s.proc.exited).toBe(0);
 		expect(await fileLines(p.session)).toContainEqual(expect.stringContaining('"customType":"v1"'));
-	});
+	}, 60_000);
 
 	test("reloads an edited hook by itself and says so; an explicit reload works too", async () => {
 		const p = hookProject("v1");
@@ -86,7 +86,7 @@ describe("xcsh-hooks serve (subprocess)", () => {
 		expect((await s.response(3)).result.reason).toBe("v3: no rm"); // read after the reload, so served by it
 		s.proc.kill("SIGTERM");
 		expect(await s.proc.exited).toBe(0);
-	});
+	}, 60_000);
 
 	for (const how of ["stdin EOF", "SIGTERM"] as const) {
 		test(`${how}: the in-flight request is answered, session_shutdown runs once, exit 0`, async () => {
@@ -102,7 +102,7 @@ describe("xcsh-hooks serve (subprocess)", () => {
 			expect(s.lines.find((l) => l.id === "slow")?.result).toEqual({ block: false });
 			expect(await fileLines(p.shutdownLog)).toEqual(["v1"]);
 			expect(await s.stderr()).toBe("");
-		});
+		}, 60_000);
 	}
 
 	test("--help documents the protocol", async () => {
@@ -120,5 +120,5 @@ describe("xcsh-hooks serve (subprocess)", () => {
 			"session_shutdown",
 		])
 			expect(help).toContain(word);
-	});
+	}, 60_000);
 });

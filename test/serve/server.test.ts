@@ -85,7 +85,7 @@ describe("createServer", () => {
 			code: "command_not_found",
 			message: "no hook registers /nope; registered: /tag",
 		});
-	});
+	}, 60_000);
 
 	test("a bad line gets an error response and the server keeps answering", async () => {
 		const p = hookProject();
@@ -104,7 +104,7 @@ describe("createServer", () => {
 		expect((await request("u", "explode")).error?.code).toBe("method_not_found");
 		expect((await request("u", "explode")).error?.message).toContain("toolCall");
 		expect((await request("ok", "toolCall", { toolName: "bash", input: {} })).result).toEqual({ block: false });
-	});
+	}, 60_000);
 
 	test("invalid params are answered with the field at fault", async () => {
 		const { request } = await start([hookProject().hook]);
@@ -124,7 +124,7 @@ describe("createServer", () => {
 		expect(await message("g", "context", { messages: [{ role: "robot" }] })).toStartWith("params.messages[0]");
 		expect(await message("h", "beforeAgentStart", {})).toStartWith("params.prompt: expected string");
 		expect(await message("i", "command", { name: "tag", args: ["x"] })).toStartWith("params.args:");
-	});
+	}, 60_000);
 
 	test("concurrent requests are answered by id, each with only its own handler errors", async () => {
 		const { server, lines } = await start([hookProject().hook]);
@@ -146,7 +146,7 @@ describe("createServer", () => {
 		expect(byId.get("fast")).toEqual({ block: false });
 		expect(byId.get(1).errors).toEqual([]);
 		expect(byId.get(13).errors).toMatchObject([{ event: "turn_start", error: "unlucky turn" }]);
-	});
+	}, 60_000);
 
 	test("a hook that fails to load blocks tool calls unless load errors are allowed", async () => {
 		const missing = join(hookProject().dir, "missing.ts");
@@ -157,7 +157,7 @@ describe("createServer", () => {
 		expect((await strict.request(2, "emit", { type: "agent_start" })).result.loadErrors).toMatchObject([{ path: missing }]);
 		const lenient = await start([missing], { allowLoadErrors: true });
 		expect((await lenient.request(1, "toolCall", { toolName: "bash", input: {} })).result).toEqual({ block: false });
-	});
+	}, 60_000);
 
 	test("reload imports edited hooks afresh; a request already running finishes on the old ones", async () => {
 		const p = hookProject("v1");
@@ -179,7 +179,7 @@ describe("createServer", () => {
 		expect((await request("bad", "reload")).result.loadErrors).toMatchObject([
 			{ path: p.hook, error: expect.stringContaining("default function") },
 		]);
-	});
+	}, 60_000);
 
 	test("watching: an edited hook file reloads by itself and a `reloaded` notification follows", async () => {
 		const p = hookProject("v1");
@@ -189,7 +189,7 @@ describe("createServer", () => {
 		const note = await waitFor(() => lines.find((l) => l.method === "reloaded"), 10_000, "the reloaded notification");
 		expect(note.params).toEqual({ hooks: [p.hook], loadErrors: [] });
 		expect((await request(1, "toolCall", { toolName: "bash", input: { command: "rm" } })).result.reason).toBe("v2: no rm");
-	});
+	}, 60_000);
 
 	test("watching: a hook dropped into a discovery folder that did not exist yet is picked up", async () => {
 		const home = process.env.HOME as string;
@@ -206,7 +206,7 @@ describe("createServer", () => {
 		writeFileSync(late, hookSource("late", p.shutdownLog));
 		const note = await waitFor(() => lines.find((l) => l.method === "reloaded" && l.params.hooks.length > 0), 10_000, "the new hook");
 		expect(note.params.hooks).toEqual([late]);
-	});
+	}, 60_000);
 
 	test("shutdown waits for running requests, emits session_shutdown once and refuses new requests", async () => {
 		const p = hookProject();
@@ -219,7 +219,7 @@ describe("createServer", () => {
 		expect((await request("late", "toolCall", { toolName: "bash", input: {} })).error?.code).toBe("shutting_down");
 		await server.shutdown();
 		expect(await fileLines(p.shutdownLog)).toEqual(["v1"]);
-	});
+	}, 60_000);
 
 	test("a client that emits session_shutdown itself does not get a second one", async () => {
 		const p = hookProject();
@@ -227,5 +227,5 @@ describe("createServer", () => {
 		expect((await request(1, "emit", { type: "session_shutdown" })).result).toEqual({ result: null, errors: [], loadErrors: [] });
 		await server.shutdown();
 		expect(await fileLines(p.shutdownLog)).toEqual(["v1"]);
-	});
+	}, 60_000);
 });

@@ -40,6 +40,7 @@ afterAll(async () => {
 async function appendUntilKilled(file: string, round: number, minAcks: number): Promise<number[]> {
 	const child = Bun.spawn([process.execPath, script, file, String(round)], {
 		cwd: dir,
+		env: process.env,
 		stdout: "pipe",
 		stderr: "pipe",
 	});
@@ -98,4 +99,4 @@ test("every acknowledged append survives kill -9, across repeated crashes and re
 	} finally {
 		session.close();
 	}
-});
+}, 60_000);

@@ -27,14 +27,14 @@ describe("loading", () => {
 		expect(h.hook.path).toBe("hooks/deny.ts");
 		expect(h.hook.resolvedPath).toBe(join(dir, "hooks/deny.ts"));
 		expect(await h.toolCall("bash", { command: "ls" })).toEqual({ blocked: true, reason: "no" });
-	});
+	}, 60_000);
 
 	test("a file that fails to load rejects with the loader's message", async () => {
 		const dir = tempDir();
 		writeFiles(dir, { "bad.ts": "export const x = 1;" });
 		await expect(createHookHarness(join(dir, "bad.ts"))).rejects.toThrow("Hook must export a default function");
 		await expect(createHookHarness(join(dir, "missing.ts"))).rejects.toThrow("file not found");
-	});
+	}, 60_000);
 
 	test("a shell hook in pre/ is adapted like the loader does", async () => {
 		const dir = tempDir();
@@ -42,7 +42,7 @@ describe("loading", () => {
 		const h = await createHookHarness(join(dir, "pre/bash.sh"), { cwd: dir });
 		expect(await h.toolCall("bash", { command: "ls" })).toEqual({ blocked: true, reason: "shell says no" });
 		expect((await h.toolCall("read", { path: "x" })).blocked).toBe(false);
-	});
+	}, 60_000);
 
 	test("a factory's errors name it in HookError.hookPath", async () => {
 		const h = await createHookHarness(function noisy(pi: HookAPI) {
@@ -53,7 +53,7 @@ describe("loading", () => {
 		await h.emit({ type: "agent_start" });
 		expect(h.errors).toHaveLength(1);
 		expect(h.errors[0]).toMatchObject({ hookPath: "<factory noisy>", event: "agent_start", error: "boom" });
-	});
+	}, 60_000);
 });
 
 describe("tool events", () => {
@@ -72,7 +72,7 @@ describe("tool events", () => {
 		expect(crashed.reason).toBe("handler crashed");
 		expect(crashed.error).toBeInstanceOf(Error);
 		expect((await h.toolCall("bash", { mode: "throw-string" })).reason).toBe("Hook failed, blocking execution: plain string");
-	});
+	}, 60_000);
 
 	test("toolResult: plain text in, overridden content and details out", async () => {
 		const h = await createHookHarness((pi) => {
@@ -85,7 +85,7 @@ describe("tool events", () => {
 		const result = await h.toolResult("read", { path: "a" }, "hello", { details: 7 });
 		expect(result).toEqual({ content: [{ type: "text", text: "HELLO" }], details: { seen: 7 }, text: "HELLO" });
 		expect((await h.toolResult("read", {}, "x", { isError: true })).text).toBe("masked error");
-	});
+	}, 60_000);
 
 	test("toolResult without an override returns the original", async () => {
 		const h = await createHookHarness(() => {});
@@ -95,7 +95,7 @@ describe("tool events", () => {
 			{ type: "text" as const, text: "b" },
 		];
 		expect(await h.toolResult("read", {}, content, { details: { n: 1 } })).toEqual({ content, details: { n: 1 }, text: "a\nb" });
-	});
+	}, 60_000);
 
 	test("runTool goes through the real wrapper: blocked calls never run, results are rewritten", async () => {
 		const log: string[] = [];
@@ -108,7 +108,7 @@ describe("tool events", () => {
 		const result = await h.runTool(echoTool(log), { text: "hi" });
 		expect(result).toEqual({ content: [{ type: "text", text: "[echo] ok" }], details: { length: 2 } });
 		expect(log).toEqual(["hi"]);
-	});
+	}, 60_000);
 	test("runTool with the real bash tool", async () => {
 		const dir = tempDir();
 		const h = await createHookHarness(
@@ -125,7 +125,7 @@ describe("tool events", () => {
 		const result = await h.runTool(bash, { command: "echo my secret; pwd" });
 		expect(result.content).toEqual([{ type: "text", text: expect.stringContaining("my ***") }]);
 		expect(JSON.stringify(result.content)).toContain(dir);
-	});
+	}, 60_000);
 });
 
 describe("other events", () => {
@@ -145,7 +145,7 @@ describe("other events", () => {
 		]);
 		expect(kept).toEqual([{ role: "user", content: "hi" }]);
 		expect((await h.beforeAgentStart("fix it"))?.message?.content).toBe("re: fix it");
-	});
+	}, 60_000);
 });
 
 describe("recordings", () => {
@@ -164,7 +164,7 @@ describe("recordings", () => {
 		]);
 		expect(h.entries).toEqual([{ customType: "state", data: { count: 1 } }]);
 		expect(h.session.getEntries().map((e) => e.type)).toEqual(["custom_message", "custom_message", "custom"]);
-	});
+	}, 60_000);
 
 	test("notifications, statuses, the rendered status line and the editor text", async () => {
 		const h = await createHookHarness(
@@ -194,7 +194,7 @@ describe("recordings", () => {
 		expect(h.editorText).toBe("draft");
 		await h.emit({ type: "agent_end", messages: [] });
 		expect(h.statusLine()).toBe("m1");
-	});
+	}, 60_000);
 });
 
 describe("commands", () => {
@@ -215,7 +215,7 @@ describe("commands", () => {
 		await h.command("hello", "world");
 		expect(h.notifications).toEqual([{ message: "hello world", type: "info" }]);
 		expect(h.entries).toEqual([{ customType: "hello", data: { args: "world", cwd: "/tmp" } }]);
-	});
+	}, 60_000);
 
 	test("an unknown command rejects, listing the registered ones", async () => {
 		const h = await createHookHarness((pi) => {
@@ -225,5 +225,5 @@ describe("commands", () => {
 		await expect(h.command("gamma")).rejects.toThrow('Unknown command "gamma"; registered: alpha, beta');
 		const none = await createHookHarness(() => {});
 		await expect(none.command("x")).rejects.toThrow("registered: none");
-	});
+	}, 60_000);
 });

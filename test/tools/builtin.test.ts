@@ -17,7 +17,7 @@ describe("createBuiltinTools", () => {
 		}
 		expect(isBuiltinToolName("edit")).toBe(true);
 		expect(isBuiltinToolName("grep")).toBe(false);
-	});
+	}, 60_000);
 
 	test("the tools share the cwd: write, edit, read and bash see the same file", async () => {
 		const dir = tempDir();
@@ -26,12 +26,12 @@ describe("createBuiltinTools", () => {
 		await tools.edit.execute("2", { path: "notes.md", oldText: "world", newText: "hooks" });
 		expect((await tools.read.execute("3", { path: "notes.md" })).content).toEqual([{ type: "text", text: "hello hooks\n" }]);
 		expect((await tools.bash.execute("4", { command: "cat notes.md" })).content).toEqual([{ type: "text", text: "hello hooks\n" }]);
-	});
+	}, 60_000);
 
 	test("options.bash.timeoutMs sets the bash default timeout", async () => {
 		const tools = createBuiltinTools(tempDir(), { bash: { timeoutMs: 100 } });
 		await expect(tools.bash.execute("1", { command: "exec sleep 5" })).rejects.toThrow("timed out after 0.1 s");
-	});
+	}, 60_000);
 
 	test("work through HookToolWrapper: a hook blocks a command, the tool never runs", async () => {
 		const dir = tempDir();
@@ -44,7 +44,7 @@ describe("createBuiltinTools", () => {
 		const write = new HookToolWrapper(tools.write, runner);
 		await expect(write.execute("1", { path: "x.txt", content: "x" })).rejects.toThrow("no writes");
 		expect(() => readFileSync(join(dir, "x.txt"))).toThrow();
-	});
+	}, 60_000);
 });
 
 describe("validateToolInput", () => {
@@ -52,7 +52,7 @@ describe("validateToolInput", () => {
 
 	test("accepts valid input and returns it", () => {
 		expect(validateToolInput(tools.bash, { command: "ls", timeout: 5 })).toEqual({ ok: true, value: { command: "ls", timeout: 5 } });
-	});
+	}, 60_000);
 
 	test("names the tool and the field", () => {
 		expect(validateToolInput(tools.bash, { command: 1 })).toEqual({ ok: false, errors: ["bash input.command: expected string (got 1)"] });
@@ -63,11 +63,11 @@ describe("validateToolInput", () => {
 				"read input.path: expected string (got 1)",
 				"read input.offset: expected integer to be greater or equal to 1 (got 0)",
 			]);
-	});
+	}, 60_000);
 
 	test("non-objects are rejected with what was given", () => {
 		expect(validateToolInput(tools.edit, "ls")).toEqual({ ok: false, errors: ["edit input: expected an object (got string)"] });
 		expect(validateToolInput(tools.edit, null)).toEqual({ ok: false, errors: ["edit input: expected an object (got null)"] });
 		expect(validateToolInput(tools.edit, [])).toEqual({ ok: false, errors: ["edit input: expected an object (got an array)"] });
-	});
+	}, 60_000);
 });

@@ -12,7 +12,7 @@ describe("write tool", () => {
 		expect(readFileSync(path, "utf8")).toBe("héllo\n");
 		expect(result.details).toEqual({ path, bytes: 7 });
 		expect(result.content).toEqual([{ type: "text", text: `Wrote 7 bytes to ${path}` }]);
-	});
+	}, 60_000);
 
 	test("overwrites atomically: no temporary file is left behind and the mode is kept", async () => {
 		const dir = tempDir();
@@ -24,7 +24,7 @@ describe("write tool", () => {
 		expect(readdirSync(dir)).toEqual(["run.sh"]);
 		expect(readFileSync(path, "utf8")).toMatch(/^(v\d+)\1{999}$/); // one whole version, never a mix
 		expect(statSync(path).mode & 0o777).toBe(0o750);
-	});
+	}, 60_000);
 
 	test("writes through a symlink, keeping the link", async () => {
 		const dir = tempDir();
@@ -33,7 +33,7 @@ describe("write tool", () => {
 		await createWriteTool(dir).execute("1", { path: "link.txt", content: "new" });
 		expect(readFileSync(join(dir, "real.txt"), "utf8")).toBe("new");
 		expect(readdirSync(dir).sort()).toEqual(["link.txt", "real.txt"]);
-	});
+	}, 60_000);
 
 	test("a directory target or an impossible parent is an error naming the path; nothing is left behind", async () => {
 		const dir = tempDir();
@@ -44,7 +44,7 @@ describe("write tool", () => {
 		await expect(tool.execute("1", { path: "file/child.txt", content: "x" })).rejects.toThrow(join(dir, "file"));
 		expect(readdirSync(dir).sort()).toEqual(["file", "sub"]);
 		expect(readdirSync(join(dir, "sub"))).toEqual([]);
-	});
+	}, 60_000);
 
 	test("invalid input is rejected naming the field and writes nothing", async () => {
 		const dir = tempDir();
@@ -52,7 +52,7 @@ describe("write tool", () => {
 		await expect(tool.execute("1", { path: "a.txt" } as never)).rejects.toThrow("write input.content: expected required property");
 		await expect(tool.execute("1", { path: 3, content: "" } as never)).rejects.toThrow("write input.path: expected string (got 3)");
 		expect(readdirSync(dir)).toEqual([]);
-	});
+	}, 60_000);
 
 	test("a process killed mid-write leaves the old file or the new one, never a mix", async () => {
 		const dir = tempDir();
@@ -61,7 +61,7 @@ describe("write tool", () => {
 		const size = 64 * 1024 * 1024;
 		const script = `import { createWriteTool } from ${JSON.stringify(join(SRC, "tools/write.ts"))};
 			await createWriteTool(${JSON.stringify(dir)}).execute("1", { path: "big.txt", content: "n".repeat(${size}) });`;
-		const child = Bun.spawn([process.execPath, "-e", script], { stdout: "ignore", stderr: "ignore" });
+		const child = Bun.spawn([process.execPath, "-e", script], { env: process.env, stdout: "ignore", stderr: "ignore" });
 		const deadline = performance.now() + 10_000;
 		// Kill as soon as the write has visibly started (temp file present) or the target changed.
 		while (performance.now() < deadline && readdirSync(dir).length === 1 && statSync(path).size === 3) await Bun.sleep(1);
@@ -69,5 +69,5 @@ describe("write tool", () => {
 		await child.exited;
 		const after = statSync(path).size;
 		expect(after === 3 ? readFileSync(path, "utf8") : after).toBe(after === 3 ? "old" : size);
-	});
+	}, 60_000);
 });

@@ -39,4 +39,5 @@ test.skipIf(process.platform === "win32")(
 			await ctrlCAt(["emit", "tool_call", ...hook, "--data", '{"toolName":"bash","input":{"command":"ls"}}'], "Really run it?", dir),
 		).toBe(130);
 	},
+	60_000,
 );

@@ -102,4 +102,5 @@ test.skipIf(process.platform === "win32")(
 		expect(render(screen).filter(Boolean)).toEqual(["✔ Pick one › gamma", "✔ Proceed? › Yes", "✖ Escape me"]);
 		expect(await Bun.file(resultFile).json()).toEqual({ select: "gamma", confirm: true, cancelled: null });
 	},
+	60_000,
 );

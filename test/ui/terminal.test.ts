@@ -34,7 +34,7 @@ describe("prompts", () => {
 			options: { type: "confirm", initial: false, cancel: "symbol" },
 		});
 		expect(calls[1]?.message).toBe("Again?");
-	});
+	}, 60_000);
 
 	test("select offers the options and answers the chosen one", async () => {
 		const { ui, calls } = setup(["beta"]);
@@ -43,26 +43,26 @@ describe("prompts", () => {
 			message: "Pick",
 			options: { type: "select", options: ["alpha", "beta"], cancel: "symbol" },
 		});
-	});
+	}, 60_000);
 
 	test("select with no options answers undefined without prompting", async () => {
 		const { ui, calls } = setup(["x"]);
 		expect(await ui.select("Pick", [])).toBeUndefined();
 		expect(calls).toHaveLength(0);
-	});
+	}, 60_000);
 
 	test("input passes the placeholder and answers text, empty text included", async () => {
 		const { ui, calls } = setup(["feat: add ui", ""]);
 		expect(await ui.input("Commit message", "type here")).toBe("feat: add ui");
 		expect(await ui.input("Commit message")).toBe("");
 		expect(calls[0]?.options).toEqual({ type: "text", placeholder: "type here", default: "", cancel: "symbol" });
-	});
+	}, 60_000);
 
 	test("editor shows line breaks as ↵ and restores them", async () => {
 		const { ui, calls } = setup(["one↵two↵three"]);
 		expect(await ui.editor("Edit", "one\r\ntwo")).toBe("one\ntwo\nthree");
 		expect(calls[0]?.options).toMatchObject({ type: "text", initial: "one↵two" });
-	});
+	}, 60_000);
 
 	test("a cancelled prompt answers undefined, or false for confirm", async () => {
 		const { ui } = setup([CANCEL, CANCEL, CANCEL, CANCEL, undefined, null]);
@@ -72,7 +72,7 @@ describe("prompts", () => {
 		expect(await ui.editor("Edit", "x")).toBeUndefined();
 		expect(await ui.input("Name")).toBeUndefined();
 		expect(await ui.select("Pick", ["a"])).toBeUndefined();
-	});
+	}, 60_000);
 
 	test("concurrent prompts are asked one at a time", async () => {
 		let open = 0;
@@ -88,14 +88,14 @@ describe("prompts", () => {
 		});
 		expect(await Promise.all([ui.input("a"), ui.input("b"), ui.input("c")])).toEqual(["a", "b", "c"]);
 		expect(most).toBe(1);
-	});
+	}, 60_000);
 
 	test("a failing prompt rejects that call only", async () => {
 		const { ui } = setup();
 		const failing = createTerminalUIContext({ write: () => {}, prompt: async () => Promise.reject(new Error("no tty")) });
 		await expect(failing.input("x")).rejects.toThrow("no tty");
 		expect(await ui.confirm("still works?", "")).toBe(false);
-	});
+	}, 60_000);
 });
 
 describe("notify and status", () => {
@@ -105,7 +105,7 @@ describe("notify and status", () => {
 		ui.notify("careful\nnow", "warning");
 		ui.notify("failed", "error");
 		expect(output()).toBe("i saved\n! careful now\n✗ failed\n");
-	});
+	}, 60_000);
 
 	test("default theme: ANSI colours the symbol, NO_COLOR makes it plain", () => {
 		const saved = process.env.NO_COLOR;
@@ -120,7 +120,7 @@ describe("notify and status", () => {
 			if (saved === undefined) delete process.env.NO_COLOR;
 			else process.env.NO_COLOR = saved;
 		}
-	});
+	}, 60_000);
 
 	test("setStatus redraws the sorted, truncated line in place; clearing the last key erases it", () => {
 		const { ui, output } = setup();
@@ -130,14 +130,14 @@ describe("notify and status", () => {
 		ui.setStatus("b", undefined);
 		ui.setStatus("c", undefined); // nothing shown, nothing to erase
 		expect(output()).toBe(`${CLEAR_LINE}build ok${CLEAR_LINE}lint 3 warnings bui…${CLEAR_LINE}build ok${CLEAR_LINE}`);
-	});
+	}, 60_000);
 
 	test("notifications go above the status line", () => {
 		const { ui, output } = setup();
 		ui.setStatus("k", "busy");
 		ui.notify("done");
 		expect(output()).toBe(`${CLEAR_LINE}busy${CLEAR_LINE}i done\n${CLEAR_LINE}busy`);
-	});
+	}, 60_000);
 
 	test("during a prompt the status line is lifted and updates wait until it closes", async () => {
 		let release: (answer: unknown) => void = () => {};
@@ -157,7 +157,7 @@ describe("notify and status", () => {
 		release("Ada");
 		expect(await answer).toBe("Ada");
 		expect(out).toBe(`${CLEAR_LINE}one${CLEAR_LINE}i meanwhile\n${CLEAR_LINE}two`);
-	});
+	}, 60_000);
 });
 
 describe("custom and editor text", () => {
@@ -171,7 +171,7 @@ describe("custom and editor text", () => {
 			}, 1);
 		});
 		expect(result).toBe("picked");
-	});
+	}, 60_000);
 
 	test("custom rejects when the factory throws or rejects", async () => {
 		const { ui } = setup();
@@ -183,14 +183,14 @@ describe("custom and editor text", () => {
 		};
 		await expect(ui.custom(throws)).rejects.toThrow("boom");
 		await expect(ui.custom(rejects)).rejects.toThrow("later");
-	});
+	}, 60_000);
 
 	test("editor text is kept", () => {
 		const { ui } = setup();
 		expect(ui.getEditorText()).toBe("");
 		ui.setEditorText("draft\nmessage");
 		expect(ui.getEditorText()).toBe("draft\nmessage");
-	});
+	}, 60_000);
 });
 
 /** Run `code` in a fresh Bun process with `ui` bound to the UI module; its exit code, stdout and stderr. */
@@ -210,7 +210,7 @@ async function runWithUI(code: string, stdin: Blob = new Blob([])) {
 test("importing the UI does not load consola", async () => {
 	const run = await runWithUI(`console.log(JSON.stringify(Object.keys(require.cache).filter((k) => k.includes("consola"))));`);
 	expect(run).toEqual({ code: 0, stdout: "[]\n", stderr: "" });
-});
+}, 60_000);
 
 test("by default notify and status go to stderr, 80 columns wide when it is not a terminal", async () => {
 	const run = await runWithUI(`const t = ui.createTerminalUIContext();
@@ -219,7 +219,7 @@ test("by default notify and status go to stderr, 80 columns wide when it is not 
 	expect(run.code).toBe(0);
 	expect(run.stdout).toBe("");
 	expect(run.stderr).toBe(`i hello\n${CLEAR_LINE}${"x".repeat(79)}…`);
-});
+}, 60_000);
 
 test("the default text prompt reads a line", async () => {
 	const run = await runWithUI(
@@ -229,7 +229,7 @@ test("the default text prompt reads a line", async () => {
 	expect(run.code).toBe(0);
 	expect(run.stderr).toBe('"Ada"\n');
 	expect(run.stdout).toContain("Name (e.g. Ada)\n› ");
-});
+}, 60_000);
 
 test("the default text prompt answers undefined, without hanging, once input has ended", async () => {
 	const run = await runWithUI(
@@ -240,4 +240,4 @@ test("the default text prompt answers undefined, without hanging, once input has
 	);
 	expect(run.code).toBe(0);
 	expect(run.stderr).toBe("[null,null]\n");
-});
+}, 60_000);
