@@ -124,7 +124,7 @@ const TARGETS: Target[] = [
 		kind: "over the 64 MiB limit",
 		make: (dir) => {
 			const path = join(dir, "huge.jsonl");
-			const truncate = Bun.spawnSync(["truncate", "-s", "300M", path]);
+			const truncate = Bun.spawnSync(["truncate", "-s", "300M", path], { env: process.env });
 			if (truncate.exitCode !== 0) throw new Error(`truncate failed: ${truncate.stderr.toString()}`);
 			return path;
 		},

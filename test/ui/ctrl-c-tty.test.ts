@@ -23,10 +23,12 @@ async function ctrlCAt(args: string[], waitFor: string, cwd: string): Promise<nu
 	return code;
 }
 
-// In the CLI, Ctrl-C at a hook's prompt ends the whole command (exit 130), as it would anywhere else
-// in a terminal; the library's terminal UI keeps answering it as "cancelled" (terminal-tty.test.ts).
+// In the CLI, Ctrl-C at a hook's prompt ends the whole command, as it would anywhere else in a terminal:
+// `run` with 130 (the tool never starts); `emit tool_call` answers it as blocked (exit 2 with the JSON),
+// like every signal that would end it while a guard decides. The library's terminal UI keeps answering it
+// as "cancelled" (terminal-tty.test.ts).
 test.skipIf(process.platform === "win32")(
-	"Ctrl-C at a hook's confirm prompt ends the command with 130 and the tool never runs",
+	"Ctrl-C at a hook's confirm prompt ends the command (run: 130, emit tool_call: blocked) and the tool never runs",
 	async () => {
 		const dir = tempDir();
 		writeFiles(dir, {
@@ -37,7 +39,7 @@ test.skipIf(process.platform === "win32")(
 		expect(existsSync(join(dir, "ran"))).toBe(false);
 		expect(
 			await ctrlCAt(["emit", "tool_call", ...hook, "--data", '{"toolName":"bash","input":{"command":"ls"}}'], "Really run it?", dir),
-		).toBe(130);
+		).toBe(2);
 	},
 	60_000,
 );
