@@ -2,7 +2,7 @@ import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname, join, resolve } from "pathe";
 import type { AgentMessage, HookMessage } from "../messages.ts";
 import { userAgentDir } from "../paths.ts";
-import { appendDurably, hasErrorCode, readIfExists, writeHeader } from "./_file.ts";
+import { appendDurably, endsWithNewline, hasErrorCode, readIfExists, writeHeader } from "./_file.ts";
 import { deepFreeze } from "../freeze.ts";
 import { checkEntry, parseSession } from "./_parse.ts";
 import { branchPath, buildTree } from "./_tree.ts";
@@ -226,7 +226,9 @@ export class SessionManager implements ReadonlySessionManager {
 		const problem = checkEntry(stored);
 		if (problem) throw new SessionError("INVALID_ENTRY", `Cannot append a "${fields.type}" entry: ${problem}`);
 		if (this.#fd !== undefined) {
-			const prefix = this.#needsNewline ? "\n" : "";
+			// A tail seen at open may have been another process's write still in flight (bridge calls of one
+			// session run side by side): prefix a newline only if the file still does not end in one.
+			const prefix = this.#needsNewline && !endsWithNewline(this.#fd) ? "\n" : "";
 			// Until the write is known complete it may have left a torn tail behind.
 			this.#needsNewline = true;
 			appendDurably(this.#fd, `${prefix}${line}\n`);
