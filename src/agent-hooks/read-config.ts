@@ -1,5 +1,8 @@
 import { isRecord as isObject } from "../json.ts";
-import { readFileSync } from "node:fs";
+import { lstatSync, readFileSync } from "node:fs";
+import { join } from "pathe";
+import { scriptMarker } from "../install/agents.ts";
+import { shellQuote } from "../install/bridge-command.ts";
 import { isBridgeArgv, isBridgeCommand } from "../install/own-entry.ts";
 import { ownHooksOf } from "./own-hooks.ts";
 import { matcherProblem } from "../agents/_shared/matcher.ts";
@@ -17,7 +20,7 @@ export interface AgentConfigFile {
 	agent: AgentId;
 	file: string;
 	/** `grouped`: `hooks.<Event>: [{matcher?, hooks: [handler]}]` (Claude, Codex, Gemini); `flat`: `hooks.<event>: [handler]` (Cursor). */
-	layout: "grouped" | "flat";
+	layout: "grouped" | "flat" | "files";
 	/** Set for project-level files: the project they belong to. */
 	projectDir?: string;
 	/** Cursor user hooks run from `~/.cursor`. */
@@ -42,6 +45,7 @@ function isOurs(command: string, args: string[] | undefined): boolean {
  */
 export function readAgentConfig(spec: AgentConfigFile): AgentConfigRead {
 	const { file, agent } = spec;
+	if (spec.layout === "files") return readAgentHookFiles(spec);
 	let text: string;
 	try {
 		text = readFileSync(file, "utf8"); // sync: small files, most of them missing
@@ -145,4 +149,48 @@ function toEntry(
 	if (spec.projectDir) entry.projectDir = spec.projectDir;
 	if (spec.runDir) entry.runDir = spec.runDir;
 	return entry;
+}
+
+/**
+ * The `files` layout (Cline): `spec.file` is a folder holding one executable per event, named after the
+ * event. Each executable regular file there is one entry that runs on every occurrence of its event (the
+ * layout has no matchers). A file `install` wrote (it holds the agent's marker line) is ours and left
+ * out, as it would call a bridge again; a file at an event's name that cannot run (not executable, not a
+ * regular file) is a warning, since the agent would not run it either.
+ */
+function readAgentHookFiles(spec: AgentConfigFile): AgentConfigRead {
+	const own = ownHooksOf(spec.agent);
+	const entries: AgentHookEntry[] = [];
+	const warnings: string[] = [];
+	const marker = scriptMarker(spec.agent);
+	for (const [event, target] of Object.entries(own.dialect().events)) {
+		const path = join(spec.file, event);
+		const info = lstatSync(path, { throwIfNoEntry: false });
+		if (!info) continue;
+		if (!info.isFile() || (info.mode & 0o111) === 0) {
+			warnings.push(`${path}: not an executable regular file, so ${own.displayName} does not run it either; ignored`);
+			continue;
+		}
+		let text: string;
+		try {
+			text = readFileSync(path, "utf8");
+		} catch (error) {
+			warnings.push(`${path}: cannot read (${(error as Error).message}), ignored`);
+			continue;
+		}
+		if (text.split("\n").includes(marker)) continue;
+		const entry: AgentHookEntry = {
+			agent: spec.agent,
+			file: path,
+			key: event,
+			event,
+			target,
+			command: shellQuote(path),
+			raw: { file: event },
+		};
+		if (spec.projectDir) entry.projectDir = spec.projectDir;
+		if (spec.runDir) entry.runDir = spec.runDir;
+		entries.push(entry);
+	}
+	return { entries, warnings };
 }

@@ -30,8 +30,11 @@ export interface AgentOwnHooks {
 	description: string;
 	/** Discovery priority (higher first). */
 	priority: number;
-	/** `grouped`: `hooks.<Event>: [{matcher?, hooks: [handler]}]`; `flat`: `hooks.<event>: [handler]`. */
-	layout: "grouped" | "flat";
+	/**
+	 * `grouped`: `hooks.<Event>: [{matcher?, hooks: [handler]}]`; `flat`: `hooks.<event>: [handler]`;
+	 * `files`: each place is a folder of executables named after the events (Cline).
+	 */
+	layout: "grouped" | "flat" | "files";
 	/** The files, best first, for a project directory and a home. */
 	places(ctx: { cwd: string; home: string }): AgentConfigPlace[];
 	/** Milliseconds per unit of the entry's `timeout` field. */
