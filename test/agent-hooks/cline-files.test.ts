@@ -17,7 +17,9 @@ const hookFile = (log: string, answer: string) => `#!/bin/sh\ncat > '${log}'\npr
 test("a user-level PreToolUse file that cancels blocks the call, with Cline's own payload on its stdin", async () => {
 	const { dir, home } = setup();
 	const log = join(home, "payload.json");
-	writeFiles(home, { ".cline/hooks/PreToolUse": hookFile(log, '{"cancel":true,"errorMessage":"cline says no"}') }, [".cline/hooks/PreToolUse"]);
+	writeFiles(home, { ".cline/hooks/PreToolUse": hookFile(log, '{"cancel":true,"errorMessage":"cline says no"}') }, [
+		".cline/hooks/PreToolUse",
+	]);
 	const { loaded, run } = await library(dir, home);
 	expect(loaded.errors).toEqual([]);
 	expect(loaded.hooks.map((hook) => hook.path)).toEqual([`${join(home, ".cline", "hooks", "PreToolUse")}#PreToolUse`]);
@@ -75,20 +77,26 @@ test("xcsh-hooks emit: a project hook file runs only once approved, then blocks 
 	]);
 	const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, TMPDIR: process.env.TMPDIR ?? "/tmp", NO_COLOR: "1" };
 	const emit = async () => {
-		const proc = Bun.spawn([process.execPath, CLI, "emit", "tool_call", "--data", '{"toolName":"bash","input":{"command":"rm -rf build"}}'], {
-			cwd: dir,
-			env,
-			stdout: "pipe",
-			stderr: "pipe",
-			timeout: 30_000,
-		});
+		const proc = Bun.spawn(
+			[process.execPath, CLI, "emit", "tool_call", "--data", '{"toolName":"bash","input":{"command":"rm -rf build"}}'],
+			{
+				cwd: dir,
+				env,
+				stdout: "pipe",
+				stderr: "pipe",
+				timeout: 30_000,
+			},
+		);
 		const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
 		return { stdout, stderr, code };
 	};
 	const before = await emit();
 	expect(before.code).toBe(0);
 	expect(before.stderr).toContain("trust approve");
-	const approve = Bun.spawnSync([process.execPath, CLI, "trust", "approve", join(dir, ".clinerules", "hooks", "PreToolUse")], { cwd: dir, env });
+	const approve = Bun.spawnSync([process.execPath, CLI, "trust", "approve", join(dir, ".clinerules", "hooks", "PreToolUse")], {
+		cwd: dir,
+		env,
+	});
 	expect(approve.exitCode).toBe(0);
 	const after = await emit();
 	expect(after.code).toBe(2);

@@ -161,13 +161,14 @@ describe("hook providers", () => {
 			["native", 100],
 			["claude", 80],
 			["codex", 70],
-			// The agents' own configs (src/agent-hooks): command hook entries of Claude Code, Codex, Gemini CLI, Qwen Code, Factory Droid, Cursor.
+			// The agents' own configs (src/agent-hooks): command hook entries of Claude Code, Codex, Gemini CLI, Qwen Code, Factory Droid, Cursor; Cline's hook files.
 			["claude-settings", 60],
 			["codex-hooks", 55],
 			["gemini-settings", 50],
 			["qwen-settings", 48],
 			["droid-settings", 47],
 			["cursor-hooks", 45],
+			["cline-hooks", 42],
 		]);
 		expect(result.items.map(brief)).toEqual(["codex/project/pre:bash:pre-bash"]);
 	});
