@@ -1,5 +1,6 @@
 import { loadBridge } from "./index.ts";
-import { recordDecision, runBridge } from "./run.ts";
+import { recordDecision } from "./decision.ts";
+import { runBridge } from "./run.ts";
 import { writeAnswer } from "./write-answer.ts";
 
 /**

@@ -3,13 +3,13 @@ import { parseJsonText } from "../json.ts";
 import { withTimeout } from "../timeouts.ts";
 import { ownConfigProvider } from "./own-config.ts";
 import { basename, resolve } from "pathe";
-import { logDecision } from "../host/decisions.ts";
 import { dispatch } from "../host/dispatch.ts";
 import { createHost, describeSkips, type Host } from "../host/host.ts";
 import { mark } from "../profile.ts";
 import { isRecord } from "../agents/_shared/answer.ts";
 import { decodeUtf8 } from "../json.ts";
 import { oneLine } from "../one-line.ts";
+import { type BridgeDecision, decisionOf } from "./decision.ts";
 import { isGuard, type Mapped, mapPayload, rewriteToAgent, toOutcome } from "./map.ts";
 import { agentSessionFile, ensureSessionFile } from "./session.ts";
 import { agentSessionView } from "./transcript.ts";
@@ -81,24 +81,6 @@ export interface BridgeHost {
 
 /** Gives a bridge call its hooks. */
 export type BridgeHostSource = (request: BridgeHostRequest) => Promise<BridgeHost>;
-
-/** What a guard event decided, for the decision log (never the tool's input or output). */
-export interface BridgeDecision {
-	agent: string;
-	session?: string | undefined;
-	/** The agent's event name. */
-	event: string;
-	/** The tool as hooks saw it (`bash`, `mcp__files__delete_path`), when the payload named one. */
-	tool?: string | undefined;
-	/** The subagent that made the call (its id), and its type. */
-	subagent?: string | undefined;
-	subagentType?: string | undefined;
-	/** The MCP server of an MCP tool. */
-	mcpServer?: string | undefined;
-	decision: "allow" | "deny" | "rewrite";
-	reason?: string | undefined;
-	durationMs: number;
-}
 
 /** The one answer for the agent's stdout (`""`: write nothing) and the lines for stderr. */
 export interface BridgeAnswer {
@@ -177,40 +159,6 @@ export async function runBridge(agent: AgentBridge, options: BridgeOptions): Pro
 	const answer = await answerBridge(agent, options);
 	if (answer.decision) answer.decision.durationMs = performance.now() - started;
 	return answer;
-}
-
-/**
- * Puts the guard decision of `answer` on record (SPEC §12, the decision log; durations to 0.1 ms), with
- * the settings of its host; nothing for other events. The answer still goes out if the log cannot be written.
- */
-export function recordDecision(answer: BridgeAnswer): void {
-	if (answer.decision)
-		logDecision({ settings: answer.settings ?? {} }, { ...answer.decision, durationMs: Math.round(answer.decision.durationMs * 10) / 10 });
-}
-
-/** The guard's decision record for an outcome. */
-function decisionOf(agent: AgentBridge, event: string, payload: unknown, outcome: Outcome, mapped?: Mapped): BridgeDecision {
-	const p = isRecord(payload) ? payload : {};
-	const decision = outcome.kind === "deny" ? "deny" : outcome.kind === "rewrite" ? "rewrite" : "allow";
-	const tool = mapped?.kind === "event" && mapped.event.type === "tool_call" ? mapped.event : undefined;
-	let subagent: ReturnType<NonNullable<AgentBridge["subagent"]>>;
-	try {
-		subagent = agent.subagent?.(p);
-	} catch {
-		subagent = undefined; // a record is never lost to a payload the reader chokes on
-	}
-	return {
-		agent: agent.name,
-		session: agent.sessionId(p),
-		event,
-		tool: tool?.toolName,
-		subagent: subagent?.id,
-		subagentType: subagent?.type,
-		mcpServer: tool?.mcp?.server || undefined,
-		decision,
-		reason: outcome.kind === "deny" ? oneLine(outcome.reason) : undefined,
-		durationMs: 0,
-	};
 }
 
 /**

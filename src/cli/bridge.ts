@@ -1,6 +1,7 @@
 import { bridgeNames, loadBridge } from "../bridges/index.ts";
 import { readStdinBytes } from "../host/stdin.ts";
-import { recordDecision, runBridge } from "../bridges/run.ts";
+import { recordDecision } from "../bridges/decision.ts";
+import { runBridge } from "../bridges/run.ts";
 import { mark } from "../profile.ts";
 import { exitProcess } from "../host/exit-guard.ts";
 import { onEndingSignal } from "../host/signals.ts";

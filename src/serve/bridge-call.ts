@@ -1,5 +1,6 @@
 import type { AgentBridge } from "../bridges/index.ts";
-import { type BridgeAnswer, type BridgeOptions, recordDecision, runBridge } from "../bridges/run.ts";
+import { recordDecision } from "../bridges/decision.ts";
+import { type BridgeAnswer, type BridgeOptions, runBridge } from "../bridges/run.ts";
 import type { HostPool } from "./http-hosts.ts";
 
 /** One bridge call a server answers: what `bridge <agent>` would be given, minus the process. */

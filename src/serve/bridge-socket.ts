@@ -1,7 +1,7 @@
 import { chmodSync, lstatSync, mkdirSync, statSync, unlinkSync } from "node:fs";
 import { dirname, isAbsolute } from "pathe";
 import { type AgentBridge, bridgeNames, loadBridge } from "../bridges/index.ts";
-import { recordDecision } from "../bridges/run.ts";
+import { recordDecision } from "../bridges/decision.ts";
 import { encodeLine, GO_LINE, MAX_REQUEST_LINE, type SocketRequest, writeSome } from "../bridges/socket-protocol.ts";
 import { MAX_PAYLOAD_BYTES } from "../host/stdin.ts";
 import { decodeUtf8, isRecord, parseJsonText } from "../json.ts";
