@@ -2,6 +2,7 @@
 // The first import checks how Bun was started: nothing of a project may run before trust (SPEC §10).
 import "./start-guard.ts";
 import { forwardBridgeCall } from "./bridges/forward.ts";
+import { flushDecisionExports } from "./decisions/otlp.ts";
 import { flushProfile, mark } from "./profile.ts";
 
 const argv = process.argv.slice(2);
@@ -20,5 +21,7 @@ const [{ main }, { registerEmbeddedModules }, { exitProcess }] = await Promise.a
 registerEmbeddedModules();
 mark("modules");
 const code = await main(argv);
+// Decisions queued for an OpenTelemetry collector go out after the answer, bounded (free when none were).
+await flushDecisionExports();
 flushProfile();
 exitProcess(code);

@@ -24,11 +24,18 @@ export interface BridgeDecision {
 
 /**
  * Puts the guard decision of `answer` on record (SPEC §12, the decision log; durations to 0.1 ms), with
- * the settings of its host; nothing for other events. The answer still goes out if the log cannot be written.
+ * the settings of its host and the calling agent's `env` (which may name an OTLP collector); nothing for other events. The answer still goes out if the log cannot be written.
  */
-export function recordDecision(answer: { decision?: BridgeDecision | undefined; settings?: Record<string, unknown> | undefined }): void {
+export function recordDecision(
+	answer: { decision?: BridgeDecision | undefined; settings?: Record<string, unknown> | undefined },
+	env: Readonly<Record<string, string | undefined>> = process.env,
+): void {
 	if (answer.decision)
-		logDecision({ settings: answer.settings ?? {} }, { ...answer.decision, durationMs: Math.round(answer.decision.durationMs * 10) / 10 });
+		logDecision(
+			{ settings: answer.settings ?? {} },
+			{ ...answer.decision, durationMs: Math.round(answer.decision.durationMs * 10) / 10 },
+			env,
+		);
 }
 
 /** The guard's decision record for an outcome. */

@@ -5,6 +5,7 @@ import { bridgeSocketPath } from "../paths.ts";
 import { mark } from "../profile.ts";
 import { MAX_TIMER_MS } from "../timeouts.ts";
 import { findAgent } from "../agents/index.ts";
+import { OTLP_VARIABLES } from "../decisions/otlp.ts";
 import { writeAnswer } from "./write-answer.ts";
 import { encodeRequest, GO_LINE, type SocketRequest, VERDICTS, type Verdict, writeSome } from "./socket-protocol.ts";
 
@@ -77,11 +78,17 @@ export function forwarding(argv: readonly string[]): Forwarding | undefined {
 	return result;
 }
 
-/** The agent's project-directory variable (`CLAUDE_PROJECT_DIR`…), which the server's own environment lacks. */
+/**
+ * The agent's project-directory variable (`CLAUDE_PROJECT_DIR`…), which the server's own environment
+ * lacks, and the OpenTelemetry variables that say where this call's decisions are exported.
+ */
 function projectVariables(agent: string): Record<string, string> {
-	const name = findAgent(agent)?.projectVariable;
-	const value = name === undefined ? undefined : process.env[name];
-	return name !== undefined && value ? { [name]: value } : {};
+	const variables: Record<string, string> = {};
+	for (const name of [findAgent(agent)?.projectVariable, ...OTLP_VARIABLES]) {
+		const value = name === undefined ? undefined : process.env[name];
+		if (name !== undefined && value) variables[name] = value;
+	}
+	return variables;
 }
 
 /** The request line of `call`. */

@@ -49,6 +49,18 @@ export const settingsChecks: Record<string, (value: unknown) => boolean> = {
 		  )
 		}
 	})(),
+	"otlp": (() => {
+		const local_0 = /^(.*)$/
+		return function check(value) {
+		  return (
+		    (typeof value === 'object' && value !== null && !Array.isArray(value)) &&
+		    (typeof value['endpoint'] === 'string') &&
+		    value['endpoint'].length >= 1 &&
+		    (value['headers'] !== undefined ? ((typeof value['headers'] === 'object' && value['headers'] !== null && !Array.isArray(value['headers']) && !(value['headers'] instanceof Date) && !(value['headers'] instanceof Uint8Array)) && (Object.entries(value['headers']).every(([key, value]) => (local_0.test(key) ? ((typeof value === 'string')) : true)))) : true) &&
+		    Object.getOwnPropertyNames(value).every(key => ['endpoint', 'headers'].includes(key))
+		  )
+		}
+	})(),
 };
 
 export const settingsDescriptions: Record<string, string> = {
@@ -57,5 +69,6 @@ export const settingsDescriptions: Record<string, string> = {
 	"disabledExtensions": "an array of strings",
 	"hookTimeoutMs": "an integer ≥ 0",
 	"loadTimeoutMs": "an integer ≥ 1",
-	"decisionLog": "a boolean"
+	"decisionLog": "a boolean",
+	"otlp": "an object {\"endpoint\": \"http://HOST:PORT\", \"headers\"?: {NAME: VALUE}}"
 };

@@ -196,15 +196,17 @@ export async function planHooks(configuredPaths: string[], cwd: string, options:
 		const loaded = await loadSettings(cwd);
 		warnings.push(...loaded.warnings);
 		userSettings = loaded.layers.user ?? {};
-		// With trust, timeouts and `decisionLog` come from the user's file alone: the project's are dropped.
-		const { hookTimeoutMs: _hook, loadTimeoutMs: _load, decisionLog: _log, ...shared } = loaded.settings;
-		const { hookTimeoutMs, loadTimeoutMs, decisionLog } = userSettings;
+		// With trust, timeouts, `decisionLog` and `otlp` come from the user's file alone: the project's are
+		// dropped (a cloned repository cannot lengthen a guard's time, silence the log or send decisions away).
+		const { hookTimeoutMs: _hook, loadTimeoutMs: _load, decisionLog: _log, otlp: _otlp, ...shared } = loaded.settings;
+		const { hookTimeoutMs, loadTimeoutMs, decisionLog, otlp } = userSettings;
 		settings = guarded
 			? {
 					...shared,
 					...(hookTimeoutMs === undefined ? {} : { hookTimeoutMs }),
 					...(loadTimeoutMs === undefined ? {} : { loadTimeoutMs }),
 					...(decisionLog === undefined ? {} : { decisionLog }),
+					...(otlp === undefined ? {} : { otlp }),
 				}
 			: loaded.settings;
 		mark("settings");

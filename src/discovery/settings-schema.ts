@@ -19,6 +19,13 @@ export const SettingsSchema = Type.Object(
 		loadTimeoutMs: Type.Optional(Type.Integer({ minimum: 1, description: "an integer ≥ 1" })),
 		/** Append guard decisions to `~/.xcsh/agent/decisions.jsonl` (default true; only the user's file counts). */
 		decisionLog: Type.Optional(Type.Boolean({ description: "a boolean" })),
+		/** Export decisions to an OpenTelemetry collector (OTLP/HTTP JSON); only the user's (or managed) file counts. */
+		otlp: Type.Optional(
+			Type.Object(
+				{ endpoint: Type.String({ minLength: 1 }), headers: Type.Optional(Type.Record(Type.String(), Type.String())) },
+				{ additionalProperties: false, description: 'an object {"endpoint": "http://HOST:PORT", "headers"?: {NAME: VALUE}}' },
+			),
+		),
 	},
 	{ additionalProperties: true },
 );

@@ -1,6 +1,7 @@
 import { writeSync } from "node:fs";
 // The writer alone: the log reader and formatter (the `log` command) stay off emit and bridge start-up.
 import { appendDecision, type DecisionEntry, decisionLogEnabled } from "../decisions/decision-log.ts";
+import { exportDecision, otlpTarget } from "../decisions/otlp.ts";
 import type { Dispatched } from "./dispatch.ts";
 import type { Host } from "./host.ts";
 
@@ -14,11 +15,28 @@ export function decisionOf(dispatched: Dispatched): Pick<DecisionEntry, "decisio
 
 /**
  * Appends one guard decision to `~/.xcsh/agent/decisions.jsonl` unless the user's settings say
- * `"decisionLog": false`. Never throws: a log that cannot be written is one warning on stderr.
+ * `"decisionLog": false`, and queues it for the OpenTelemetry collector when one is configured
+ * (src/decisions/otlp.ts; `env` is the calling agent's, which names it). The export does not depend on
+ * `decisionLog`: a user silencing the local file does not silence the team's collector. Never throws: a
+ * log that cannot be written is one warning on stderr; an export that fails is lost quietly.
  */
-export function logDecision(host: Pick<Host, "settings">, entry: DecisionEntry): void {
-	appendDecision(entry, {
-		enabled: decisionLogEnabled(host.settings),
-		onWarning: (warning) => void writeSync(2, `warning: ${warning}\n`),
-	});
+export function logDecision(
+	host: Pick<Host, "settings">,
+	entry: DecisionEntry,
+	env: Readonly<Record<string, string | undefined>> = process.env,
+): void {
+	const time = entry.time ?? new Date().toISOString();
+	appendDecision(
+		{ ...entry, time },
+		{
+			enabled: decisionLogEnabled(host.settings),
+			onWarning: (warning) => void writeSync(2, `warning: ${warning}\n`),
+		},
+	);
+	try {
+		const target = otlpTarget(host.settings, env);
+		if (target) exportDecision(target, { ...entry, time });
+	} catch {
+		// the collector is never a reason for a call to fail
+	}
 }

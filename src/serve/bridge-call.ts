@@ -36,6 +36,7 @@ export async function answerPooled(pool: HostPool, call: PooledCall, record = tr
 			host: pool.source,
 		}),
 	);
-	if (record) recordDecision(result);
+	// An HTTP hook carries no variables: the server's own name the collector, if any.
+	if (record) recordDecision(result, { ...process.env, ...call.env });
 	return result;
 }

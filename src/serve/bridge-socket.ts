@@ -179,7 +179,7 @@ export async function startBridgeSocket(options: BridgeSocketOptions): Promise<B
 			// A client that left (its deadline passed) answered the call itself and put that answer on
 			// record: this one reaches nobody, and a second line for the call would misstate what the agent got.
 			if (socket.data.closed) return;
-			recordDecision(result);
+			recordDecision(result, { ...process.env, ...call.env });
 			const verdict = result.decision?.decision ?? "none";
 			send(socket, encodeLine({ stdout: result.stdout, stderr: result.stderr, verdict }), true);
 		} catch {

@@ -1,0 +1,119 @@
+/*
+ * Decisions to the OpenTelemetry collector a team already runs. This module is what every decision
+ * pays: one look at the environment and the settings. The SDK (src/decisions/otlp-export.ts) is
+ * imported only once a record is to be exported, so a call with export off loads none of it.
+ */
+
+import type { DecisionEntry } from "./decision-log.ts";
+
+/** Where decision records go: an OTLP/HTTP (JSON) logs endpoint and its headers. */
+export interface OtlpTarget {
+	/** The full logs URL (`…/v1/logs`). */
+	url: string;
+	headers: Record<string, string>;
+}
+
+/** The `otlp` key of the user's (or managed) settings: the settings' form of `OTEL_EXPORTER_OTLP_ENDPOINT`. */
+export interface OtlpSettings {
+	/** Base URL of the collector's OTLP/HTTP receiver (`http://127.0.0.1:4318`); `/v1/logs` is appended. */
+	endpoint: string;
+	/** Extra request headers (an API key, a tenant). */
+	headers?: Record<string, string>;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** The variables {@link otlpTarget} reads: a forwarded bridge call passes them to the server. */
+export const OTLP_VARIABLES = [
+	"OTEL_SDK_DISABLED",
+	"OTEL_LOGS_EXPORTER",
+	"OTEL_EXPORTER_OTLP_PROTOCOL",
+	"OTEL_EXPORTER_OTLP_LOGS_PROTOCOL",
+	"OTEL_EXPORTER_OTLP_ENDPOINT",
+	"OTEL_EXPORTER_OTLP_LOGS_ENDPOINT",
+	"OTEL_EXPORTER_OTLP_HEADERS",
+	"OTEL_EXPORTER_OTLP_LOGS_HEADERS",
+] as const;
+
+/** `k=v,k2=v2` (values URL-encoded), the form of `OTEL_EXPORTER_OTLP_HEADERS`; malformed pairs are skipped. */
+export function parseOtlpHeaders(text: string | undefined): Record<string, string> {
+	const headers: Record<string, string> = {};
+	for (const pair of (text ?? "").split(",")) {
+		const at = pair.indexOf("=");
+		if (at <= 0) continue;
+		try {
+			const key = decodeURIComponent(pair.slice(0, at)).trim();
+			if (key) headers[key] = decodeURIComponent(pair.slice(at + 1)).trim();
+		} catch {
+			// a bad escape drops that header, not the export
+		}
+	}
+	return headers;
+}
+
+const isHttpUrl = (text: string): boolean => {
+	try {
+		const url = new URL(text);
+		return url.protocol === "http:" || url.protocol === "https:";
+	} catch {
+		return false;
+	}
+};
+
+const withLogsPath = (base: string): string => `${base.replace(/\/+$/, "")}/v1/logs`;
+
+/**
+ * Where this call's decisions are exported, or `undefined` (the default: nowhere). In order:
+ * `OTEL_EXPORTER_OTLP_LOGS_ENDPOINT` (the full URL), `OTEL_EXPORTER_OTLP_ENDPOINT` (a base, `/v1/logs`
+ * appended), then the settings' `otlp.endpoint` (a base) — settings here are the user's or the managed
+ * ones: a project's file cannot set it (discovery drops it), so a cloned repository cannot send your
+ * decisions anywhere. `OTEL_SDK_DISABLED=true` or `OTEL_LOGS_EXPORTER=none` turn it off; only OTLP over
+ * HTTP with JSON is sent, so a `grpc` or `http/protobuf` protocol setting exports nothing. An endpoint
+ * that is not an http(s) URL exports nothing either.
+ */
+export function otlpTarget(settings: Readonly<Record<string, unknown>> | undefined, env: Env = process.env): OtlpTarget | undefined {
+	if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === "true") return undefined;
+	if (env.OTEL_LOGS_EXPORTER?.trim().toLowerCase() === "none") return undefined;
+	const protocol = (env.OTEL_EXPORTER_OTLP_LOGS_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL)?.trim().toLowerCase();
+	if (protocol && protocol !== "http/json") return undefined;
+	const fromEnv = env.OTEL_EXPORTER_OTLP_LOGS_ENDPOINT?.trim() || undefined;
+	const baseFromEnv = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || undefined;
+	const configured = settings?.otlp as Partial<OtlpSettings> | undefined;
+	const url =
+		fromEnv ??
+		(baseFromEnv ? withLogsPath(baseFromEnv) : typeof configured?.endpoint === "string" ? withLogsPath(configured.endpoint) : undefined);
+	if (url === undefined || !isHttpUrl(url)) return undefined;
+	const headers: Record<string, string> = {};
+	if (!fromEnv && !baseFromEnv && configured?.headers && typeof configured.headers === "object")
+		for (const [key, value] of Object.entries(configured.headers)) if (typeof value === "string") headers[key] = value;
+	Object.assign(headers, parseOtlpHeaders(env.OTEL_EXPORTER_OTLP_HEADERS), parseOtlpHeaders(env.OTEL_EXPORTER_OTLP_LOGS_HEADERS));
+	return { url, headers };
+}
+
+type Exporter = typeof import("./otlp-export.ts");
+let exporter: Promise<Exporter | undefined> | undefined;
+
+/**
+ * Queues one decision for export to `target`. Never throws and never waits: the record is batched and
+ * sent in the background; a collector that is down or slow loses records, never a call.
+ */
+export function exportDecision(target: OtlpTarget, entry: DecisionEntry): void {
+	exporter ??= import("./otlp-export.ts").catch(() => undefined);
+	void exporter.then((module) => module?.emitDecision(target, entry)).catch(() => undefined);
+}
+
+/**
+ * Sends what is queued, waiting at most `timeoutMs`: a short-lived command (`bridge`, `emit`) calls it
+ * once its answer is out, just before it exits; free when nothing was exported.
+ */
+export async function flushDecisionExports(timeoutMs = 1000): Promise<void> {
+	if (exporter === undefined) return;
+	const module = await exporter;
+	if (!module) return;
+	let timer: ReturnType<typeof setTimeout> | undefined;
+	const deadline = new Promise<void>((resolve) => {
+		timer = setTimeout(resolve, timeoutMs);
+	});
+	await Promise.race([module.flushAll().catch(() => undefined), deadline]);
+	clearTimeout(timer);
+}
