@@ -154,9 +154,14 @@ export async function uninstallBridge(agent: Agent, options: InstallOptions = {}
  * plugin-runtime.ts), then the one plugin file. `--command` and `--http` do not apply.
  */
 async function installPlugin(agent: Agent, spec: AgentSpec, scope: Scope, file: string, options: InstallOptions): Promise<InstallResult> {
-	if (options.http !== undefined) throw new InstallError("usage", file, `--http: ${spec.label} loads a plugin, it has no http hooks; install it without --http`);
+	if (options.http !== undefined)
+		throw new InstallError("usage", file, `--http: ${spec.label} loads a plugin, it has no http hooks; install it without --http`);
 	if (options.command !== undefined)
-		throw new InstallError("usage", file, `--command: ${spec.label} loads a plugin in its own process; it runs no command; install it without --command`);
+		throw new InstallError(
+			"usage",
+			file,
+			`--command: ${spec.label} loads a plugin in its own process; it runs no command; install it without --command`,
+		);
 	const home = options.home ?? homeDir();
 	const dir = scope === "user" ? home : (options.cwd ?? process.cwd());
 	const { materializeRuntime } = await import("./plugin-runtime.ts");

@@ -37,7 +37,8 @@ export async function materializeRuntime(home: string, dryRun: boolean): Promise
 	const dir = runtimeDir(home);
 	const written: string[] = [];
 	const files = await embeddedFiles();
-	if (!files[RUNTIME_ENTRY]) throw new InstallError("io", dir, "this executable was built without the plugin runtime; rebuild it with bun run build");
+	if (!files[RUNTIME_ENTRY])
+		throw new InstallError("io", dir, "this executable was built without the plugin runtime; rebuild it with bun run build");
 	for (const [name, base64] of Object.entries(files)) {
 		const path = join(dir, name);
 		const bytes = Buffer.from(base64, "base64");

@@ -50,7 +50,5 @@ export function pluginInstall(facts: PluginInstallFacts): AgentSpec {
 
 /** The `bridge()` of an agent that has no command hooks: refused with what to do instead. */
 export function inProcessOnlyBridge(label: string, name: string): Promise<never> {
-	return Promise.reject(
-		new Error(`${label} runs xcsh hooks in its own process, not through a bridge; run: xcsh-hooks install ${name}`),
-	);
+	return Promise.reject(new Error(`${label} runs xcsh hooks in its own process, not through a bridge; run: xcsh-hooks install ${name}`));
 }
