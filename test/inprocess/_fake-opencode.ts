@@ -4,6 +4,8 @@
  * its `Plugin.trigger` does, awaited, with the payload shapes of the recorded fixtures. Prints one JSON
  * object with what each call did. Run with cwd = the project and HOME = a temp home.
  */
+export {};
+
 const file = process.argv[2] as string;
 const steps = (process.argv[3] ?? "").split(",").filter(Boolean);
 const out: Record<string, unknown> = {};
@@ -39,7 +41,7 @@ for (const step of steps) {
 		const args = { command: "cat deploy.conf", description: "show" };
 		await before("bash", args, "call_5");
 		const text = "SERVICE=demo\nAPI_KEY=sk-live-123\n";
-		const output = { title: "cat", output: text, metadata: { output: text, exit: 0, truncated: false } };
+		const output = { title: "cat", output: text, metadata: { output: text, preview: "API_KEY=sk-live-123", exit: 0, truncated: false } };
 		await hooks["tool.execute.after"]?.({ tool: "bash", sessionID: "ses_1", callID: "call_5", args }, output);
 		out.after = output;
 	}

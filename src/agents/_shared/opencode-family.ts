@@ -12,7 +12,8 @@ import { type MappedTool, shellRule, type ToolRule, toAgentInput, toBuiltin } fr
  *   model gets exactly it); a rewrite mutates `output.args` in place — OpenCode runs the object it
  *   passed, so reassigning `output.args` would be ignored and the original command would run.
  * - `tool.execute.after` → `tool_result`. A replaced text goes to `output.output` AND to
- *   `output.metadata.output`: the session store and the TUI read the metadata copy.
+ *   `output.metadata.output`, and metadata text still holding the original (`preview`) is dropped:
+ *   the session store and the TUI read the metadata.
  * - `chat.message` remembers the user's prompt; `experimental.chat.system.transform` runs
  *   `before_agent_start` once per prompt and appends the injected message's text to the system prompt
  *   (observed to reach the model's first request).
@@ -73,6 +74,19 @@ function setText(message: StoredMessage, text: string): void {
 	});
 }
 
+/**
+ * The tool's metadata after a hook replaced its output (and gave no details of its own): OpenCode stores
+ * it with the tool part and shows it, so the original must not survive there. `output` gets the new
+ * text; other text fields that the new text does not contain (the read tool's `preview` of the file,
+ * observed holding the unredacted secret) are dropped. Numbers, flags and objects stay.
+ */
+function scrubMetadata(metadata: Record<string, unknown>, replaced: string): void {
+	for (const [key, value] of Object.entries(metadata)) {
+		if (key === "output") metadata.output = replaced;
+		else if (typeof value === "string" && value !== "" && !replaced.includes(value)) delete metadata[key];
+	}
+}
+
 /** The hooks for one project, on `runtime`. */
 function opencodeHooks(runtime: InProcessRuntime): Record<string, unknown> {
 	const prompts = new Map<string, string>(); // sessionID → the last user prompt
@@ -116,7 +130,7 @@ function opencodeHooks(runtime: InProcessRuntime): Record<string, unknown> {
 			if (result.content !== undefined) {
 				const replaced = contentText(result.content);
 				output.output = replaced;
-				if (isRecord(output.metadata) && "output" in output.metadata) output.metadata.output = replaced;
+				if (result.details === undefined && isRecord(output.metadata)) scrubMetadata(output.metadata, replaced);
 			}
 		},
 
