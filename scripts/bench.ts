@@ -29,6 +29,7 @@ import { benchExecutable } from "./_bench/executable.ts";
 import { benchGuard } from "./_bench/guard.ts";
 import { cleanup } from "./_bench/fixtures.ts";
 import { benchHttp } from "./_bench/http.ts";
+import { benchInProcess } from "./_bench/inprocess.ts";
 import { performanceSection } from "./_bench/markdown.ts";
 import { Report } from "./_bench/report.ts";
 
@@ -48,6 +49,7 @@ const SECTIONS = {
 	agents: benchAgentCalls,
 	http: benchHttp,
 	guard: benchGuard,
+	inprocess: benchInProcess,
 } satisfies Record<string, (report: Report) => Promise<void>>;
 type Section = keyof typeof SECTIONS;
 

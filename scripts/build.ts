@@ -31,6 +31,7 @@ export interface BuildExecutableOptions {
 /** Builds the executable and resolves its absolute path and size in bytes; throws with the bundler's messages. */
 export async function buildExecutable(options: BuildExecutableOptions = {}): Promise<{ outfile: string; bytes: number }> {
 	const outfile = resolve(process.cwd(), options.outfile ?? join(ROOT, "dist", "xcsh-hooks"));
+	const runtime = await bundleAgentRuntime(options.minify ?? true);
 	const result = await Bun.build({
 		entrypoints: [join(ROOT, "src", "cli.ts")],
 		format: "esm",
@@ -54,6 +55,8 @@ export async function buildExecutable(options: BuildExecutableOptions = {}): Pro
 			// `Bun.unsafe.setJITPolicy(1)`.
 			jitPolicy: JIT_POLICY,
 		},
+		// The plugin runtime for agents that load plugins in-process, as a module only `install` imports.
+		plugins: [embedRuntime(runtime)],
 		throw: false,
 	});
 	if (!result.success) {
@@ -63,6 +66,42 @@ export async function buildExecutable(options: BuildExecutableOptions = {}): Pro
 	// Bun appends `.exe` for Windows targets; report the file that was actually written.
 	const written = result.outputs[0]?.path ?? outfile;
 	return { outfile: written, bytes: statSync(written).size };
+}
+
+/**
+ * Bundles the library and the in-process plugin runtime (src/inprocess/bundle-entry.ts) for Bun, as
+ * files: `agent-runtime.js` and the shell parser's `.wasm` assets it names by `./` paths beside it.
+ * Resolves file name → base64 bytes. `install opencode|kilo` writes them to `~/.xcsh/agent/runtime/<version>/`.
+ */
+export async function bundleAgentRuntime(minify: boolean): Promise<Record<string, string>> {
+	const result = await Bun.build({
+		entrypoints: [join(ROOT, "src", "inprocess", "bundle-entry.ts")],
+		format: "esm",
+		target: "bun",
+		minify,
+		throw: false,
+	});
+	if (!result.success) throw new Error(`plugin runtime bundle failed:\n${result.logs.map(String).join("\n")}`);
+	const files: Record<string, string> = {};
+	for (const output of result.outputs) {
+		const name = output.kind === "entry-point" ? "agent-runtime.js" : output.path.replace(/^\.\//, "");
+		files[name] = Buffer.from(await output.arrayBuffer()).toString("base64");
+	}
+	return files;
+}
+
+/** A bundler plugin serving `xcsh-hooks-agent-runtime` (see src/install/plugin-runtime.ts) from `files`. */
+function embedRuntime(files: Record<string, string>): Bun.BunPlugin {
+	return {
+		name: "xcsh-hooks-agent-runtime",
+		setup(build) {
+			build.onResolve({ filter: /^xcsh-hooks-agent-runtime$/ }, () => ({ path: "xcsh-hooks-agent-runtime", namespace: "xcsh-embedded" }));
+			build.onLoad({ filter: /.*/, namespace: "xcsh-embedded" }, () => ({
+				contents: `export const files = ${JSON.stringify(files)};`,
+				loader: "js",
+			}));
+		},
+	};
 }
 
 if (import.meta.main) {

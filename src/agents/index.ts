@@ -6,6 +6,8 @@ import { copilot } from "./copilot/index.ts";
 import { cursor } from "./cursor/index.ts";
 import { droid } from "./droid/index.ts";
 import { gemini } from "./gemini/index.ts";
+import { kilo } from "./kilo/index.ts";
+import { opencode } from "./opencode/index.ts";
 import { qwen } from "./qwen/index.ts";
 
 /*
@@ -14,7 +16,7 @@ import { qwen } from "./qwen/index.ts";
  * agent folder imports another. Adding an agent is a folder under src/agents/ and one line below.
  * A descriptor is small data plus loaders, so listing every agent costs next to nothing on start-up.
  */
-const BUILT_IN: readonly AgentDescriptor[] = [claude, codex, gemini, cursor, copilot, qwen, droid, cline];
+const BUILT_IN: readonly AgentDescriptor[] = [claude, codex, gemini, cursor, copilot, qwen, droid, cline, opencode, kilo];
 
 const registry = new Map<string, AgentDescriptor>(BUILT_IN.map((agent) => [agent.name, agent]));
 

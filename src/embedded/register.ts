@@ -18,12 +18,15 @@ function fromDisk(specifier: string): () => Record<string, unknown> {
  * Makes every module loaded from now on — hook files and what they import — resolve the names of
  * {@link LIBRARY_MODULES} and {@link PACKAGE_MODULES} to the copies inside this program, with no
  * `node_modules` anywhere. Costs nothing at start-up: a module is built on its first import.
- * Calling it again does nothing.
+ * Calling it again does nothing. `bundled` says whether this code runs from a bundle (default: from
+ * the compiled executable) or from source.
  */
-export function registerEmbeddedModules(): void {
+export function registerEmbeddedModules(options: { bundled?: boolean } = {}): void {
 	if (registered) return;
 	registered = true;
-	const standalone = Bun.isStandaloneExecutable;
+	// Bundled: the loaders' literal specifiers were resolved by the bundler. Our plugin runtime inside an
+	// agent passes it explicitly, since the agent's own executable is standalone whichever copy runs.
+	const standalone = options.bundled ?? Bun.isStandaloneExecutable;
 	Bun.plugin({
 		name: "xcsh-hooks-embedded",
 		setup(build) {

@@ -43,6 +43,11 @@ export interface HostOptions {
 	sessionView?: (open: () => SessionManager) => ReadonlySessionManager;
 	/** The agent of the call being dispatched (`ctx.agent`), read when a hook asks; bridges set it per call. */
 	agent?: () => HookAgent | undefined;
+	/**
+	 * Make `process.exit` throw while hooks run (default true). Off inside another program's process
+	 * (an agent that loaded our plugin): its own exit must keep working.
+	 */
+	guardExit?: boolean;
 }
 
 /** A CLI host: hooks loaded with trust, a runner wired to a session file and a UI. */
@@ -94,7 +99,7 @@ function sessionStore(): typeof SessionManager {
  */
 export async function createHost(options: HostOptions): Promise<Host> {
 	const { cwd } = options;
-	guardProcessExit();
+	if (options.guardExit !== false) guardProcessExit();
 	let sessionFile = options.sessionFile ?? defaultSessionFile();
 	assertSessionFile(sessionFile);
 	const loaded = await discoverAndLoadHooks(options.hookPaths, cwd, {

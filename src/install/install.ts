@@ -4,11 +4,12 @@ import { writeFileAtomic } from "../fs/atomic-write.ts";
 import { ConfigText } from "./_config-text.ts";
 import { createdFor, missingDirs, recordCreated, removeEmptyDirs } from "./_install-record.ts";
 import { type JsonFile, readJsonFile } from "./_json-file.ts";
-import { type Agent, agentSpec, type Scope } from "./agents.ts";
+import { type Agent, type AgentSpec, agentSpec, type Scope } from "./agents.ts";
 import { bridgeCommand } from "./bridge-command.ts";
 import { addEntries, type EntryChange, hasEntries, removeEntries } from "./entries.ts";
 import { InstallError } from "./errors.ts";
 import { applyFiles, findOurFiles, planFiles, reported } from "./files.ts";
+import { applyPlugin, findOurPlugin, planPlugin } from "./plugin-file.ts";
 
 /** Options of {@link installBridge} and {@link uninstallBridge}. */
 export interface InstallOptions {
@@ -69,6 +70,7 @@ export async function installBridge(agent: Agent, options: InstallOptions = {}):
 	const spec = agentSpec(agent);
 	const scope = options.scope ?? "project";
 	const file = bridgeConfigFile(agent, scope, options);
+	if (spec.layout === "plugin") return installPlugin(agent, spec, scope, file, options);
 	const command = bridgeCommand(agent, options.command);
 	const http = options.http === undefined ? undefined : httpUrl(options.http);
 	if (spec.layout === "files") {
@@ -118,8 +120,8 @@ export async function uninstallBridge(agent: Agent, options: InstallOptions = {}
 	const spec = agentSpec(agent);
 	const scope = options.scope ?? "project";
 	const file = bridgeConfigFile(agent, scope, options);
-	if (spec.layout === "files") {
-		const found = await findOurFiles(file, spec);
+	if (spec.layout === "files" || spec.layout === "plugin") {
+		const found = spec.layout === "files" ? await findOurFiles(file, spec) : await findOurPlugin(file, spec);
 		if (found.length > 0 && !options.dryRun) await applyFiles(found);
 		return { agent, scope, file, changes: found.map(reported), written: found.length > 0 && !options.dryRun, notes: [] };
 	}
@@ -144,6 +146,34 @@ export async function uninstallBridge(agent: Agent, options: InstallOptions = {}
 	} else await write(file, result.content as string);
 	result.written = true;
 	await recordCreated(home, file, undefined).catch(() => {}); // a stale record only keeps folders in place
+	return result;
+}
+
+/**
+ * The `plugin` layout: the runtime written where the plugin file imports it (executable only, see
+ * plugin-runtime.ts), then the one plugin file. `--command` and `--http` do not apply.
+ */
+async function installPlugin(agent: Agent, spec: AgentSpec, scope: Scope, file: string, options: InstallOptions): Promise<InstallResult> {
+	if (options.http !== undefined)
+		throw new InstallError("usage", file, `--http: ${spec.label} loads a plugin, it has no http hooks; install it without --http`);
+	if (options.command !== undefined)
+		throw new InstallError(
+			"usage",
+			file,
+			`--command: ${spec.label} loads a plugin in its own process; it runs no command; install it without --command`,
+		);
+	const home = options.home ?? homeDir();
+	const dir = scope === "user" ? home : (options.cwd ?? process.cwd());
+	const { materializeRuntime } = await import("./plugin-runtime.ts");
+	const runtime = await materializeRuntime(home, options.dryRun === true);
+	const planned = await planPlugin(file, spec, runtime.path);
+	const notes = [...spec.notes(scope, dir), ...runtime.written.map((path) => `${options.dryRun ? "would write" : "wrote"} ${path}`)];
+	const result: InstallResult = { agent, scope, file, changes: planned.map(reported), written: false, notes };
+	if (planned[0]?.text !== undefined) result.content = planned[0].text;
+	if (planned.length > 0 && !options.dryRun) {
+		await applyPlugin(planned);
+		result.written = true;
+	}
 	return result;
 }
 
@@ -184,6 +214,7 @@ export async function bridgeStatus(agent: Agent, dirs: { cwd?: string; home?: st
 	const errors: string[] = [];
 	const check = async (file: string) => {
 		if (spec.layout === "files") return (await findOurFiles(file, spec)).length > 0;
+		if (spec.layout === "plugin") return (await findOurPlugin(file, spec).catch(() => [])).length > 0;
 		try {
 			const config = await readJsonFile(file);
 			return config.text !== undefined && hasEntries(configText(config, {}), spec);

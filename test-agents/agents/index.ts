@@ -4,6 +4,8 @@ import { codexDriver } from "./codex.ts";
 import { copilotDriver } from "./copilot.ts";
 import { droidDriver } from "./droid.ts";
 import { geminiDriver } from "./gemini.ts";
+import { kiloDriver } from "./kilo.ts";
+import { opencodeDriver } from "./opencode.ts";
 import { qwenDriver } from "./qwen.ts";
 import type { AgentDriver } from "./types.ts";
 
@@ -16,6 +18,8 @@ export const DRIVERS: readonly AgentDriver[] = [
 	qwenDriver,
 	droidDriver,
 	clineDriver,
+	opencodeDriver,
+	kiloDriver,
 ];
 
 /** The driver of `id`. */

@@ -21,6 +21,8 @@ export interface AgentDriver {
 	pin: AgentPin;
 	/** `init guard` + `install <agent>` and nothing else is enough to guard it (the others need their own trust steps). */
 	installAlone?: boolean;
+	/** It loads our plugin in its own process (OpenCode, Kilo): the plugin cases run instead of the command-hook ones. */
+	inProcess?: boolean;
 	/** The model API its client speaks. */
 	api: ModelApi;
 	/** Writes the agent's user settings and the project's hook config into the sandbox. */

@@ -1,12 +1,18 @@
 import { DRIVERS } from "../agents/index.ts";
 import { bridgeCase, bridgeHookFlagCase, controlCase, initInstallCase, selfCheckCase } from "./agent-cases.ts";
+import { pluginLoadErrorCase, pluginSuiteCase } from "./plugin-cases.ts";
 import type { AgentCase } from "./types.ts";
 
 /** Every case in run order: per agent the control and self-check first, so a harness fault shows before a bridge fault. */
-export const CASES: AgentCase[] = DRIVERS.flatMap((driver) => [
-	controlCase(driver),
-	selfCheckCase(driver),
-	bridgeCase(driver),
-	bridgeHookFlagCase(driver),
-	...(driver.installAlone ? [initInstallCase(driver)] : []),
-]);
+export const CASES: AgentCase[] = DRIVERS.flatMap((driver) =>
+	driver.inProcess
+		? // In-process agents: no command hooks, so no control or self-check of a hook protocol; the plugin cases.
+			[initInstallCase(driver), pluginSuiteCase(driver), pluginLoadErrorCase(driver)]
+		: [
+				controlCase(driver),
+				selfCheckCase(driver),
+				bridgeCase(driver),
+				bridgeHookFlagCase(driver),
+				...(driver.installAlone ? [initInstallCase(driver)] : []),
+			],
+);

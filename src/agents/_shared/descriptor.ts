@@ -1,5 +1,6 @@
 import type { AgentBridge } from "./bridge-types.ts";
 import type { Dialect } from "./dialect.ts";
+import type { InProcessAgent } from "./inprocess.ts";
 import type { AgentSpec } from "./install-spec.ts";
 import type { MatchMode } from "./matcher.ts";
 
@@ -77,6 +78,8 @@ export interface AgentDescriptor {
 	bridge(): Promise<AgentBridge>;
 	/** What `install` writes. */
 	install(): AgentSpec;
+	/** Agents that load our plugin into their own process: its plugin hooks (absent: command hooks only). */
+	inProcess?: () => InProcessAgent;
 	/** Its own command hooks, run by our runner (absent: we do not read its config). */
 	ownHooks?: AgentOwnHooks;
 }

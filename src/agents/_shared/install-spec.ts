@@ -29,7 +29,12 @@ export interface AgentSpec {
 	 * `flat`: `hooks.<event>` is a list of handlers (Cursor, Copilot);
 	 * `files`: one executable per event, named after it, in the folder `file` names (Cline); {@link script} gives its text.
 	 */
-	layout: "grouped" | "flat" | "files";
+	layout: "grouped" | "flat" | "files" | "plugin";
+	/**
+	 * `plugin` layout (agents that load plugins in-process): the one file written into the folder `file`
+	 * names, and its text, which imports the plugin runtime from `runtime` (an absolute path).
+	 */
+	plugin?: { fileName: string; text(runtime: string): string };
 	/** `files` layout: the text of one event's executable, which runs `command` (it must hold {@link scriptMarker}). */
 	script?(event: AgentEvent, command: string): string;
 	/** The handler field that holds the shell command. */
@@ -53,6 +58,13 @@ export interface AgentSpec {
  */
 export const scriptMarker = (agent: string): string =>
 	`# Written by \`xcsh-hooks install ${agent}\`; \`xcsh-hooks uninstall ${agent}\` removes this file. Its only job is to run the bridge.`;
+
+/**
+ * The line that marks a plugin file `install` wrote (`plugin` layout, a TypeScript comment): `uninstall`
+ * removes exactly a file holding it, and `install` never overwrites a file without it.
+ */
+export const pluginMarker = (agent: string): string =>
+	`// Written by \`xcsh-hooks install ${agent}\`; \`xcsh-hooks uninstall ${agent}\` removes this file.`;
 
 // One timeout for every event: long enough for a hook that asks the network, short of the agents'
 // 600 s defaults, in each agent's own unit (Gemini: ms; the others: seconds).

@@ -1,0 +1,10 @@
+/** OpenCode's protocol facts (PROTOCOLS.md D.1, observed on 1.18.33). */
+export const OPENCODE = {
+	name: "opencode",
+	label: "OpenCode",
+	/** No command hooks: a `bridge opencode` call is refused; our plugin has the CLI's handler timeouts. */
+	timeoutSeconds: 30,
+	/** Plugins are globbed from `{plugin,plugins}/*.{ts,js}` in `.opencode/` and `~/.config/opencode/`. */
+	projectDir: ".opencode/plugin",
+	userDir: "opencode/plugin",
+} as const;

@@ -1,0 +1,175 @@
+import { writeSync } from "node:fs";
+import { join } from "pathe";
+import type { InProcessDecision, InProcessRuntime } from "../agents/_shared/inprocess.ts";
+import { errorMessage } from "../hooks/_describe.ts";
+import { gateToolCall } from "../hooks/tool-wrapper.ts";
+import type { AgentMessage, HookEvent, HookLoadError } from "../hooks/types.ts";
+import { createHost, describeSkips, type Host } from "../host/host.ts";
+import { userAgentDir } from "../paths.ts";
+import { type HookWatcher, watchHost } from "../serve/watch.ts";
+import { builtinToolParameters } from "../tools/parameters.ts";
+
+/*
+ * Our runner inside an agent's own process (OpenCode, Kilo Code): hooks discovered and loaded from
+ * the agent's project directory exactly as the CLI does (providers, settings, the user's trust store,
+ * the CLI's handler timeouts), reloaded when anything they depend on changes (as `serve` does), and
+ * fail closed: these agents skip a plugin that throws at init and carry on unguarded, so nothing here
+ * throws at start; a load that failed, or a hook that failed to load, blocks every tool call with a
+ * reason naming it, until a reload succeeds.
+ */
+
+/** Options of {@link startInProcess}. */
+export interface InProcessOptions {
+	/** The agent's name: the session file is `~/.xcsh/agent/sessions/<agent>.jsonl`. */
+	agent: string;
+	/** The agent's project directory (hooks are discovered from it; `ctx.cwd`). */
+	directory: string;
+	/** Reload on file changes (default true). */
+	watch?: boolean;
+	/** Where log lines go (default: stderr, which the agent shows in its log). */
+	log?: (line: string) => void;
+}
+
+/** The runtime plus its lifecycle. */
+export interface InProcessHandle extends InProcessRuntime {
+	/** Re-imports the hooks now; resolves when the new ones are in place (or the old stay, on failure). */
+	reload(): Promise<void>;
+	/** Stops watching and closes the session. */
+	close(): void;
+}
+
+/** A generation of loaded hooks, or why there are none. */
+type Loaded = { host: Host; failure?: undefined } | { host?: undefined; failure: string };
+
+/** Why a `tool_call` is blocked when hooks failed to load, naming each hook. */
+export function inProcessLoadReason(errors: HookLoadError[]): string {
+	return `xcsh-hooks blocked this call because a hook failed to load (fail closed): ${errors.map((e) => `${e.path}: ${e.error}`).join("; ")}`;
+}
+
+/** Loads the hooks for `options.directory` and returns the runtime; never throws (a failure is kept and blocks tool calls). */
+export async function startInProcess(options: InProcessOptions): Promise<InProcessHandle> {
+	const log = options.log ?? ((line: string) => writeSync(2, `xcsh-hooks: ${line}\n`));
+	const cwd = options.directory;
+	const sessionFile = join(userAgentDir(), "sessions", `${options.agent}.jsonl`);
+
+	const load = async (fresh: boolean): Promise<Loaded> => {
+		try {
+			const host = await createHost({
+				cwd,
+				hookPaths: [],
+				discovery: true,
+				sessionFile,
+				interactive: false,
+				fresh,
+				collectErrors: false,
+				guardExit: false,
+				notify: (line) => log(line.trimEnd()),
+			});
+			host.runner.onError((error) => log(`hook ${error.hookPath} failed on ${error.event}: ${error.error}`));
+			for (const line of describeSkips(host)) log(line);
+			for (const error of host.loadErrors) log(`hook failed to load, tool calls are blocked: ${error.path}: ${error.error}`);
+			return { host };
+		} catch (error) {
+			const failure = `xcsh-hooks could not load hooks for ${cwd} (fail closed): ${errorMessage(error)}`;
+			log(failure);
+			return { failure };
+		}
+	};
+
+	let current = await load(false);
+	let reloading: Promise<void> | undefined;
+	let watcher: HookWatcher | undefined;
+	let closed = false;
+
+	const rewatch = () => {
+		watcher?.close();
+		watcher = undefined;
+		if (options.watch === false || closed || !current.host) return;
+		try {
+			watcher = watchHost(current.host, true, 100, () => void reload());
+		} catch (error) {
+			log(`cannot watch hook files (no automatic reload): ${errorMessage(error)}`);
+		}
+	};
+
+	const reload = (): Promise<void> => {
+		const previous = reloading;
+		const next = (async () => {
+			await previous;
+			const loaded = await load(true);
+			if (closed) return loaded.host?.close();
+			// A failed reload keeps the hooks that were loaded: they still guard.
+			if (!loaded.host && current.host) return log("reload failed; the previous hooks stay loaded");
+			const old = current.host;
+			current = loaded;
+			old?.close();
+			rewatch();
+		})();
+		reloading = next;
+		void next.finally(() => {
+			if (reloading === next) reloading = undefined;
+		});
+		return next;
+	};
+	rewatch();
+
+	/** The host once any reload in flight is done (calls never see hooks swapped under them mid-decision). */
+	const ready = async (): Promise<Loaded> => {
+		if (reloading) await reloading;
+		return current;
+	};
+
+	const block = (reason: string): InProcessDecision => ({ block: true, reason });
+
+	return {
+		async toolCall(call) {
+			try {
+				const loaded = await ready();
+				if (!loaded.host) return block(loaded.failure);
+				if (loaded.host.loadErrors.length > 0) return block(inProcessLoadReason(loaded.host.loadErrors));
+				const event = { type: "tool_call" as const, ...call };
+				const gate = await gateToolCall(loaded.host.runner, event, () => builtinToolParameters(call.toolName));
+				if (gate.block) return block(gate.reason);
+				return { block: false, input: gate.result?.input };
+			} catch (error) {
+				return block(`xcsh-hooks failed while deciding this call (fail closed): ${errorMessage(error)}`);
+			}
+		},
+		async toolResult(event) {
+			const { host } = await ready();
+			if (!host) return undefined;
+			return (await host.runner.emit(event)) ?? undefined;
+		},
+		async beforeAgentStart(prompt) {
+			const { host } = await ready();
+			if (!host) return undefined;
+			const result = await host.runner.emitBeforeAgentStart(prompt);
+			const content = result?.message?.content;
+			if (content === undefined) return undefined;
+			if (typeof content === "string") return content;
+			return content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n") || undefined;
+		},
+		async context(messages: AgentMessage[]) {
+			const { host } = await ready();
+			if (!host?.runner.hasHandlers("context")) return undefined;
+			return host.runner.emitContext(messages);
+		},
+		handles(type) {
+			// While the load or a reload is in flight, assume yes: the call waits for the hooks.
+			if (reloading) return true;
+			return current.host?.runner.hasHandlers(type as HookEvent["type"]) ?? false;
+		},
+		notify(event) {
+			void ready()
+				.then(({ host }) => host?.runner.emit(event))
+				.catch((error) => log(`${event.type} failed: ${errorMessage(error)}`));
+		},
+		log,
+		reload,
+		close() {
+			closed = true;
+			watcher?.close();
+			current.host?.close();
+		},
+	};
+}

@@ -1,0 +1,70 @@
+import { lstat, readFile, rm } from "node:fs/promises";
+import { join } from "pathe";
+import { writeFileAtomic } from "../fs/atomic-write.ts";
+import { type AgentSpec, pluginMarker } from "../agents/_shared/install-spec.ts";
+import type { EntryChange } from "./entries.ts";
+import { InstallError } from "./errors.ts";
+
+/*
+ * The `plugin` install layout (OpenCode, Kilo Code): one plugin file in the agent's plugin folder. It
+ * is ours when it holds the agent's {@link pluginMarker} line; a file of the user's at our name is
+ * never overwritten (the install is refused, naming it) nor removed.
+ */
+
+/** The planned write or removal of the plugin file. */
+export interface PluginChange extends EntryChange {
+	path: string;
+	/** The new text (absent for a removal). */
+	text?: string;
+}
+
+async function readPlugin(path: string): Promise<string | undefined> {
+	let info: Awaited<ReturnType<typeof lstat>>;
+	try {
+		info = await lstat(path);
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+		throw new InstallError("io", path, (error as Error).message);
+	}
+	if (!info.isFile()) throw new InstallError("shape", path, `${path}: not a regular file; not changed`);
+	return readFile(path, "utf8");
+}
+
+const isOurs = (text: string, spec: AgentSpec) => text.split("\n").includes(pluginMarker(spec.id));
+
+function pluginOf(spec: AgentSpec): NonNullable<AgentSpec["plugin"]> {
+	if (!spec.plugin) throw new Error(`install: ${spec.id} has the plugin layout but no plugin()`);
+	return spec.plugin;
+}
+
+/** What installing the plugin file into `dir` changes (nothing when it is already as wanted); refuses a file of the user's. */
+export async function planPlugin(dir: string, spec: AgentSpec, runtime: string): Promise<PluginChange[]> {
+	const plugin = pluginOf(spec);
+	const path = join(dir, plugin.fileName);
+	const text = plugin.text(runtime);
+	const existing = await readPlugin(path);
+	if (existing === text) return [];
+	if (existing !== undefined && !isOurs(existing, spec))
+		throw new InstallError("shape", path, `${path}: holds a ${spec.label} plugin that is not ours; move it away first; nothing changed`);
+	return [{ action: existing === undefined ? "add" : "update", event: plugin.fileName, command: runtime, path, text }];
+}
+
+/** Our plugin file in `dir`, as a removal (none when absent or not ours). */
+export async function findOurPlugin(dir: string, spec: AgentSpec): Promise<PluginChange[]> {
+	const path = join(dir, pluginOf(spec).fileName);
+	const text = await readPlugin(path).catch(() => undefined);
+	return text !== undefined && isOurs(text, spec) ? [{ action: "remove", event: pluginOf(spec).fileName, command: path, path }] : [];
+}
+
+/** Writes or removes the planned file. */
+export async function applyPlugin(changes: PluginChange[]): Promise<void> {
+	for (const change of changes) {
+		try {
+			if (change.text === undefined) await rm(change.path);
+			else await writeFileAtomic(change.path, change.text);
+		} catch (error) {
+			throw new InstallError("io", change.path, (error as Error).message);
+		}
+	}
+}

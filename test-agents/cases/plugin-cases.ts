@@ -1,0 +1,99 @@
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { AgentDriver } from "../agents/types.ts";
+import type { Checks } from "../checks.ts";
+import { runProcess } from "../process.ts";
+import type { Sandbox } from "../sandbox.ts";
+import { SECRET } from "../scenario.ts";
+import { approveHooks, bridgeHookFiles, bridgeMarkers } from "./_bridge.ts";
+import { drive } from "./drive.ts";
+import type { AgentCase } from "./types.ts";
+
+/*
+ * Agents that load our plugin in-process (OpenCode, Kilo Code): `xcsh-hooks install <agent>` writes
+ * the plugin file and the runtime it imports; the typed hooks in `.xcsh/hooks/` run inside the agent.
+ */
+
+/** Runs `exe args…` in the sandbox's project with its private HOME. */
+const cli = (exe: string, sandbox: Sandbox, args: string[]) =>
+	runProcess([exe, ...args], { cwd: sandbox.proj, env: sandbox.env(), timeoutMs: 30_000 });
+
+async function install(exe: string, driver: AgentDriver, sandbox: Sandbox, checks: Checks): Promise<boolean> {
+	const res = await cli(exe, sandbox, ["install", driver.id]);
+	return checks.expect(`\`xcsh-hooks install ${driver.id}\` wrote the plugin`, res.code === 0, `exit ${res.code}: ${res.stderr.trim()}`);
+}
+
+/** Every file under `dir` (bounded), for the stored-session check. */
+function filesUnder(dir: string, out: string[] = [], depth = 0): string[] {
+	if (depth > 8 || out.length > 5000) return out;
+	for (const name of existsSync(dir) ? readdirSync(dir) : []) {
+		const path = join(dir, name);
+		const info = statSync(path, { throwIfNoEntry: false });
+		if (info?.isDirectory()) filesUnder(path, out, depth + 1);
+		else if (info?.isFile() && info.size < 20_000_000) out.push(path);
+	}
+	return out;
+}
+
+/** The typed suite hooks (guard, redact, context) approved, plus `install <agent>`. */
+export function pluginSuiteCase(driver: AgentDriver): AgentCase {
+	return {
+		agent: driver.id,
+		name: `xcsh-hooks install ${driver.id}: the typed suite hooks run in-process (trusted)`,
+		needsBridge: true,
+		run(ctx, checks) {
+			if (!("exe" in ctx.bridge)) throw new Error("unreachable: no executable");
+			const exe = ctx.bridge.exe;
+			return drive(driver, ctx, checks, "plugin", {
+				files: bridgeHookFiles(),
+				async prepare(sandbox, c) {
+					const approved = await approveHooks(exe, sandbox);
+					if (!c.expect("`xcsh-hooks trust approve` accepted the project hooks", approved.ok, approved.detail)) return false;
+					return install(exe, driver, sandbox, c);
+				},
+				expect: { deny: true, harmless: true, redact: true, context: true },
+				markers: bridgeMarkers(),
+				after(c, { sandbox }) {
+					// The agent's own store (sessions, tool parts with their metadata) under XDG_DATA_HOME.
+					const stored = filesUnder(join(sandbox.home, ".local", "share")).filter((file) => readFileSync(file).includes(SECRET));
+					c.expect("redaction: the secret is in no file of the agent's stored session", stored.length === 0, stored.slice(0, 3).join(", "));
+				},
+			});
+		},
+	};
+}
+
+/** A hook that fails to load: every tool call is blocked, with the reason naming the hook. */
+export function pluginLoadErrorCase(driver: AgentDriver): AgentCase {
+	return {
+		agent: driver.id,
+		name: `xcsh-hooks install ${driver.id}: a hook that fails to load blocks every tool call`,
+		needsBridge: true,
+		run(ctx, checks) {
+			if (!("exe" in ctx.bridge)) throw new Error("unreachable: no executable");
+			const exe = ctx.bridge.exe;
+			return drive(driver, ctx, checks, "plugin-broken", {
+				files: { "proj/.xcsh/hooks/broken.ts": 'throw new Error("BROKEN-AT-LOAD");\nexport default function () {}\n' },
+				async prepare(sandbox, c) {
+					const approved = await cli(exe, sandbox, ["trust", "approve", join(sandbox.proj, ".xcsh", "hooks", "broken.ts")]);
+					if (!c.expect("`xcsh-hooks trust approve` accepted the broken hook", approved.code === 0, approved.stderr)) return false;
+					return install(exe, driver, sandbox, c);
+				},
+				expect: { deny: true, harmless: false, redact: false, context: false },
+				markers: { deny: "broken.ts: ", context: "" },
+				after(c, { sandbox, server, api }) {
+					c.expect(
+						"load error: the harmless call was blocked too (harmless.txt not created)",
+						!existsSync(join(sandbox.proj, "harmless.txt")),
+					);
+					const results = api.toolResults(server.main().at(-1)?.body);
+					c.expect(
+						"load error: the model got the load error as the reason of the harmless call",
+						!!results[1]?.text.includes("BROKEN-AT-LOAD"),
+						JSON.stringify(results[1]),
+					);
+				},
+			});
+		},
+	};
+}

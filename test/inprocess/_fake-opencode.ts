@@ -1,0 +1,59 @@
+/**
+ * A small stand-in for OpenCode's plugin host (PROTOCOLS.md D.1): imports the plugin file given as
+ * argv[2] the way OpenCode does (every exported function is a plugin factory), then calls the hooks as
+ * its `Plugin.trigger` does, awaited, with the payload shapes of the recorded fixtures. Prints one JSON
+ * object with what each call did. Run with cwd = the project and HOME = a temp home.
+ */
+export {};
+
+const file = process.argv[2] as string;
+const steps = (process.argv[3] ?? "").split(",").filter(Boolean);
+const out: Record<string, unknown> = {};
+
+let hooks: Record<string, (...args: unknown[]) => Promise<void>> = {};
+try {
+	const mod = (await import(file)) as Record<string, unknown>;
+	const factories = Object.values(mod).filter((value) => typeof value === "function") as Array<(input: unknown) => Promise<typeof hooks>>;
+	out.factories = factories.length;
+	hooks = await (factories[0] as (input: unknown) => Promise<typeof hooks>)({ directory: process.cwd(), worktree: process.cwd() });
+	out.hooks = Object.keys(hooks).sort();
+} catch (error) {
+	out.initError = String(error);
+}
+
+/** One `tool.execute.before`: the args object after the call (same object), or the thrown message. */
+async function before(tool: string, args: Record<string, unknown>, callID: string) {
+	const output = { args };
+	try {
+		await hooks["tool.execute.before"]?.({ tool, sessionID: "ses_1", callID }, output);
+		return { ran: true, args: output.args, sameObject: output.args === args };
+	} catch (error) {
+		return { ran: false, reason: (error as Error).message };
+	}
+}
+
+for (const step of steps) {
+	if (step === "rm") out.rm = await before("bash", { command: "rm -rf build", description: "clean" }, "call_1");
+	if (step === "harmless") out.harmless = await before("bash", { command: "echo hi", description: "harmless" }, "call_2");
+	if (step === "rewrite") out.rewrite = await before("bash", { command: "echo REWRITE-ME", description: "keep me" }, "call_3");
+	if (step === "read") out.read = await before("read", { filePath: "/etc/hostname" }, "call_4");
+	if (step === "after") {
+		const args = { command: "cat deploy.conf", description: "show" };
+		await before("bash", args, "call_5");
+		const text = "SERVICE=demo\nAPI_KEY=sk-live-123\n";
+		const output = { title: "cat", output: text, metadata: { output: text, preview: "API_KEY=sk-live-123", exit: 0, truncated: false } };
+		await hooks["tool.execute.after"]?.({ tool: "bash", sessionID: "ses_1", callID: "call_5", args }, output);
+		out.after = output;
+	}
+	if (step === "context") {
+		await hooks["chat.message"]?.({ sessionID: "ses_1" }, { message: { role: "user" }, parts: [{ type: "text", text: "hello there" }] });
+		const output = { system: ["You are OpenCode."] };
+		await hooks["experimental.chat.system.transform"]?.({ sessionID: "ses_1", model: {} }, output);
+		out.system = output.system;
+	}
+	if (step === "event") await hooks.event?.({ event: { id: "evt_1", type: "session.created", properties: {} } });
+	if (step.startsWith("wait")) await Bun.sleep(Number(step.slice(4)));
+}
+await (hooks.dispose as (() => Promise<void>) | undefined)?.();
+console.log(JSON.stringify(out));
+process.exit(0);
