@@ -65,7 +65,7 @@ export const bridgeCommand = defineCommand({
 		const name = args.agent as string;
 		const agent = await loadBridge(name);
 		mark("stdout+agent");
-		if (!agent) throw new CliError(`unknown agent "${name}"; expected one of: ${bridgeNames().join(", ")}`);
+		if (!agent) throw new CliError((await import("../suggest.ts")).unknownName("agent", name, bridgeNames()));
 		let stdin: Uint8Array | undefined | Error;
 		try {
 			stdin = readStdinBytes();

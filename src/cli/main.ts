@@ -29,6 +29,39 @@ const subCommands = {
 
 const DESCRIPTION = "Typed AI-agent hooks: scaffold, inspect, run and serve them";
 
+/**
+ * Each command's line in the top-level help: short enough for 80 columns next to the name, so no
+ * summary is ever cut; the long text is in `<command> --help`. A command without one here shows the
+ * first sentence of its description, wrapped.
+ */
+export const SUMMARIES: Partial<Record<Name | "help", string>> = {
+	init: "Scaffold a typed hook and its test file",
+	list: "List the hooks and what will happen to each",
+	check: "Load every hook and report what it registers",
+	emit: "Dispatch one event to the hooks and print the result",
+	run: "Run a built-in tool (bash, read, write, edit) through the hooks",
+	command: "Run a slash command registered by a hook",
+	schema: "Print the JSON Schema of an event and its result",
+	trust: "Show or change the approval of the project's hooks",
+	demo: "Run the example hooks over a scripted agent session",
+	serve: "Run the hooks as a long-lived process (stdio, socket, HTTP)",
+	bridge: "Answer another agent's hook call with these hooks",
+	install: "Add the bridge to an agent's hook config",
+	uninstall: "Remove the bridge from an agent's hook config",
+	log: "Show the decision log: what the guards allowed or denied",
+	guard: "Explain what the shell guard sees in a command",
+	test: "Run hook tests with bun:test (no node_modules needed)",
+	version: "Print the version of xcsh-hooks and of the Bun inside",
+	completion: "Print a shell completion script (bash, zsh, fish)",
+	help: "Show the help of a command",
+};
+
+/** `xcsh-hooks help [command]` as a command of its own, so `help help` has something to show. */
+const HELP_COMMAND: AnyCommand = {
+	meta: { name: "help", description: "Show the help of a command, or with no command the list of commands (as --help does)." },
+	args: { command: { type: "positional", required: false, description: "A command's name" } },
+};
+
 type Name = keyof typeof subCommands;
 // biome-ignore lint/suspicious/noExplicitAny: dispatch is generic over every command's argument types.
 type AnyCommand = CommandDef<any>;
@@ -58,10 +91,14 @@ export async function commandList(): Promise<Array<[Name, AnyCommand]>> {
 }
 
 /** Prints the top-level help, or one command's help (the help renderer is loaded only here). */
-async function showHelp(name?: Name): Promise<void> {
+async function showHelp(name?: Name | "help"): Promise<void> {
 	const help = await import("./help.ts");
-	if (name) await writeOut(help.renderCommandHelp(name, await load(name)));
-	else await writeOut(help.renderRootHelp(`${DESCRIPTION} (xcsh-hooks ${PACKAGE_VERSION})`, await commandList()));
+	if (name === "help") await writeOut(help.renderCommandHelp(name, HELP_COMMAND));
+	else if (name) await writeOut(help.renderCommandHelp(name, await load(name)));
+	else {
+		const commands: Array<[string, AnyCommand]> = [...(await commandList()), ["help", HELP_COMMAND]];
+		await writeOut(help.renderRootHelp(`${DESCRIPTION} (xcsh-hooks ${PACKAGE_VERSION})`, commands, SUMMARIES));
+	}
 }
 
 /**
@@ -86,19 +123,24 @@ function asksForHelp(rawArgs: readonly string[], index: number, name: Name | und
 	return rawArgs.slice(0, end).some((arg) => arg === "--help" || arg === "-h");
 }
 
+/** `unknown command "instal" (did you mean "install"?)`, or where the commands are listed. */
+async function unknownCommand(name: string): Promise<string> {
+	const { unknownName } = await import("../suggest.ts");
+	return unknownName("command", name, [...Object.keys(subCommands), "help"], "xcsh-hooks --help lists the commands");
+}
+
 /** Runs the CLI and resolves its exit code; errors become one line on stderr, never a stack trace. */
 export async function main(rawArgs: string[]): Promise<number> {
 	const index = commandIndex(rawArgs);
 	const name = index >= 0 ? (rawArgs[index] as Name) : rawArgs.find((arg) => !arg.startsWith("-"));
 	try {
 		if (rawArgs.length === 0 || asksForHelp(rawArgs, index, isName(name) ? name : undefined)) {
-			await showHelp(isName(name) ? name : undefined);
+			await showHelp(isName(name) || name === "help" ? name : undefined);
 			return rawArgs.length === 0 ? EXIT_USAGE : EXIT_OK;
 		}
 		if (name === "help") {
 			const topic = rawArgs[rawArgs.indexOf("help") + 1];
-			if (topic !== undefined && !isName(topic))
-				throw new CliError(`no command "${topic}"; commands: ${Object.keys(subCommands).join(", ")}`);
+			if (topic !== undefined && !isName(topic) && topic !== "help") throw new CliError(await unknownCommand(topic));
 			await showHelp(topic);
 			return EXIT_OK;
 		}
@@ -110,7 +152,7 @@ export async function main(rawArgs: string[]): Promise<number> {
 			await writeErr(
 				name === undefined
 					? "xcsh-hooks: no command given. Run xcsh-hooks --help for the commands."
-					: `xcsh-hooks: unknown command "${name}". Commands: ${Object.keys(subCommands).join(", ")}.`,
+					: `xcsh-hooks: ${await unknownCommand(name)}`,
 			);
 			return EXIT_USAGE;
 		}

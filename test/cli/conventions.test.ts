@@ -46,7 +46,7 @@ describe("help", () => {
 	test("help of an unknown command names it", async () => {
 		const run = await runCli(["help", "frobnicate"]);
 		expect(run.code).toBe(1);
-		expect(run.stderr).toContain('no command "frobnicate"');
+		expect(run.stderr).toContain('unknown command "frobnicate"');
 	}, 60_000);
 
 	test("colour only on a terminal, and never with NO_COLOR", async () => {
