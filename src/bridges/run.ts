@@ -133,11 +133,13 @@ function projectDir(agent: AgentBridge, payload: Payload, options: BridgeOptions
 	return fallback;
 }
 
-/** A deny reason that names the hooks guarding tool calls when it names none itself. */
-function namingHooks(reason: string, host: Host): string {
-	const paths = host.hooks.filter((hook) => (hook.handlers.get("tool_call")?.length ?? 0) > 0).map((hook) => hook.resolvedPath);
-	if (paths.length === 0 || paths.some((path) => reason.includes(basename(path)))) return reason;
-	return `${reason} [xcsh-hooks: ${paths.map((path) => basename(path)).join(", ")}]`;
+/**
+ * A deny reason that names the hook that decided it (the runner knows which), when the reason does not
+ * name it already; a deny no hook decided (a timeout, a stray error) names none rather than every hook loaded.
+ */
+function namingHook(reason: string, hook: string | undefined): string {
+	if (hook === undefined || !hook.includes("/") || reason.includes(basename(hook))) return reason;
+	return `${reason} [xcsh-hooks: ${basename(hook)}]`;
 }
 
 /**
@@ -224,7 +226,7 @@ async function answerBridge(agent: AgentBridge, options: BridgeOptions): Promise
 	if (mapped.kind === "none") return { stdout: give(name, payload, { kind: "none" }), stderr };
 	if (mapped.kind === "invalid") return fail(`invalid ${name} payload: ${mapped.errors.join("; ")}`);
 	try {
-		const outcome = await decide(agent, payload as Payload, mapped, options, {
+		const { outcome, hook } = await decide(agent, payload as Payload, mapped, options, {
 			guard,
 			notes,
 			stderr,
@@ -233,7 +235,7 @@ async function answerBridge(agent: AgentBridge, options: BridgeOptions): Promise
 				settings = value;
 			},
 		});
-		const decision = guard ? decisionOf(agent, name, payload, outcome, mapped) : undefined;
+		const decision = guard ? { ...decisionOf(agent, name, payload, outcome, mapped), hook } : undefined;
 		return { stdout: give(name, payload, outcome), stderr, decision, settings };
 	} catch (error) {
 		return fail(error instanceof Error ? error.message : String(error));
@@ -306,7 +308,7 @@ async function decide(
 	mapped: Extract<Mapped, { kind: "event" }>,
 	options: BridgeOptions,
 	sinks: Sinks,
-): Promise<Outcome> {
+): Promise<{ outcome: Outcome; hook?: string | undefined }> {
 	const { guard, notes, stderr, say } = sinks;
 	const cwd = options.cwd ?? projectDir(agent, payload, options, say);
 	const sessionId = agent.sessionId(payload);
@@ -345,7 +347,9 @@ async function decide(
 			if (outcome.kind === "rewrite") outcome = await rewriteToAgent(mapped, outcome.input);
 		}
 		for (const e of host.errors) stderr.push(`hook error (${e.event}) ${e.hookPath}: ${e.error}`);
-		return outcome.kind === "deny" ? { kind: "deny", reason: namingHooks(outcome.reason, host) } : outcome;
+		// The hook that decided, as the CLI's own entries name it; none when the hooks ran out of time.
+		const hook = dispatched === TIMEOUT ? undefined : dispatched.hookPath;
+		return { outcome: outcome.kind === "deny" ? { kind: "deny", reason: namingHook(outcome.reason, hook) } : outcome, hook };
 	} finally {
 		release();
 	}
