@@ -135,11 +135,17 @@ function projectDir(agent: AgentBridge, payload: Payload, options: BridgeOptions
 
 /**
  * A deny reason that names the hook that decided it (the runner knows which), when the reason does not
- * name it already; a deny no hook decided (a timeout, a stray error) names none rather than every hook loaded.
+ * name it already. When the hooks ran out of time no hook decided: the reason names those guarding
+ * tool calls, one of which is still running.
  */
-function namingHook(reason: string, hook: string | undefined): string {
-	if (hook === undefined || !hook.includes("/") || reason.includes(basename(hook))) return reason;
-	return `${reason} [xcsh-hooks: ${basename(hook)}]`;
+function namingHook(reason: string, hook: string | undefined, host: Host, timedOut: boolean): string {
+	const paths = timedOut
+		? host.hooks.filter((h) => (h.handlers.get("tool_call")?.length ?? 0) > 0).map((h) => h.resolvedPath)
+		: hook?.includes("/")
+			? [hook]
+			: [];
+	if (paths.length === 0 || paths.some((path) => reason.includes(basename(path)))) return reason;
+	return `${reason} [xcsh-hooks: ${paths.map((path) => basename(path)).join(", ")}]`;
 }
 
 /**
@@ -349,7 +355,8 @@ async function decide(
 		for (const e of host.errors) stderr.push(`hook error (${e.event}) ${e.hookPath}: ${e.error}`);
 		// The hook that decided, as the CLI's own entries name it; none when the hooks ran out of time.
 		const hook = dispatched === TIMEOUT ? undefined : dispatched.hookPath;
-		return { outcome: outcome.kind === "deny" ? { kind: "deny", reason: namingHook(outcome.reason, hook) } : outcome, hook };
+		if (outcome.kind !== "deny") return { outcome, hook };
+		return { outcome: { kind: "deny", reason: namingHook(outcome.reason, hook, host, dispatched === TIMEOUT) }, hook };
 	} finally {
 		release();
 	}
