@@ -51,7 +51,7 @@ export const listCommand = defineCommand({
 			let what = show(e.path);
 			if (entry) {
 				const command = entry.args ? [entry.command, ...entry.args].join(" ") : entry.command;
-				more.push(`${entry.agent} ${entry.event}${entry.matcher ? ` on ${entry.matcher}` : ""}: $ ${command}`);
+				more.push(`${entry.agent} ${entry.event}${entry.matcher ? ` on ${entry.matcher}` : ""}`, `$ ${command}`);
 			} else if (e.hook && e.hook.tool !== "*") what += ` (${e.hook.type === "pre" ? "before" : "after"} ${e.hook.tool})`;
 			if (e.source.provider && e.source.provider !== "native" && !entry) more.push(`from ${e.source.provider}`);
 			if (e.detail && e.status !== "run") more.push(e.status === "shadowed" ? `by ${show(e.detail.slice(3))}` : e.detail);
