@@ -1,5 +1,5 @@
 import type { ArgDef, ArgsDef, CommandDef } from "citty";
-import { CliError, EXIT_OK, defineCommand, writeOut } from "./_shared.ts";
+import { CliError, EXIT_OK, defineCommand, printJson, writeOut } from "./_shared.ts";
 import { TEMPLATE_NAMES } from "../templates/index.ts";
 import { summaryOf } from "./help.ts";
 
@@ -154,13 +154,18 @@ export const completionCommand = defineCommand({
 			'Print a shell completion script: eval "$(xcsh-hooks completion bash)" in ~/.bashrc, the same with zsh in ~/.zshrc, ' +
 			"or xcsh-hooks completion fish > ~/.config/fish/completions/xcsh-hooks.fish",
 	},
-	args: { shell: { type: "positional", description: `Shell: ${COMPLETION_SHELLS.join(", ")}` } },
+	args: {
+		shell: { type: "positional", description: `Shell: ${COMPLETION_SHELLS.join(", ")}` },
+		json: { type: "boolean", description: 'Print {"shell", "script"} as JSON' },
+	},
 	async run({ args }) {
 		const shell = String(args.shell);
 		if (!(COMPLETION_SHELLS as readonly string[]).includes(shell))
 			throw new CliError(`unknown shell ${JSON.stringify(shell)}; choose one of: ${COMPLETION_SHELLS.join(", ")}`);
 		const { commandList } = await import("./main.ts");
-		await writeOut(renderCompletion(shell as CompletionShell, await commandList()));
+		const script = renderCompletion(shell as CompletionShell, await commandList());
+		if (args.json) await printJson({ shell, script });
+		else await writeOut(script);
 		return EXIT_OK;
 	},
 });
