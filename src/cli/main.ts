@@ -2,6 +2,7 @@ import type { ArgsDef, CommandDef } from "citty";
 import { errorMessage } from "../hooks/_describe.ts";
 import { parseArgs } from "./_args.ts";
 import { CliError, EXIT_OK, EXIT_USAGE, writeErr, writeOut } from "./_shared.ts";
+import { SUMMARIES } from "./_summaries.ts";
 import { PACKAGE_VERSION, versionLine } from "./version.ts";
 
 // Commands load lazily: `emit` on the hot path never evaluates `init`, `demo`, citty or consola.
@@ -28,33 +29,6 @@ const subCommands = {
 } satisfies Record<string, () => Promise<CommandDef<any>>>;
 
 const DESCRIPTION = "Typed AI-agent hooks: scaffold, inspect, run and serve them";
-
-/**
- * Each command's line in the top-level help: short enough for 80 columns next to the name, so no
- * summary is ever cut; the long text is in `<command> --help`. A command without one here shows the
- * first sentence of its description, wrapped.
- */
-export const SUMMARIES: Partial<Record<Name | "help", string>> = {
-	init: "Scaffold a typed hook and its test file",
-	list: "List the hooks and what will happen to each",
-	check: "Load every hook and report what it registers",
-	emit: "Dispatch one event to the hooks and print the result",
-	run: "Run a built-in tool (bash, read, write, edit) through the hooks",
-	command: "Run a slash command registered by a hook",
-	schema: "Print the JSON Schema of an event and its result",
-	trust: "Show or change the approval of the project's hooks",
-	demo: "Run the example hooks over a scripted agent session",
-	serve: "Run the hooks as a long-lived process (stdio, socket, HTTP)",
-	bridge: "Answer another agent's hook call with these hooks",
-	install: "Add the bridge to an agent's hook config",
-	uninstall: "Remove the bridge from an agent's hook config",
-	log: "Show the decision log: what the guards allowed or denied",
-	guard: "Explain what the shell guard sees in a command",
-	test: "Run hook tests with bun:test (no node_modules needed)",
-	version: "Print the version of xcsh-hooks and of the Bun inside",
-	completion: "Print a shell completion script (bash, zsh, fish)",
-	help: "Show the help of a command",
-};
 
 /** `xcsh-hooks help [command]` as a command of its own, so `help help` has something to show. */
 const HELP_COMMAND: AnyCommand = {

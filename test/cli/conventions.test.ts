@@ -134,7 +134,7 @@ describe("completion", () => {
 	test("an unknown shell is refused with the choices", async () => {
 		const run = await runCli(["completion", "tcsh"]);
 		expect(run.code).toBe(1);
-		expect(run.stderr).toContain("choose one of: bash, zsh, fish");
+		expect(run.stderr).toContain("expected one of: bash, zsh, fish");
 	}, 60_000);
 });
 
