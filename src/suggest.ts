@@ -22,12 +22,13 @@ export function editDistance(a: string, b: string): number {
 
 /**
  * The known names closest to `name`, nearest first (at most `max`): those within an edit distance of
- * a third of the name (at least 2), and those the name is the start of (`sess` → `session_start`, …).
+ * a third of the name (at least 2; 1 for a name of up to 4 letters), and those the name is the start of (`sess` → `session_start`, …).
  * Case is ignored (`Tool_Call` is close to `tool_call`).
  */
 export function nearestNames(name: string, known: Iterable<string>, max = 3): string[] {
 	const wanted = name.toLowerCase();
-	const limit = Math.max(2, Math.floor(wanted.length / 3));
+	// A short name allows one edit: within two, `tcsh` would be "close" to bash, zsh and fish alike.
+	const limit = wanted.length <= 4 ? 1 : Math.max(2, Math.floor(wanted.length / 3));
 	const scored: Array<[name: string, score: number]> = [];
 	for (const candidate of known) {
 		const lower = candidate.toLowerCase();
