@@ -19,6 +19,8 @@ export interface BridgeDecision {
 	mcpServer?: string | undefined;
 	decision: "allow" | "deny" | "rewrite";
 	reason?: string | undefined;
+	/** Path of the hook that decided (blocked or rewrote, or the last that answered), as `emit`'s entries carry it. */
+	hook?: string | undefined;
 	durationMs: number;
 }
 

@@ -133,9 +133,17 @@ function projectDir(agent: AgentBridge, payload: Payload, options: BridgeOptions
 	return fallback;
 }
 
-/** A deny reason that names the hooks guarding tool calls when it names none itself. */
-function namingHooks(reason: string, host: Host): string {
-	const paths = host.hooks.filter((hook) => (hook.handlers.get("tool_call")?.length ?? 0) > 0).map((hook) => hook.resolvedPath);
+/**
+ * A deny reason that names the hook that decided it (the runner knows which), when the reason does not
+ * name it already. When the hooks ran out of time no hook decided: the reason names those guarding
+ * tool calls, one of which is still running.
+ */
+function namingHook(reason: string, hook: string | undefined, host: Host, timedOut: boolean): string {
+	const paths = timedOut
+		? host.hooks.filter((h) => (h.handlers.get("tool_call")?.length ?? 0) > 0).map((h) => h.resolvedPath)
+		: hook?.includes("/")
+			? [hook]
+			: [];
 	if (paths.length === 0 || paths.some((path) => reason.includes(basename(path)))) return reason;
 	return `${reason} [xcsh-hooks: ${paths.map((path) => basename(path)).join(", ")}]`;
 }
@@ -224,7 +232,7 @@ async function answerBridge(agent: AgentBridge, options: BridgeOptions): Promise
 	if (mapped.kind === "none") return { stdout: give(name, payload, { kind: "none" }), stderr };
 	if (mapped.kind === "invalid") return fail(`invalid ${name} payload: ${mapped.errors.join("; ")}`);
 	try {
-		const outcome = await decide(agent, payload as Payload, mapped, options, {
+		const { outcome, hook } = await decide(agent, payload as Payload, mapped, options, {
 			guard,
 			notes,
 			stderr,
@@ -233,7 +241,7 @@ async function answerBridge(agent: AgentBridge, options: BridgeOptions): Promise
 				settings = value;
 			},
 		});
-		const decision = guard ? decisionOf(agent, name, payload, outcome, mapped) : undefined;
+		const decision = guard ? { ...decisionOf(agent, name, payload, outcome, mapped), hook } : undefined;
 		return { stdout: give(name, payload, outcome), stderr, decision, settings };
 	} catch (error) {
 		return fail(error instanceof Error ? error.message : String(error));
@@ -306,7 +314,7 @@ async function decide(
 	mapped: Extract<Mapped, { kind: "event" }>,
 	options: BridgeOptions,
 	sinks: Sinks,
-): Promise<Outcome> {
+): Promise<{ outcome: Outcome; hook?: string | undefined }> {
 	const { guard, notes, stderr, say } = sinks;
 	const cwd = options.cwd ?? projectDir(agent, payload, options, say);
 	const sessionId = agent.sessionId(payload);
@@ -345,7 +353,10 @@ async function decide(
 			if (outcome.kind === "rewrite") outcome = await rewriteToAgent(mapped, outcome.input);
 		}
 		for (const e of host.errors) stderr.push(`hook error (${e.event}) ${e.hookPath}: ${e.error}`);
-		return outcome.kind === "deny" ? { kind: "deny", reason: namingHooks(outcome.reason, host) } : outcome;
+		// The hook that decided, as the CLI's own entries name it; none when the hooks ran out of time.
+		const hook = dispatched === TIMEOUT ? undefined : dispatched.hookPath;
+		if (outcome.kind !== "deny") return { outcome, hook };
+		return { outcome: { kind: "deny", reason: namingHook(outcome.reason, hook, host, dispatched === TIMEOUT) }, hook };
 	} finally {
 		release();
 	}

@@ -54,6 +54,13 @@ export const globalArgs = {
 	},
 } as const satisfies ArgsDef;
 
+/**
+ * {@link globalArgs} without `--json`, for the commands whose output has one format of its own:
+ * `serve` (its protocol), `bridge` (the agent's), `test` (bun:test's report). There `--json` is an
+ * unknown option rather than a flag that changes nothing.
+ */
+export const hookArgs = (({ json: _json, ...rest }) => rest)(globalArgs);
+
 /** The `--hook`/`--extension`/`-e` paths, in order (the parser collects the repeated option). */
 export function hookPaths(args: { hook?: unknown }): string[] {
 	const value = args.hook;

@@ -6,7 +6,7 @@ import { mark } from "../profile.ts";
 import { exitProcess } from "../host/exit-guard.ts";
 import { onEndingSignal } from "../host/signals.ts";
 import { claimStdout, protocolFd } from "../host/stdout.ts";
-import { CliError, EXIT_OK, writeAll, globalArgs, hookPaths, projectDir, writeErr, writeOut, defineCommand } from "./_shared.ts";
+import { CliError, EXIT_OK, writeAll, hookArgs, hookPaths, projectDir, writeErr, writeOut, defineCommand } from "./_shared.ts";
 
 /** `--timeout SECONDS`: a positive number. */
 function timeoutSeconds(value: unknown): number | undefined {
@@ -57,7 +57,7 @@ export const bridgeCommand = defineCommand({
 		"allow-load-errors": { type: "boolean", description: "Let tool calls run even when a hook failed to load" },
 		// `install` ends its entries with --installed-by=xcsh-hooks so that it (and uninstall) can tell them from the user's.
 		"installed-by": { type: "string", description: "Marks an entry xcsh-hooks install wrote; changes nothing", valueHint: "xcsh-hooks" },
-		...globalArgs,
+		...hookArgs,
 	},
 	async run({ args }) {
 		mark("command");
@@ -65,7 +65,7 @@ export const bridgeCommand = defineCommand({
 		const name = args.agent as string;
 		const agent = await loadBridge(name);
 		mark("stdout+agent");
-		if (!agent) throw new CliError(`unknown agent "${name}"; expected one of: ${bridgeNames().join(", ")}`);
+		if (!agent) throw new CliError((await import("../suggest.ts")).unknownName("agent", name, bridgeNames()));
 		let stdin: Uint8Array | undefined | Error;
 		try {
 			stdin = readStdinBytes();

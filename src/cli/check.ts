@@ -5,7 +5,7 @@ import { createHost, describeSkips } from "../host/host.ts";
 export const checkCommand = defineCommand({
 	meta: {
 		name: "check",
-		description: "Load every hook and report its events, commands and renderers; exit 1 on any load error or hook awaiting approval",
+		description: "Load every hook and report its events, commands and renderers; exit 1 on any load error or hook not approved",
 	},
 	args: { ...globalArgs },
 	async run({ args }) {
@@ -18,7 +18,7 @@ export const checkCommand = defineCommand({
 			commands: [...hook.commands.values()].map((c) => ({ name: c.name, description: c.description ?? null })),
 			renderers: [...hook.messageRenderers.keys()],
 		}));
-		// A project hook awaiting approval is not checked: "all good" would be a lie (SPEC §10).
+		// A project hook not approved is not checked: "all good" would be a lie (SPEC §10).
 		const ok = host.loadErrors.length === 0 && host.skipped.length === 0;
 		if (args.json) {
 			await printJson({ ok, hooks, loadErrors: host.loadErrors, skipped: host.skipped, warnings: host.warnings });
@@ -40,7 +40,7 @@ export const checkCommand = defineCommand({
 			lines.push("No hooks found. Create one with: xcsh-hooks init my-hook");
 		lines.push(
 			`${hooks.length} hook${hooks.length === 1 ? "" : "s"} loaded, ${host.loadErrors.length} failed` +
-				(host.skipped.length ? `, ${host.skipped.length} awaiting approval` : ""),
+				(host.skipped.length ? `, ${host.skipped.length} not approved` : ""),
 		);
 		await writeOut(lines.join("\n"));
 		for (const line of describeSkips(host)) await writeErr(line);

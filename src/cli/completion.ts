@@ -1,7 +1,8 @@
 import type { ArgDef, ArgsDef, CommandDef } from "citty";
-import { CliError, EXIT_OK, defineCommand, writeOut } from "./_shared.ts";
+import { CliError, EXIT_OK, defineCommand, printJson, writeOut } from "./_shared.ts";
 import { TEMPLATE_NAMES } from "../templates/index.ts";
 import { summaryOf } from "./help.ts";
+import { SUMMARIES } from "./_summaries.ts";
 
 /** Shells `xcsh-hooks completion` writes a script for. */
 export const COMPLETION_SHELLS = ["bash", "zsh", "fish"] as const;
@@ -14,15 +15,51 @@ interface CommandInfo {
 	name: string;
 	summary: string;
 	options: Array<{ flags: string[]; description: string; takesValue: boolean; values?: readonly string[] }>;
+	/** What the command's first argument can be (agents, events, tools…); files when absent. */
+	words?: readonly string[] | undefined;
 }
 
-/** Values of string options that are checked by their command rather than declared as an enum. */
-const KNOWN_VALUES: Record<string, readonly string[]> = { "init --template": TEMPLATE_NAMES };
+/** The names completion offers: arguments of commands (`install <agent>`) and option values (`--agent`). */
+export interface CompletionValues {
+	/** Command name → the words its first argument can be. */
+	words: Record<string, readonly string[]>;
+	/** `<command> --<option>` → the values of that option. */
+	options: Record<string, readonly string[]>;
+}
+
+/**
+ * What this program knows by name: agents (`install claude`), events (`emit tool_call`), built-in tools,
+ * templates, shells and commands. Loaded only by `completion`, never on a hot path.
+ */
+export async function completionValues(commandNames: readonly string[]): Promise<CompletionValues> {
+	const [{ bridgeNames }, { installableAgents }, { hookEventTypes }, { BUILTIN_TOOL_NAMES }] = await Promise.all([
+		import("../bridges/index.ts"),
+		import("../install/index.ts"),
+		import("../hooks/checks.ts"),
+		import("../tools/builtin.ts"),
+	]);
+	const events = hookEventTypes();
+	return {
+		words: {
+			install: installableAgents(),
+			uninstall: installableAgents(),
+			bridge: bridgeNames(),
+			emit: events,
+			schema: events,
+			run: BUILTIN_TOOL_NAMES,
+			trust: ["approve", "revoke"],
+			guard: ["explain"],
+			completion: COMPLETION_SHELLS,
+			help: commandNames,
+		},
+		options: { "init --template": TEMPLATE_NAMES, "log --agent": ["cli", ...bridgeNames()] },
+	};
+}
 
 /** Options every command that loads hooks takes before or after its name. */
 const GLOBAL_VALUE_FLAGS = ["--cwd", "--hook", "--extension", "-e"];
 
-function infoOf(name: string, command: CommandDef<ArgsDef>): CommandInfo {
+function infoOf(name: string, command: CommandDef<ArgsDef>, known: CompletionValues): CommandInfo {
 	const meta = typeof command.meta === "object" && !(command.meta instanceof Promise) ? command.meta : undefined;
 	const args = (typeof command.args === "object" && !(command.args instanceof Promise) ? command.args : {}) as ArgsDef;
 	const options: CommandInfo["options"] = [{ flags: ["--help", "-h"], description: "Show help", takesValue: false }];
@@ -36,10 +73,18 @@ function infoOf(name: string, command: CommandDef<ArgsDef>): CommandInfo {
 			description: summaryOf(negated && "negativeDescription" in def ? def.negativeDescription : def.description),
 			takesValue: def.type !== "boolean",
 			...(def.type === "enum" && def.options ? { values: def.options } : {}),
-			...(KNOWN_VALUES[`${name} --${arg}`] ? { values: KNOWN_VALUES[`${name} --${arg}`] } : {}),
+			...(known.options[`${name} --${arg}`] ? { values: known.options[`${name} --${arg}`] } : {}),
 		});
 	}
-	return { name, summary: summaryOf(meta?.description), options };
+	return { name, summary: summary(name, meta?.description), options, words: known.words[name] };
+}
+
+/** The `help` pseudo-command, completed like the others (its argument is a command's name). */
+const HELP_INFO: CommandDef<ArgsDef> = { meta: { name: "help", description: "Show the help of a command" } };
+
+/** A command's summary as the root help shows it (short), else its description's first sentence. */
+function summary(name: string, description: string | undefined): string {
+	return SUMMARIES[name] ?? summaryOf(description);
 }
 
 /** `text` inside single quotes for sh, zsh and fish. */
@@ -52,7 +97,8 @@ function bash(commands: CommandInfo[]): string {
 			.filter((o) => o.values)
 			.map((o) => `\t\t\t${o.flags.join("|")}) COMPREPLY=($(compgen -W ${sq((o.values ?? []).join(" "))} -- "$cur")); return ;;`)
 			.join("\n");
-		return `\t\t${c.name})\n\t\t\tcase $prev in\n${enums}${enums ? "\n" : ""}\t\t\tesac\n\t\t\t[[ $cur == -* ]] && COMPREPLY=($(compgen -W ${sq(words)} -- "$cur")) ;;`;
+		const args = c.words ? `\n\t\t\t[[ $cur != -* ]] && COMPREPLY=($(compgen -W ${sq(c.words.join(" "))} -- "$cur"))` : "";
+		return `\t\t${c.name})\n\t\t\tcase $prev in\n${enums}${enums ? "\n" : ""}\t\t\tesac\n\t\t\t[[ $cur == -* ]] && COMPREPLY=($(compgen -W ${sq(words)} -- "$cur"))${args} ;;`;
 	});
 	return `# xcsh-hooks completion for bash: eval "$(xcsh-hooks completion bash)" in ~/.bashrc
 _xcsh_hooks() {
@@ -66,10 +112,9 @@ _xcsh_hooks() {
 	done
 	COMPREPLY=()
 	case $cmd in
-		"" | help)
+		"")
 			if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W '--cwd --hook --extension -e --no-discovery --json --help -h --version -v' -- "$cur"))
-			else COMPREPLY=($(compgen -W ${sq(commands.map((c) => c.name).join(" "))} -- "$cur")); fi ;;
-		completion) COMPREPLY=($(compgen -W ${sq(COMPLETION_SHELLS.join(" "))} -- "$cur")) ;;
+			else COMPREPLY=($(compgen -W ${sq([...commands.map((c) => c.name), "help"].join(" "))} -- "$cur")); fi ;;
 ${cases.join("\n")}
 	esac
 }
@@ -93,7 +138,7 @@ function zsh(commands: CommandInfo[]): string {
 				return sq(`${f}[${zshText(o.description)}]${value}`);
 			}),
 		);
-		const rest = c.name === "completion" ? `'1:shell:(${COMPLETION_SHELLS.join(" ")})'` : "'*:file:_files'";
+		const rest = c.words ? sq(`1:argument:(${c.words.join(" ")})`) : "'*:file:_files'";
 		return `\t\t${c.name}) _arguments ${[...specs, rest].join(" ")} ;;`;
 	});
 	return `#compdef xcsh-hooks
@@ -111,7 +156,7 @@ ${list}
 			*) cmd=$words[i]; break ;;
 		esac
 	done
-	if [[ -z $cmd || $cmd == help ]]; then
+	if [[ -z $cmd ]]; then
 		_describe command commands
 		return
 	fi
@@ -128,7 +173,9 @@ function fish(commands: CommandInfo[]): string {
 		"# xcsh-hooks completion for fish: xcsh-hooks completion fish > ~/.config/fish/completions/xcsh-hooks.fish",
 		"complete -c xcsh-hooks -f",
 		...commands.map((c) => `complete -c xcsh-hooks -n __fish_use_subcommand -a ${c.name} -d ${sq(c.summary)}`),
-		`complete -c xcsh-hooks -n '__fish_seen_subcommand_from completion' -a ${sq(COMPLETION_SHELLS.join(" "))}`,
+		...commands
+			.filter((c) => c.words)
+			.map((c) => `complete -c xcsh-hooks -n '__fish_seen_subcommand_from ${c.name}' -a ${sq((c.words ?? []).join(" "))}`),
 	];
 	for (const c of commands) {
 		for (const o of c.options) {
@@ -141,8 +188,12 @@ function fish(commands: CommandInfo[]): string {
 }
 
 /** The completion script for `shell`, listing `commands` and each one's options. */
-export function renderCompletion(shell: CompletionShell, commands: Array<[name: string, command: CommandDef<ArgsDef>]>): string {
-	const infos = commands.map(([name, command]) => infoOf(name, command));
+export function renderCompletion(
+	shell: CompletionShell,
+	commands: Array<[name: string, command: CommandDef<ArgsDef>]>,
+	known: CompletionValues = { words: {}, options: {} },
+): string {
+	const infos = commands.map(([name, command]) => infoOf(name, command, known));
 	return shell === "bash" ? bash(infos) : shell === "zsh" ? zsh(infos) : fish(infos);
 }
 
@@ -154,13 +205,20 @@ export const completionCommand = defineCommand({
 			'Print a shell completion script: eval "$(xcsh-hooks completion bash)" in ~/.bashrc, the same with zsh in ~/.zshrc, ' +
 			"or xcsh-hooks completion fish > ~/.config/fish/completions/xcsh-hooks.fish",
 	},
-	args: { shell: { type: "positional", description: `Shell: ${COMPLETION_SHELLS.join(", ")}` } },
+	args: {
+		shell: { type: "positional", description: `Shell: ${COMPLETION_SHELLS.join(", ")}` },
+		json: { type: "boolean", description: 'Print {"shell", "script"} as JSON' },
+	},
 	async run({ args }) {
 		const shell = String(args.shell);
 		if (!(COMPLETION_SHELLS as readonly string[]).includes(shell))
-			throw new CliError(`unknown shell ${JSON.stringify(shell)}; choose one of: ${COMPLETION_SHELLS.join(", ")}`);
+			throw new CliError((await import("../suggest.ts")).unknownName("shell", shell, COMPLETION_SHELLS));
 		const { commandList } = await import("./main.ts");
-		await writeOut(renderCompletion(shell as CompletionShell, await commandList()));
+		const commands = await commandList();
+		const known = await completionValues([...commands.map(([name]) => name), "help"]);
+		const script = renderCompletion(shell as CompletionShell, [...commands, ["help", HELP_INFO]], known);
+		if (args.json) await printJson({ shell, script });
+		else await writeOut(script);
 		return EXIT_OK;
 	},
 });

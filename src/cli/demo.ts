@@ -1,5 +1,5 @@
 import { runDemo } from "../demo/run-demo.ts";
-import { CliError, defineCommand, EXIT_OK, EXIT_USAGE, printJson, writeOut } from "./_shared.ts";
+import { CliError, defineCommand, EXIT_OK, EXIT_USAGE, printJson, writeErr, writeOut } from "./_shared.ts";
 
 export const demoCommand = defineCommand({
 	meta: {
@@ -8,15 +8,18 @@ export const demoCommand = defineCommand({
 	},
 	args: {
 		workspace: { type: "string", description: "Use this empty (or new) directory instead of a temp dir", valueHint: "dir" },
-		json: { type: "boolean", description: "Print a JSON summary after the trace" },
+		json: { type: "boolean", description: "Print only a JSON summary on stdout (the trace goes to stderr)" },
 	},
 	async run({ args }) {
 		const lines: string[] = [];
 		const summary = await runDemo({ write: (line) => lines.push(line), workspace: args.workspace }).catch((error: Error) => {
 			throw new CliError(error.message);
 		});
-		await writeOut(lines.join("\n"));
-		if (args.json) await printJson(summary);
+		// One format per stream: with --json stdout holds the summary alone, and the trace is still seen.
+		if (args.json) {
+			await writeErr(lines.join("\n"));
+			await printJson(summary);
+		} else await writeOut(lines.join("\n"));
 		return summary.hookErrors.length === 0 ? EXIT_OK : EXIT_USAGE;
 	},
 });

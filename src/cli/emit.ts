@@ -24,7 +24,10 @@ import { claimStdout, protocolFd } from "../host/stdout.ts";
 
 /** Reads the event JSON from `--data` or stdin, fills `type` and `toolCallId`, and validates it. */
 async function readEvent(type: string, data: string | undefined): Promise<HookEvent> {
-	if (!isHookEventType(type)) throw new CliError(`unknown event type "${type}"; expected one of: ${hookEventTypes().join(", ")}`);
+	if (!isHookEventType(type))
+		throw new CliError(
+			(await import("../suggest.ts")).unknownName("event type", type, hookEventTypes(), "xcsh-hooks emit --help lists the events"),
+		);
 	const text = data ?? readStdin();
 	if (text === undefined) throw new CliError(`no event given: pass --data '<json>' or pipe the event JSON on stdin`);
 	const value = parseJson(text, data === undefined ? "stdin" : "--data");
@@ -79,7 +82,7 @@ function answerOnSignal(event: HookEvent, session: string | undefined, settings:
 export const emitCommand = defineCommand({
 	meta: { name: "emit", description: "Dispatch one event to the hooks and print {event, result, errors, loadErrors}" },
 	args: {
-		type: { type: "positional", description: "Event type, e.g. tool_call, tool_result, context, session_before_switch" },
+		type: { type: "positional", description: `Event type: ${hookEventTypes().join(", ")}` },
 		data: { type: "string", description: "Event JSON (default: read from stdin); `type` may be omitted", valueHint: "json" },
 		"allow-load-errors": { type: "boolean", description: "Let tool_call run even when a hook failed to load" },
 		session: { type: "string", description: "Session JSONL file for sendMessage/appendEntry", valueHint: "file" },

@@ -53,17 +53,6 @@ function wrapBlock(text: string, width: number): string[] {
 	return out;
 }
 
-/** `text` cut to `width` columns with "…" when it does not fit. */
-function fit(text: string, width: number): string {
-	if (Bun.stringWidth(text) <= width) return text;
-	let out = "";
-	for (const ch of text) {
-		if (Bun.stringWidth(`${out}${ch}…`) > width) break;
-		out += ch;
-	}
-	return `${out.trimEnd()}…`;
-}
-
 /** A command's one-line summary: its description up to the first line break or sentence end. */
 export function summaryOf(description: string | undefined): string {
 	const first = (description ?? "").split("\n", 1)[0] ?? "";
@@ -118,16 +107,18 @@ const TOP_OPTIONS: Array<[string, string]> = [
 	["-v, --version", "Show the version of xcsh-hooks and of the Bun inside"],
 ];
 
-/** The top-level help: every command with a one-line summary, the global options; at most 80 columns. */
+/** The top-level help: every command with its summary (from `summaries`, else its description's first sentence), the global options; at most 80 columns. */
 export function renderRootHelp(
 	description: string,
 	commands: Array<[name: string, command: CommandDef<ArgsDef>]>,
+	summaries: Partial<Record<string, string>> = {},
 	style: HelpStyle = helpStyle(),
 ): string {
 	const column = Math.max(...commands.map(([name]) => name.length)) + 6;
+	// A summary that does not fit wraps under itself: nothing is ever cut mid-word.
 	const rows = commands.map(([name, command]): [string, string] => [
 		name,
-		fit(summaryOf(resolved(command.meta)?.description), HELP_WIDTH - column),
+		summaries[name] ?? summaryOf(resolved(command.meta)?.description),
 	]);
 	return [
 		...wrap(description, HELP_WIDTH),

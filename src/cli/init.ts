@@ -5,6 +5,7 @@ import { isTemplateName, type Template, TEMPLATE_NAMES, TEMPLATES, type Template
 import { approveHook } from "../discovery/covered.ts";
 import { TrustStore } from "../trust/trust-store.ts";
 import { CliError, EXIT_OK, projectArgs, printJson, projectDir, writeOut, defineCommand } from "./_shared.ts";
+import { unknownName } from "../suggest.ts";
 
 const NAME = /^[a-z0-9][a-z0-9_-]*$/;
 
@@ -18,7 +19,7 @@ function validateHookName(name: string): string {
 
 function templateOf(value: string): TemplateName {
 	if (isTemplateName(value)) return value;
-	throw new CliError(`unknown template ${JSON.stringify(value)}; choose one of: ${TEMPLATE_NAMES.join(", ")}`);
+	throw new CliError(unknownName("template", value, TEMPLATE_NAMES));
 }
 
 /** A file to write, with its absolute path. */

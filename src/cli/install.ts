@@ -2,6 +2,7 @@ import type { ArgsDef } from "citty";
 import type { Agent, InstallResult, Scope } from "../install/index.ts";
 import { installableAgents, agentSpec, InstallError, installBridge, isAgent } from "../install/index.ts";
 import { CliError, EXIT_OK, printJson, projectArgs, projectDir, writeErr, writeOut, writeOutExactly, defineCommand } from "./_shared.ts";
+import { unknownName } from "../suggest.ts";
 
 /** The arguments `install` and `uninstall` share. */
 export const installArgs = {
@@ -15,7 +16,7 @@ export const installArgs = {
 /** The agent positional, checked. */
 export function agentArg(value: unknown): Agent {
 	const name = String(value);
-	if (!isAgent(name)) throw new CliError(`unknown agent "${name}"; expected one of ${installableAgents().join(", ")}`);
+	if (!isAgent(name)) throw new CliError(unknownName("agent", name, installableAgents()));
 	return name;
 }
 

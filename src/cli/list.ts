@@ -1,13 +1,13 @@
-import { relative } from "pathe";
 import { type PlannedHook, planHooks } from "../discovery/discover.ts";
 import { installableAgents, bridgeStatus } from "../install/index.ts";
 import { TrustStore } from "../trust/trust-store.ts";
+import { hanging, narrowTable, shownPath } from "./_layout.ts";
 import { EXIT_OK, globalArgs, hookPaths, printJson, projectDir, writeErr, writeOut, defineCommand } from "./_shared.ts";
 
 /** What each status says in the table: exactly what will happen to the hook. */
 const STATUS: Record<PlannedHook["status"], string> = {
 	run: "runs",
-	"not-approved": "not approved (skipped)",
+	"not-approved": "not approved",
 	"fails-closed": "fails closed",
 	shadowed: "shadowed",
 	disabled: "disabled",
@@ -44,42 +44,31 @@ export const listCommand = defineCommand({
 			await printJson({ hooks, skipped: plan.skipped, bridges, warnings: plan.warnings });
 			return EXIT_OK;
 		}
-		const show = (path: string) => (path.startsWith(`${cwd}/`) ? relative(cwd, path) : path);
-		const rows = plan.entries.map((e) => [
-			e.source.provider ?? e.source.origin,
-			e.source.level,
-			e.hook?.entry?.event ?? e.hook?.type ?? "-",
-			e.hook?.tool ?? "-",
-			e.hook?.entry
-				? `${show(e.path)}  $ ${e.hook.entry.args ? [e.hook.entry.command, ...e.hook.entry.args].join(" ") : e.hook.entry.command}`
-				: show(e.path),
-			STATUS[e.status] +
-				(e.detail && e.status !== "run" ? `: ${e.status === "shadowed" ? `by ${show(e.detail.slice(3))}` : e.detail}` : ""),
-		]);
-		const lines = rows.length ? table([["SOURCE", "LEVEL", "TYPE/EVENT", "TOOL/MATCHER", "PATH", "STATUS"], ...rows]) : ["No hooks found."];
+		const show = (path: string) => shownPath(path, cwd);
+		const rows = plan.entries.map((e) => {
+			const more: string[] = [];
+			const entry = e.hook?.entry;
+			let what = show(e.path);
+			if (entry) {
+				const command = entry.args ? [entry.command, ...entry.args].join(" ") : entry.command;
+				more.push(`${entry.agent} ${entry.event}${entry.matcher ? ` on ${entry.matcher}` : ""}`, `$ ${command}`);
+			} else if (e.hook && e.hook.tool !== "*") what += ` (${e.hook.type === "pre" ? "before" : "after"} ${e.hook.tool})`;
+			if (e.source.provider && e.source.provider !== "native" && !entry) more.push(`from ${e.source.provider}`);
+			if (e.detail && e.status !== "run") more.push(e.status === "shadowed" ? `by ${show(e.detail.slice(3))}` : e.detail);
+			return { cells: [STATUS[e.status], e.source.level, what], more };
+		});
+		const lines = rows.length ? narrowTable([{ cells: ["STATUS", "LEVEL", "HOOK"] }, ...rows]) : ["No hooks found."];
 		const pending = plan.skipped.filter((s) => s.reason !== "unverifiable");
-		if (pending.length) lines.push("", ...pending.map((s) => `approve with: ${s.approve}`));
-		const where = (b: { project: boolean; user: boolean }) =>
-			b.project && b.user
-				? "installed (project and user)"
-				: b.project
-					? "installed (project)"
-					: b.user
-						? "installed (user)"
-						: "not installed";
-		lines.push("", `bridges: ${bridges.map((b) => `${b.agent} ${where(b)}`).join(", ")}`);
+		if (pending.length) lines.push("", ...pending.flatMap((s) => hanging(`Approve with: xcsh-hooks trust approve ${show(s.path)}`, 4)));
+		const where = (b: { agent: string; project: boolean; user: boolean }) =>
+			b.project && b.user ? `${b.agent} (project, user)` : b.project ? `${b.agent} (project)` : `${b.agent} (user)`;
+		const installed = bridges.filter((b) => b.project || b.user);
+		lines.push(
+			"",
+			...hanging(`Bridges installed: ${installed.length ? installed.map(where).join(", ") : "none (xcsh-hooks install <agent>)"}`),
+		);
 		await writeOut(lines.join("\n"));
 		for (const warning of [...plan.warnings, ...bridges.flatMap((b) => b.errors)]) await writeErr(`warning: ${warning}`);
 		return EXIT_OK;
 	},
 });
-
-function table(rows: string[][]): string[] {
-	const widths = rows[0]?.map((_, col) => Math.max(...rows.map((row) => (row[col] ?? "").length))) ?? [];
-	return rows.map((row) =>
-		row
-			.map((cell, col) => cell.padEnd(widths[col] ?? 0))
-			.join("  ")
-			.trimEnd(),
-	);
-}

@@ -2,6 +2,7 @@ import type { ArgsDef, CommandDef } from "citty";
 import { errorMessage } from "../hooks/_describe.ts";
 import { parseArgs } from "./_args.ts";
 import { CliError, EXIT_OK, EXIT_USAGE, writeErr, writeOut } from "./_shared.ts";
+import { SUMMARIES } from "./_summaries.ts";
 import { PACKAGE_VERSION, versionLine } from "./version.ts";
 
 // Commands load lazily: `emit` on the hot path never evaluates `init`, `demo`, citty or consola.
@@ -28,6 +29,12 @@ const subCommands = {
 } satisfies Record<string, () => Promise<CommandDef<any>>>;
 
 const DESCRIPTION = "Typed AI-agent hooks: scaffold, inspect, run and serve them";
+
+/** `xcsh-hooks help [command]` as a command of its own, so `help help` has something to show. */
+const HELP_COMMAND: AnyCommand = {
+	meta: { name: "help", description: "Show the help of a command, or with no command the list of commands (as --help does)." },
+	args: { command: { type: "positional", required: false, description: "A command's name" } },
+};
 
 type Name = keyof typeof subCommands;
 // biome-ignore lint/suspicious/noExplicitAny: dispatch is generic over every command's argument types.
@@ -58,10 +65,14 @@ export async function commandList(): Promise<Array<[Name, AnyCommand]>> {
 }
 
 /** Prints the top-level help, or one command's help (the help renderer is loaded only here). */
-async function showHelp(name?: Name): Promise<void> {
+async function showHelp(name?: Name | "help"): Promise<void> {
 	const help = await import("./help.ts");
-	if (name) await writeOut(help.renderCommandHelp(name, await load(name)));
-	else await writeOut(help.renderRootHelp(`${DESCRIPTION} (xcsh-hooks ${PACKAGE_VERSION})`, await commandList()));
+	if (name === "help") await writeOut(help.renderCommandHelp(name, HELP_COMMAND));
+	else if (name) await writeOut(help.renderCommandHelp(name, await load(name)));
+	else {
+		const commands: Array<[string, AnyCommand]> = [...(await commandList()), ["help", HELP_COMMAND]];
+		await writeOut(help.renderRootHelp(`${DESCRIPTION} (xcsh-hooks ${PACKAGE_VERSION})`, commands, SUMMARIES));
+	}
 }
 
 /**
@@ -86,19 +97,24 @@ function asksForHelp(rawArgs: readonly string[], index: number, name: Name | und
 	return rawArgs.slice(0, end).some((arg) => arg === "--help" || arg === "-h");
 }
 
+/** `unknown command "instal" (did you mean "install"?)`, or where the commands are listed. */
+async function unknownCommand(name: string): Promise<string> {
+	const { unknownName } = await import("../suggest.ts");
+	return unknownName("command", name, [...Object.keys(subCommands), "help"], "xcsh-hooks --help lists the commands");
+}
+
 /** Runs the CLI and resolves its exit code; errors become one line on stderr, never a stack trace. */
 export async function main(rawArgs: string[]): Promise<number> {
 	const index = commandIndex(rawArgs);
 	const name = index >= 0 ? (rawArgs[index] as Name) : rawArgs.find((arg) => !arg.startsWith("-"));
 	try {
 		if (rawArgs.length === 0 || asksForHelp(rawArgs, index, isName(name) ? name : undefined)) {
-			await showHelp(isName(name) ? name : undefined);
+			await showHelp(isName(name) || name === "help" ? name : undefined);
 			return rawArgs.length === 0 ? EXIT_USAGE : EXIT_OK;
 		}
 		if (name === "help") {
 			const topic = rawArgs[rawArgs.indexOf("help") + 1];
-			if (topic !== undefined && !isName(topic))
-				throw new CliError(`no command "${topic}"; commands: ${Object.keys(subCommands).join(", ")}`);
+			if (topic !== undefined && !isName(topic) && topic !== "help") throw new CliError(await unknownCommand(topic));
 			await showHelp(topic);
 			return EXIT_OK;
 		}
@@ -110,7 +126,7 @@ export async function main(rawArgs: string[]): Promise<number> {
 			await writeErr(
 				name === undefined
 					? "xcsh-hooks: no command given. Run xcsh-hooks --help for the commands."
-					: `xcsh-hooks: unknown command "${name}". Commands: ${Object.keys(subCommands).join(", ")}.`,
+					: `xcsh-hooks: ${await unknownCommand(name)}`,
 			);
 			return EXIT_USAGE;
 		}

@@ -22,6 +22,7 @@ import {
 	defineCommand,
 } from "./_shared.ts";
 import { createHost, describeSkips } from "../host/host.ts";
+import { unknownName } from "../suggest.ts";
 
 export const runToolCommand = defineCommand({
 	meta: { name: "run", description: "Run a built-in tool (bash, read, write, edit) through the hooks and print its result" },
@@ -34,8 +35,7 @@ export const runToolCommand = defineCommand({
 	},
 	async run({ args }) {
 		const name = args.tool as string;
-		if (!(BUILTIN_TOOL_NAMES as readonly string[]).includes(name))
-			throw new CliError(`unknown tool "${name}"; built-in tools: ${BUILTIN_TOOL_NAMES.join(", ")}`);
+		if (!(BUILTIN_TOOL_NAMES as readonly string[]).includes(name)) throw new CliError(unknownName("tool", name, BUILTIN_TOOL_NAMES));
 		const text = args.input ?? readStdin();
 		if (text === undefined) throw new CliError(`no input given: pass --input '<json>' or pipe it on stdin`);
 		const cwd = projectDir(args.cwd);

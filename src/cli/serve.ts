@@ -5,7 +5,7 @@ import { onEndingSignal } from "../host/signals.ts";
 import { claimStdout } from "../host/stdout.ts";
 import { decodeUtf8 } from "../json.ts";
 import { bridgeSocketPath } from "../paths.ts";
-import { CliError, EXIT_OK, EXIT_USAGE, globalArgs, hookPaths, projectDir, writeAll, writeErr, defineCommand } from "./_shared.ts";
+import { CliError, EXIT_OK, EXIT_USAGE, hookArgs, hookPaths, projectDir, writeAll, writeErr, defineCommand } from "./_shared.ts";
 
 // The protocol in short; src/serve/index.ts documents it in full.
 const DESCRIPTION = `Run the hooks as a long-lived process speaking newline-delimited JSON on stdin/stdout.
@@ -83,7 +83,7 @@ async function readLines(server: Server, stopped: () => boolean): Promise<void> 
 export const serveCommand = defineCommand({
 	meta: { name: "serve", description: DESCRIPTION },
 	args: {
-		...globalArgs,
+		...hookArgs,
 		session: { type: "string", description: "Session JSONL file for sendMessage/appendEntry", valueHint: "file" },
 		watch: {
 			type: "boolean",

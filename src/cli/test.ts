@@ -7,7 +7,7 @@ import { TrustStore } from "../trust/trust-store.ts";
 import { writeTestPreload } from "./_served-library.ts";
 import { gatePreloadSource } from "./_test-gate.ts";
 import { selectTests, skippedLine } from "./_test-trust.ts";
-import { CliError, EXIT_USAGE, globalArgs, hookPaths, projectDir, writeErr, defineCommand } from "./_shared.ts";
+import { CliError, EXIT_USAGE, hookArgs, hookPaths, projectDir, writeErr, defineCommand } from "./_shared.ts";
 
 const TEST_FILES = "*.test.{ts,tsx,js,mjs,mts}";
 
@@ -82,7 +82,7 @@ export const testCommand = defineCommand({
 		paths: { type: "positional", required: false, description: "Test files or folders (default: the tests next to the hooks)" },
 		"test-name-pattern": { type: "string", alias: ["t"], description: "Run only tests whose name matches this regex", valueHint: "regex" },
 		bail: { type: "boolean", description: "Stop after the first failing test" },
-		...globalArgs,
+		...hookArgs,
 	},
 	async run({ args }) {
 		const cwd = projectDir(args.cwd);

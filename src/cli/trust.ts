@@ -7,6 +7,7 @@ import { relative } from "pathe";
 import { resolvePath } from "../paths.ts";
 import { errorMessage } from "../hooks/_describe.ts";
 import { TrustError, TrustStore } from "../trust/trust-store.ts";
+import { narrowTable, shownPath } from "./_layout.ts";
 import { CliError, EXIT_OK, projectArgs, printJson, projectDir, writeOut, defineCommand } from "./_shared.ts";
 
 /**
@@ -52,7 +53,8 @@ async function status(store: TrustStore, cwd: string) {
 				// A hook file's approval covers what it runs too (its imports, the files beside it).
 				const covered = check.trusted && !entry && verifyCovered(check.key, check.files);
 				if (covered && "changed" in covered) return { path, status: "changed" };
-				return { path, status: check.trusted ? "approved" : (check.reason ?? "unknown") };
+				// One word per state across list, trust and check: a hook never approved is "not approved".
+				return { path, status: check.trusted ? "approved" : check.reason === "changed" ? "changed" : "not-approved" };
 			} catch (error) {
 				// A hook that cannot be read (or is not a file) is reported, not a crash of the whole listing.
 				if (error instanceof TrustError && error.code !== "TRUST_FILE_CORRUPT" && error.code !== "TRUST_FILE_UNREADABLE")
@@ -93,7 +95,10 @@ export const trustCommand = defineCommand({
 				await printJson({ trustFile: store.file, hooks, approved: await store.list() });
 				return EXIT_OK;
 			}
-			const lines = hooks.map((h) => `${h.status === "approved" ? "✓" : "✗"} ${h.status.padEnd(8)} ${h.path}`);
+			const rows = hooks.map((h) => ({
+				cells: [h.status === "approved" ? "✓" : "✗", h.status.replaceAll("-", " "), shownPath(h.path, cwd)],
+			}));
+			const lines = rows.length ? narrowTable(rows) : [];
 			if (hooks.some((h) => h.status !== "approved")) lines.push("Approve with: xcsh-hooks trust approve <path> (or --all)");
 			await writeOut(lines.join("\n") || "This project has no project-level hooks.");
 			return EXIT_OK;

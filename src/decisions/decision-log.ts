@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join } from "pathe";
 import { userAgentDir } from "../paths.ts";
 
@@ -40,6 +40,54 @@ export interface AppendDecisionOptions {
 	enabled?: boolean;
 	/** Called with the warning when the line could not be written. */
 	onWarning?: (warning: string) => void;
+	/** Size past which the log is rotated (default {@link DECISION_LOG_MAX_BYTES}). */
+	maxBytes?: number;
+}
+
+/**
+ * The log is rotated once it passes 10 MiB: the file becomes `decisions.jsonl.1` (replacing the one
+ * before) and the next line starts a new file. `log` reads both, so at most ≈20 MiB are kept.
+ */
+export const DECISION_LOG_MAX_BYTES = 10 * 1024 * 1024;
+
+/** The previous log, kept by one rotation. */
+export const previousLogFile = (file: string): string => `${file}.1`;
+
+/** A rotation lock older than this was left by a process that died mid-rotation. */
+const STALE_LOCK_MS = 30_000;
+
+/**
+ * Moves a full log aside. Safe with concurrent writers: only the process holding `<file>.lock`
+ * (created with O_EXCL) rotates, and only if the file at `file` is still the one it wrote to (same
+ * inode; another process may have rotated it already). A rename never loses a line: a writer that
+ * opened the file before it appends to the rotated one, which `log` reads too. Never throws.
+ */
+function rotate(file: string, fd: number): void {
+	const lock = `${file}.lock`;
+	let held: number | undefined;
+	try {
+		held = openSync(lock, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code !== "EEXIST") return;
+		try {
+			if (Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) unlinkSync(lock); // the next writer rotates
+		} catch {
+			// another process removed it
+		}
+		return;
+	}
+	try {
+		if (statSync(file).ino === fstatSync(fd).ino) renameSync(file, previousLogFile(file));
+	} catch {
+		// a log that cannot be rotated keeps growing; the line is written either way
+	} finally {
+		closeSync(held);
+		try {
+			unlinkSync(lock);
+		} catch {
+			// removed as stale by another process
+		}
+	}
 }
 
 /** Result of {@link appendDecision}: it never throws. */
@@ -105,9 +153,12 @@ export function appendDecision(entry: DecisionEntry, options: AppendDecisionOpti
 			mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
 			fd = openSync(file, flags, 0o600);
 		}
-		if (!fstatSync(fd).isFile()) throw new Error("not a regular file");
+		const info = fstatSync(fd);
+		if (!info.isFile()) throw new Error("not a regular file");
 		const written = writeSync(fd, data);
 		if (written !== data.length) throw new Error(`short write (${written} of ${data.length} bytes)`);
+		// This line is written first, then a full file is moved aside: the line is in the rotated file.
+		if (info.size + written > (options.maxBytes ?? DECISION_LOG_MAX_BYTES)) rotate(file, fd);
 		return { written: true };
 	} catch (error) {
 		const warning = `decision log ${file}: ${(error as Error).message}; decision not logged`;

@@ -6,6 +6,8 @@ export {
 	type DecisionEntry,
 	decisionLine,
 	decisionLogEnabled,
+	DECISION_LOG_MAX_BYTES,
 	decisionLogFile,
+	previousLogFile,
 } from "./decision-log.ts";
 export { formatDecision, jsonLine, type LoggedDecision, matchesSession, type ParsedDecisions, parseDecisionLines } from "./read-log.ts";

@@ -5,6 +5,7 @@ import { mark, span } from "../profile.ts";
 import { createLogger } from "../logger.ts";
 import { resolvePath } from "../paths.ts";
 import { withTimeout } from "../timeouts.ts";
+import { didYouMean } from "../suggest.ts";
 import { type ApprovedSource, serveApprovedModules } from "./_approved.ts";
 import { errorMessage } from "./_describe.ts";
 import type { PackageRoot } from "./package-root.ts";
@@ -54,32 +55,6 @@ export interface LoadHooksOptions {
 /** Default time a hook may take to import, and then to run its factory. */
 export const DEFAULT_LOAD_TIMEOUT_MS = 10_000;
 
-/** The known event name closest to `name` (edit distance), for "did you mean". */
-function nearestEvent(name: string): string | undefined {
-	let best: string | undefined;
-	let bestDistance = Number.POSITIVE_INFINITY;
-	for (const known of hookEventTypes()) {
-		const distance = editDistance(name, known);
-		if (distance < bestDistance) [best, bestDistance] = [known, distance];
-	}
-	return bestDistance <= Math.max(2, Math.floor(name.length / 3)) ? best : undefined;
-}
-
-function editDistance(a: string, b: string): number {
-	let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-	for (let i = 1; i <= a.length; i++) {
-		const row = [i];
-		for (let j = 1; j <= b.length; j++)
-			row[j] = Math.min(
-				(previous[j] as number) + 1,
-				(row[j - 1] as number) + 1,
-				(previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
-			);
-		previous = row;
-	}
-	return previous[b.length] as number;
-}
-
 /**
  * Builds the {@link HookAPI} a factory receives together with the {@link LoadedHook} that records
  * what it registers. Exposed for harnesses that load a hook from a factory instead of a file.
@@ -95,8 +70,8 @@ export function createHookAPI(path: string, resolvedPath: string, cwd: string): 
 		on(event: string, handler: AnyHookHandler) {
 			// A typo would be a guard that never runs: it is a load error instead (SPEC §2).
 			if (!isHookEventType(event)) {
-				const near = typeof event === "string" ? nearestEvent(event) : undefined;
-				throw new TypeError(`Unknown event ${JSON.stringify(String(event))}${near ? ` (did you mean "${near}"?)` : ""}`);
+				const near = typeof event === "string" ? didYouMean(event, hookEventTypes()) : "";
+				throw new TypeError(`Unknown event ${JSON.stringify(String(event))}${near}`);
 			}
 			if (typeof handler !== "function") throw new TypeError(`pi.on("${event}"): handler must be a function`);
 			const list = handlers.get(event);

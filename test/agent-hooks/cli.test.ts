@@ -116,7 +116,7 @@ describe("xcsh-hooks run bash / emit tool_call with the agents' project hooks", 
 		]);
 		const table = await cli(["list"], dir, home);
 		expect(table.stdout).toMatch(
-			/claude-settings\s+project\s+PreToolUse\s+Bash\s+\.claude\/settings\.json#hooks\.PreToolUse\[0\]\.hooks\[0\]\s+\$ "\$CLAUDE_PROJECT_DIR"\/\.claude\/hooks\/block-rm\.sh\s+not approved/,
+			/not approved\s+project\s+\.claude\/settings\.json#hooks\.PreToolUse\[0\]\.hooks\[0\]\n\s+claude PreToolUse on Bash\n\s+\$ "\$CLAUDE_PROJECT_DIR"\/\.claude\/hooks\/block-rm\.sh/,
 		);
 	}, 60_000);
 

@@ -158,7 +158,7 @@ describe("bridge with serve --socket", () => {
 		await startServer(s);
 		const withHook = await call(s, bash(s, "rm -rf /"), ["--hook", join(s.project, "extra.ts")]);
 		expect(withHook.forwarded).toBe(false);
-		expect(denyReason(withHook)?.permissionDecisionReason).toContain("[xcsh-hooks: guard.ts, extra.ts]");
+		expect(denyReason(withHook)?.permissionDecisionReason).toMatch(/\[xcsh-hooks: (guard|extra)\.ts\]$/);
 		expect((await call(s, bash(s, "rm -rf /"), ["--no-discovery"])).forwarded).toBe(false);
 		expect((await call(s, bash(s, "rm -rf /"), ["--cwd", s.project])).forwarded).toBe(false);
 		// --event, --timeout and --allow-load-errors travel with the call.

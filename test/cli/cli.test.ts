@@ -159,8 +159,8 @@ describe("command, check, schema, list, trust", () => {
 		writeFiles(cwd, { ".xcsh/hooks/guard.ts": GUARD });
 		const data = ["--data", '{"toolName":"bash","input":{"command":"rm -rf /"}}'];
 		const list = await runCli(["list"], { cwd, home });
-		expect(list.stdout).toContain("not approved (skipped)");
-		expect(list.stdout).toContain(`approve with: xcsh-hooks trust approve ${join(cwd, ".xcsh/hooks/guard.ts")}`);
+		expect(list.stdout).toMatch(/^not approved\s+project\s+\.xcsh\/hooks\/guard\.ts$/m);
+		expect(list.stdout).toContain("Approve with: xcsh-hooks trust approve .xcsh/hooks/guard.ts");
 		const skipped = await runCli(["emit", "tool_call", ...data], { cwd, home });
 		expect(skipped.code).toBe(0);
 		expect(skipped.stderr).toContain("xcsh-hooks trust approve");

@@ -188,7 +188,7 @@ describe("refusals", () => {
 		const dir = project();
 		const { code, stderr } = await cli(["init", "x", "--template", "nope"], dir);
 		expect(code).toBe(1);
-		expect(stderr.trim()).toBe(`xcsh-hooks init: unknown template "nope"; choose one of: ${TEMPLATE_NAMES.join(", ")}`);
+		expect(stderr.trim()).toBe(`xcsh-hooks init: unknown template "nope"; expected one of: ${TEMPLATE_NAMES.join(", ")}`);
 		expect(existsSync(join(dir, ".xcsh"))).toBe(false);
 	}, 60_000);
 });

@@ -1,8 +1,14 @@
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadSettings } from "../../src/discovery/settings.ts";
-import { appendDecision, decisionLogEnabled, decisionLogFile, parseDecisionLines } from "../../src/decisions/index.ts";
+import {
+	appendDecision,
+	DECISION_LOG_MAX_BYTES,
+	decisionLogEnabled,
+	decisionLogFile,
+	parseDecisionLines,
+} from "../../src/decisions/index.ts";
 import { tempDir } from "../_helpers.ts";
 
 const DECISION_LOG = join(import.meta.dir, "..", "..", "src", "decisions", "decision-log.ts");
@@ -91,32 +97,32 @@ describe("appendDecision", () => {
 		);
 	}, 60_000);
 
-	test("concurrent appends from several processes: every line whole, none lost", async () => {
-		const dir = tempDir();
-		const file = join(dir, "decisions.jsonl");
+	/** WRITERS processes appending LINES lines of ≈2 KB each to `file`, rotating past `maxBytes`. */
+	async function concurrentWriters(dir: string, file: string, maxBytes: number): Promise<void> {
 		const script = join(dir, "writer.ts");
 		writeFileSync(
 			script,
 			`import { appendDecision } from ${JSON.stringify(DECISION_LOG)};
 const [id, count] = [process.argv[2], Number(process.argv[3])];
 for (let i = 0; i < count; i++) {
-	const r = appendDecision({ agent: "w" + id, session: id, event: "PreToolUse", tool: "Bash", decision: "deny", reason: String(i).padEnd(1900, "x") }, { file: process.env.LOG_FILE });
+	const r = appendDecision({ agent: "w" + id, session: id, event: "PreToolUse", tool: "Bash", decision: "deny", reason: String(i).padEnd(1900, "x") }, { file: process.env.LOG_FILE, maxBytes: Number(process.env.MAX_BYTES) });
 	if (!r.written) throw new Error(r.warning);
 }
 `,
 		);
-		const WRITERS = 6;
-		const LINES = 1000;
 		const procs = Array.from({ length: WRITERS }, (_, id) =>
 			Bun.spawn(["bun", script, String(id), String(LINES)], {
 				cwd: dir,
-				env: { PATH: process.env.PATH ?? "", HOME: dir, TMPDIR: process.env.TMPDIR ?? "/tmp", LOG_FILE: file },
+				env: { PATH: process.env.PATH ?? "", HOME: dir, TMPDIR: process.env.TMPDIR ?? "/tmp", LOG_FILE: file, MAX_BYTES: String(maxBytes) },
 				stderr: "pipe",
 			}),
 		);
 		const codes = await Promise.all(procs.map((p) => p.exited));
 		expect(codes).toEqual(Array(WRITERS).fill(0));
-		const text = readFileSync(file, "utf8");
+	}
+
+	/** Every line of `text` whole, each writer's lines all there and in order. */
+	function expectAllLines(text: string, file: string): void {
 		const { decisions, warnings } = parseDecisionLines(text, file);
 		expect(warnings).toEqual([]);
 		expect(decisions).toHaveLength(WRITERS * LINES);
@@ -124,5 +130,41 @@ for (let i = 0; i < count; i++) {
 			const mine = decisions.filter((d) => d.entry.session === String(id)).map((d) => Number.parseInt(d.entry.reason as string, 10));
 			expect(mine).toEqual(Array.from({ length: LINES }, (_, i) => i));
 		}
+	}
+
+	const WRITERS = 6;
+	const LINES = 1000;
+
+	test("concurrent appends from several processes: every line whole, none lost", async () => {
+		const dir = tempDir();
+		const file = join(dir, "decisions.jsonl");
+		await concurrentWriters(dir, file, 1 << 30);
+		expect(existsSync(`${file}.1`)).toBe(false);
+		expectAllLines(readFileSync(file, "utf8"), file);
+	}, 60_000);
+
+	test("the log is rotated past its size limit, once, by one of the concurrent writers; no line is lost", async () => {
+		const dir = tempDir();
+		const file = join(dir, "decisions.jsonl");
+		// ≈12 MB in all: one rotation at 8 MB, and the new file stays below the limit.
+		await concurrentWriters(dir, file, 8 * 1024 * 1024);
+		const previous = readFileSync(`${file}.1`, "utf8");
+		expect(previous.length).toBeGreaterThan(8 * 1024 * 1024);
+		expect(existsSync(`${file}.lock`)).toBe(false);
+		expectAllLines(previous + readFileSync(file, "utf8"), file);
+	}, 60_000);
+
+	test("the default limit is 10 MiB, and one previous file is kept", () => {
+		expect(DECISION_LOG_MAX_BYTES).toBe(10 * 1024 * 1024);
+		const dir = tempDir();
+		const file = join(dir, "decisions.jsonl");
+		writeFileSync(`${file}.1`, "OLDEST\n");
+		const entry = { agent: "cli", event: "tool_call", decision: "allow" as const };
+		for (let i = 0; i < 3; i++) expect(appendDecision(entry, { file, maxBytes: 50 })).toEqual({ written: true });
+		// Each line passed 50 bytes: each was written, then moved aside; the oldest file is gone.
+		expect(readFileSync(`${file}.1`, "utf8").trim().split("\n")).toHaveLength(1);
+		expect(existsSync(file)).toBe(false);
+		expect(appendDecision(entry, { file })).toEqual({ written: true });
+		expect(readFileSync(file, "utf8").trim().split("\n")).toHaveLength(1);
 	}, 60_000);
 });

@@ -74,7 +74,7 @@ function cells(cli: Cli): void {
 	describe("list shows a running user hook as it is", () => {
 		/** The user guard at `~/.xcsh/agent/hooks/guard.ts` in `home`: its row in `list`, and proof that it runs. */
 		async function userGuard(dir: string, home: string) {
-			const path = join(home, ".xcsh", "agent", "hooks", "guard.ts");
+			const path = "~/.xcsh/agent/hooks/guard.ts"; // list shows home paths as ~/…
 			const list = await runCli(cli, ["list"], { cwd: dir, home });
 			expect(list.code).toBe(0);
 			const row = list.stdout.split("\n").find((line) => line.includes(path));

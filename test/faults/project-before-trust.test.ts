@@ -80,7 +80,7 @@ async function runAll(p: Project, argv: (args: string[]) => string[]): Promise<R
 function expectEnvUntouched(p: Project, { list, trust, emit }: Runs): void {
 	for (const run of [list, trust, emit]) expect(run.timedOut).toBe(false);
 	expect(list.code).toBe(0);
-	expect(list.stdout).toContain(join(p.home, ".xcsh", "agent", "hooks", "probe.ts"));
+	expect(list.stdout).toContain("~/.xcsh/agent/hooks/probe.ts");
 	expect(list.stdout).not.toContain("fakehome");
 	expect(trust.code).toBe(0);
 	expect(JSON.parse(trust.stdout).trustFile).toBe(join(p.home, ".xcsh", "agent", "trust.json"));
