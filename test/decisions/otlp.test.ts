@@ -166,6 +166,7 @@ for (const cli of clis)
 				"xcsh.reason": expect.stringContaining("GUARD: no rm -rf"),
 			});
 			expect(typeof record?.attributes["xcsh.duration_ms"]).toBe("number");
+			expect(String(record?.attributes["xcsh.hook"])).toEndWith("guard.ts");
 			expect(otlp.received[0]?.resource["service.name"]).toBe("xcsh-hooks");
 			expect(otlp.received[0]?.headers.get("x-team")).toBe("sec");
 		}, 60_000);
