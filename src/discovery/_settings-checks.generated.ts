@@ -49,6 +49,21 @@ export const settingsChecks: Record<string, (value: unknown) => boolean> = {
 		  )
 		}
 	})(),
+	"server": (() => {
+		return function check(value) {
+		  return (
+		    (typeof value === 'boolean')
+		  )
+		}
+	})(),
+	"serverIdleMinutes": (() => {
+		return function check(value) {
+		  return (
+		    Number.isFinite(value) &&
+		    value >= 0
+		  )
+		}
+	})(),
 };
 
 export const settingsDescriptions: Record<string, string> = {
@@ -57,5 +72,7 @@ export const settingsDescriptions: Record<string, string> = {
 	"disabledExtensions": "an array of strings",
 	"hookTimeoutMs": "an integer ≥ 0",
 	"loadTimeoutMs": "an integer ≥ 1",
-	"decisionLog": "a boolean"
+	"decisionLog": "a boolean",
+	"server": "a boolean",
+	"serverIdleMinutes": "a number ≥ 0"
 };

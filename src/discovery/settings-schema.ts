@@ -19,6 +19,10 @@ export const SettingsSchema = Type.Object(
 		loadTimeoutMs: Type.Optional(Type.Integer({ minimum: 1, description: "an integer ≥ 1" })),
 		/** Append guard decisions to `~/.xcsh/agent/decisions.jsonl` (default true; only the user's file counts). */
 		decisionLog: Type.Optional(Type.Boolean({ description: "a boolean" })),
+		/** Let a `bridge` call start the hook server (`serve --socket`) when none runs (default true; only the user's file counts). */
+		server: Type.Optional(Type.Boolean({ description: "a boolean" })),
+		/** Minutes without a call before a server a bridge call started exits (default 10; 0: never; only the user's file counts). */
+		serverIdleMinutes: Type.Optional(Type.Number({ minimum: 0, description: "a number ≥ 0" })),
 	},
 	{ additionalProperties: true },
 );
