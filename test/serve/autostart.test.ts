@@ -219,7 +219,7 @@ for (const cli of clis) {
 				[
 					process.execPath,
 					"-e",
-					`const fs = require("node:fs"); const l = Bun.listen({ unix: ${JSON.stringify(socket)}, socket: { data(s) { if (s.data) return; s.data = 1; l.stop(); fs.unlinkSync(${JSON.stringify(socket)}); s.end(JSON.stringify({ refused: "old", version: "0.0.1" }) + "\\n"); setTimeout(() => process.exit(0), 100); } } }); fs.chmodSync(${JSON.stringify(socket)}, 0o600); console.log("up");`,
+					`const fs = require("node:fs"); const l = Bun.listen({ unix: ${JSON.stringify(socket)}, socket: { data(s) { if (s.data) return; s.data = 1; l.stop(); try { fs.unlinkSync(${JSON.stringify(socket)}); } catch {} s.end(JSON.stringify({ refused: "old", version: "0.0.1" }) + "\\n"); setTimeout(() => process.exit(0), 100); } } }); fs.chmodSync(${JSON.stringify(socket)}, 0o600); console.log("up");`,
 				],
 				{ env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: s.home }, stdout: "pipe", stderr: "inherit" },
 			);
