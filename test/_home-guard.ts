@@ -56,6 +56,24 @@ export function installSpawnGuard(homes: readonly string[]): void {
 	}
 }
 
+/**
+ * A bridge call starts a hook server that outlives it (src/bridges/autostart.ts); a test must not
+ * leave one behind. So every spawn whose `env` does not name `XCSH_HOOKS_SERVER` gets it `off`; a test
+ * of the server itself passes `XCSH_HOOKS_SERVER: ""` (the default: on) and kills what it started.
+ */
+export function serverOffByDefault(): void {
+	const bun = Bun as unknown as Record<"spawn" | "spawnSync", (...args: unknown[]) => unknown>;
+	for (const name of ["spawn", "spawnSync"] as const) {
+		const real = bun[name];
+		bun[name] = (...args: unknown[]) => {
+			const [first, second] = args;
+			const options = (Array.isArray(first) ? second : first) as { env?: Record<string, string | undefined> } | undefined;
+			if (options?.env && !("XCSH_HOOKS_SERVER" in options.env)) options.env = { ...options.env, XCSH_HOOKS_SERVER: "off" };
+			return real.apply(Bun, args);
+		};
+	}
+}
+
 /** Each entry below `dir` (relative path → kind, size and mtime); empty when `dir` does not exist. */
 export function snapshotTree(dir: string, limit = 20_000): Map<string, string> {
 	const entries = new Map<string, string>();

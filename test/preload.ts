@@ -9,13 +9,15 @@ import { afterAll } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { installSpawnGuard, realHomes, watchHomes } from "./_home-guard.ts";
+import { installSpawnGuard, realHomes, serverOffByDefault, watchHomes } from "./_home-guard.ts";
 
 // Read before HOME is replaced below. Spawns must not see any real home; the `.xcsh` compared after the
 // run is the one of the HOME the run was started with (a child without HOME is refused, so the passwd
 // home cannot be reached another way).
 const homes = realHomes();
 installSpawnGuard(homes);
+serverOffByDefault();
+process.env.XCSH_HOOKS_SERVER = "off"; // in-process calls too
 const watch = watchHomes(homes.slice(0, 1));
 
 const root = mkdtempSync(join(tmpdir(), "xcsh-hooks-tests-"));

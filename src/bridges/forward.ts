@@ -4,10 +4,11 @@ import { INSTALL_MARKER } from "../install/marker.ts";
 import { bridgeSocketPath } from "../paths.ts";
 import { mark } from "../profile.ts";
 import { MAX_TIMER_MS } from "../timeouts.ts";
+import { PACKAGE_VERSION } from "../package-version.ts";
 import { findAgent } from "../agents/index.ts";
 import { OTLP_VARIABLES } from "../decisions/otlp.ts";
 import { writeAnswer } from "./write-answer.ts";
-import { encodeRequest, GO_LINE, type SocketRequest, VERDICTS, type Verdict, writeSome } from "./socket-protocol.ts";
+import { encodeRequest, GO_LINE, newerVersion, type SocketRequest, VERDICTS, type Verdict, writeSome } from "./socket-protocol.ts";
 
 /*
  * `bridge <agent>` with a running `serve --socket` (SPEC §11, §12): the call is answered by hooks that
@@ -19,7 +20,10 @@ import { encodeRequest, GO_LINE, type SocketRequest, VERDICTS, type Verdict, wri
  * trusts its folder: the folder must be the user's and writable by nobody else, and the socket the
  * user's (see {@link socketProblem}). Whatever prevents forwarding runs the call here instead, with
  * the same semantics, so a server is never needed:
- * - nothing listens there (no file, not a socket, or a stale one): the call runs locally;
+ * - nothing listens there (no file, not a socket, or a stale one): the call runs locally, and starts a
+ *   server for the calls after it (autostart.ts);
+ * - the server is of another version: locally (it refused before running anything); a server older
+ *   than this client gives the socket up, and this call starts a new one;
  * - the folder or the socket is not the user's alone: locally, with one warning (nothing is sent there);
  * - the call uses options the server cannot take over (`--hook`, `--no-discovery`, `--cwd`, help,
  *   anything unusual): locally;
@@ -95,6 +99,7 @@ function projectVariables(agent: string): Record<string, string> {
 export function requestLine(call: Forwarding, pwd: string, env: Record<string, string>, length: number): SocketRequest {
 	return {
 		agent: call.agent,
+		version: PACKAGE_VERSION,
 		pwd,
 		env,
 		...(call.event === undefined ? {} : { event: call.event }),
@@ -262,13 +267,13 @@ export async function forwardBridgeCall(argv: readonly string[], socketPath?: st
 		return undefined;
 	}
 	const exchange = opened;
-	if (!exchange) return undefined;
+	if (!exchange) return startAndRunHere(call, "no hook server was running");
 	if (stdin === undefined || stdin.length > MAX_PAYLOAD_BYTES) {
 		exchange.close();
 		return undefined; // the local command says what is wrong
 	}
 	exchange.send(encodeRequest(requestLine(call, process.cwd(), projectVariables(call.agent), stdin.length), stdin));
-	let first: { ready?: unknown; accepted?: unknown } | null | undefined;
+	let first: { ready?: unknown; accepted?: unknown; version?: unknown } | null | undefined;
 	try {
 		first = (await exchange.next(ACCEPT_MS)) as typeof first;
 	} catch {
@@ -278,6 +283,9 @@ export async function forwardBridgeCall(argv: readonly string[], socketPath?: st
 	if (first?.ready !== true && first?.accepted !== true) {
 		// No `go` was sent: the server runs nothing of this call (refused, busy, stuck, not ours): run here.
 		exchange.close();
+		const theirs = first?.version;
+		if (typeof theirs === "string" && theirs !== PACKAGE_VERSION && newerVersion(PACKAGE_VERSION, theirs))
+			return startAndRunHere(call, `replacing the hook server of version ${theirs}`);
 		return undefined;
 	}
 	if (first.ready === true) {
@@ -313,6 +321,13 @@ export async function forwardBridgeCall(argv: readonly string[], socketPath?: st
 	mark("answered");
 	await writeAnswer(answer);
 	return 0;
+}
+
+/** No server to forward to: starts one for the calls after this one (unless turned off); this call runs here. */
+async function startAndRunHere(call: Forwarding, why: string): Promise<undefined> {
+	const { startServer } = await import("./autostart.ts");
+	await startServer(`bridge ${call.agent}: ${why}`);
+	return undefined;
 }
 
 /** The answer of a call whose hooks ran on a server that failed before answering (see the module note). */

@@ -102,6 +102,15 @@ export const serveCommand = defineCommand({
 			type: "boolean",
 			description: "Answer every agent's `bridge` calls from loaded hooks, on ~/.xcsh/agent/bridge.sock (with or without --http)",
 		},
+		"idle-exit": {
+			type: "string",
+			description: "With --socket: exit after this many minutes without a call (0: never, the default; a server a bridge call started: 10)",
+			valueHint: "minutes",
+		},
+		status: {
+			type: "boolean",
+			description: "Say whether a hook server runs on ~/.xcsh/agent/bridge.sock: pid, version, uptime, calls served (--json for JSON)",
+		},
 		"shutdown-grace": {
 			type: "string",
 			description: "At shutdown, wait this long for running requests, in ms (default 5000); then exit 1",
@@ -112,6 +121,7 @@ export const serveCommand = defineCommand({
 		// The executable is built with a JIT policy tuned for short runs; a server lives long.
 		(Bun as unknown as { unsafe?: { setJITPolicy?(policy: number): void } }).unsafe?.setJITPolicy?.(1);
 		// Only response lines reach stdout; whatever hooks write there goes to stderr.
+		if (args.status) return serverStatus(args.json === true);
 		const out = claimStdout();
 		if (args["allow-remote"] && args.http === undefined) throw new CliError("--allow-remote needs --http HOST:PORT");
 		if (args.http !== undefined || args.socket) return serveNetwork(args as unknown as ParsedArgs, out);
@@ -179,6 +189,9 @@ function checkSocketArgs(args: ParsedArgs): void {
 /** `serve --http HOST:PORT` and/or `serve --socket`: one pool of loaded hooks, requests until a signal. */
 async function serveNetwork(args: ParsedArgs, out: number): Promise<number> {
 	if (args.socket) checkSocketArgs(args);
+	const idle = args["idle-exit"] === undefined ? undefined : Number(args["idle-exit"]);
+	if (idle !== undefined && !(args.socket && Number.isFinite(idle) && idle >= 0))
+		throw new CliError(`--idle-exit ${String(args["idle-exit"])}: expected --socket and a number of minutes ≥ 0`);
 	const { createHostPool } = await import("../serve/http-hosts.ts");
 	const log = (line: string) => void writeErr(`xcsh-hooks serve: ${line}`);
 	const pool = createHostPool({
@@ -189,6 +202,11 @@ async function serveNetwork(args: ParsedArgs, out: number): Promise<number> {
 	});
 	const ready: Record<string, unknown> = {};
 	const stops: Array<() => Promise<void>> = [];
+	let ended: (why: string) => void = () => {};
+	const done = new Promise<string>((resolve) => {
+		ended = resolve;
+	});
+	const { releaseStartLock } = await import("../bridges/autostart.ts");
 	try {
 		if (args.http !== undefined) {
 			const http = await startHttp(args, pool, log);
@@ -199,19 +217,40 @@ async function serveNetwork(args: ParsedArgs, out: number): Promise<number> {
 			const { startBridgeSocket } = await import("../serve/bridge-socket.ts");
 			const path = bridgeSocketPath();
 			try {
-				const socket = await startBridgeSocket({ path, pool });
+				const socket = await startBridgeSocket({ path, pool, idleExitMinutes: idle, onDone: ended });
 				stops.push(socket.stop);
 			} catch (error) {
 				throw new CliError(`--socket: cannot listen on ${path} (${(error as Error).message})`);
 			}
 			ready.socket = path;
+			ready.pid = process.pid;
+			releaseStartLock(); // a bridge call that started this server held it until now
 		}
 		writeAll(out, `${JSON.stringify({ method: "ready", params: ready })}\n`);
-		await untilSignal();
+		const why = await Promise.race([untilSignal().then(() => undefined), done]);
+		if (why) await writeErr(`xcsh-hooks serve: exiting: ${why}`);
 	} finally {
 		for (const stop of stops) await stop();
 		pool.close();
 	}
+	return EXIT_OK;
+}
+
+/** `serve --status`: asks the server on the bridge socket; exit 0 either way, `{"running":false}` when none answers. */
+async function serverStatus(json: boolean): Promise<number> {
+	const { askStatus } = await import("../serve/status.ts");
+	const path = bridgeSocketPath();
+	const status = await askStatus(path);
+	if (json) {
+		writeAll(1, `${JSON.stringify(status ? { running: true, socket: path, ...status } : { running: false, socket: path })}\n`);
+		return EXIT_OK;
+	}
+	if (!status) writeAll(1, `no hook server is running (${path})\n`);
+	else
+		writeAll(
+			1,
+			`hook server running on ${path}\n  pid ${status.pid}, version ${status.version}, up ${status.uptimeSeconds} s (since ${status.startedAt}), ${status.served} calls served, idle exit ${status.idleExitMinutes ? `after ${status.idleExitMinutes} min` : "never"}\n`,
+		);
 	return EXIT_OK;
 }
 

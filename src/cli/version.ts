@@ -1,10 +1,8 @@
-// The version comes from package.json when the executable is built (the bundler inlines it):
-// there is no second copy to forget when releasing.
-import { version } from "../../package.json" with { type: "json" };
+import { PACKAGE_VERSION as VERSION } from "../package-version.ts";
 import { EXIT_OK, defineCommand, printJson, writeOut } from "./_shared.ts";
 
 /** This package's version, from its package.json. */
-export const PACKAGE_VERSION: string = version;
+export const PACKAGE_VERSION: string = VERSION;
 
 /** One line: the package version and the Bun runtime inside (`xcsh-hooks 0.1.0 (Bun 1.4.5)`). */
 export function versionLine(): string {

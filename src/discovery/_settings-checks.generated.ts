@@ -61,6 +61,21 @@ export const settingsChecks: Record<string, (value: unknown) => boolean> = {
 		  )
 		}
 	})(),
+	"server": (() => {
+		return function check(value) {
+		  return (
+		    (typeof value === 'boolean')
+		  )
+		}
+	})(),
+	"serverIdleMinutes": (() => {
+		return function check(value) {
+		  return (
+		    Number.isFinite(value) &&
+		    value >= 0
+		  )
+		}
+	})(),
 };
 
 export const settingsDescriptions: Record<string, string> = {
@@ -70,5 +85,7 @@ export const settingsDescriptions: Record<string, string> = {
 	"hookTimeoutMs": "an integer ≥ 0",
 	"loadTimeoutMs": "an integer ≥ 1",
 	"decisionLog": "a boolean",
-	"otlp": "an object {\"endpoint\": \"http://HOST:PORT\", \"headers\"?: {NAME: VALUE}}"
+	"otlp": "an object {\"endpoint\": \"http://HOST:PORT\", \"headers\"?: {NAME: VALUE}}",
+	"server": "a boolean",
+	"serverIdleMinutes": "a number ≥ 0"
 };

@@ -26,6 +26,10 @@ export const SettingsSchema = Type.Object(
 				{ additionalProperties: false, description: 'an object {"endpoint": "http://HOST:PORT", "headers"?: {NAME: VALUE}}' },
 			),
 		),
+		/** Let a `bridge` call start the hook server (`serve --socket`) when none runs (default true; only the user's file counts). */
+		server: Type.Optional(Type.Boolean({ description: "a boolean" })),
+		/** Minutes without a call before a server a bridge call started exits (default 10; 0: never; only the user's file counts). */
+		serverIdleMinutes: Type.Optional(Type.Number({ minimum: 0, description: "a number ≥ 0" })),
 	},
 	{ additionalProperties: true },
 );

@@ -43,26 +43,17 @@ export function readStdinBytes(limit = MAX_PAYLOAD_BYTES): Uint8Array | undefine
 let handedOver: Uint8Array | undefined;
 
 /**
- * Reads stdin with Bun's own reader (no node:fs) up to `limit + 1` bytes, for the forwarding client;
- * `undefined` when stdin is a terminal. What it read is handed to the next {@link readStdinBytes}
- * (with its limit checked there), so a call that ends up running locally reads the same payload.
+ * Reads all of stdin with Bun's own whole-file read (no node:fs, no ReadableStream: ≈0.9 ms less on
+ * the forwarding client's start-up than a stream reader — what a bare `Bun.stdin.json()` script
+ * costs), for the forwarding client; `undefined` when stdin is a terminal. The limit is checked after
+ * the read (a payload over it is refused by the local run), so a writer that never stops is ended by
+ * the agent's own hook timeout rather than by this read. What it read is handed to the next
+ * {@link readStdinBytes} (with its limit checked there), so a call that ends up running locally reads
+ * the same payload.
  */
-export async function readStdinAhead(limit = MAX_PAYLOAD_BYTES): Promise<Uint8Array | undefined> {
+export async function readStdinAhead(): Promise<Uint8Array | undefined> {
 	if (isTerminal(0)) return undefined;
-	const chunks: Uint8Array[] = [];
-	let total = 0;
-	const reader = Bun.stdin.stream().getReader();
-	try {
-		while (total <= limit) {
-			const { done, value } = await reader.read();
-			if (done) break;
-			chunks.push(value);
-			total += value.length;
-		}
-	} finally {
-		reader.releaseLock();
-	}
-	const bytes = chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks, total);
+	const bytes = await Bun.stdin.bytes();
 	handedOver = bytes;
 	return bytes;
 }

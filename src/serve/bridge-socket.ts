@@ -2,7 +2,17 @@ import { chmodSync, lstatSync, mkdirSync, statSync, unlinkSync } from "node:fs";
 import { dirname, isAbsolute } from "pathe";
 import { type AgentBridge, bridgeNames, loadBridge } from "../bridges/index.ts";
 import { recordDecision } from "../bridges/decision.ts";
-import { encodeLine, GO_LINE, MAX_REQUEST_LINE, type SocketRequest, writeSome } from "../bridges/socket-protocol.ts";
+import {
+	encodeLine,
+	GO_LINE,
+	MAX_REQUEST_LINE,
+	newerVersion,
+	STATUS_LINE,
+	type ServerStatus,
+	type SocketRequest,
+	writeSome,
+} from "../bridges/socket-protocol.ts";
+import { PACKAGE_VERSION } from "../package-version.ts";
 import { MAX_PAYLOAD_BYTES } from "../host/stdin.ts";
 import { decodeUtf8, isRecord, parseJsonText } from "../json.ts";
 import { withTimeout } from "../timeouts.ts";
@@ -25,6 +35,15 @@ export interface BridgeSocketOptions {
 	path: string;
 	/** The hosts to answer with: the default discovery, no `--hook`, no fixed `--cwd`, watched. */
 	pool: HostPool;
+	/** Minutes without a connection after which {@link BridgeSocketOptions.onDone} is called; 0 or absent: never. */
+	idleExitMinutes?: number | undefined;
+	/**
+	 * Called once when the server should end: it was idle for `idleExitMinutes`, or a client of a newer
+	 * version came (the socket is already given up then, so that client can start its own server).
+	 */
+	onDone?: (why: string) => void;
+	/** This server's version (default: the package's); only tests set another. */
+	version?: string;
 }
 
 /** A listening socket server. */
@@ -32,6 +51,8 @@ export interface BridgeSocket {
 	path: string;
 	/** Stops listening, waits (up to 5 s) for the calls still running, and removes the socket file. */
 	stop(): Promise<void>;
+	/** What `{"status":true}` answers. */
+	status(): ServerStatus;
 }
 
 /** A connection that sends nothing (or reads nothing) for this long is closed. */
@@ -102,6 +123,7 @@ function callOf(line: string): Call | string {
 	if (!isRecord(value)) return "the request line is not a JSON object";
 	const r = value as Partial<SocketRequest>;
 	if (typeof r.agent !== "string") return "agent: expected a name";
+	if (r.version !== undefined && typeof r.version !== "string") return "version: expected a string";
 	if (typeof r.pwd !== "string" || !isAbsolute(r.pwd)) return "pwd: expected the caller's absolute working directory";
 	if (!isRecord(r.env) || Object.values(r.env).some((v) => typeof v !== "string")) return "env: expected an object of strings";
 	if (r.event !== undefined && typeof r.event !== "string") return "event: expected a string";
@@ -116,8 +138,40 @@ function callOf(line: string): Call | string {
 /** Listens on `options.path`; throws (naming the path) when it cannot. */
 export async function startBridgeSocket(options: BridgeSocketOptions): Promise<BridgeSocket> {
 	const { path, pool } = options;
+	const version = options.version ?? PACKAGE_VERSION;
+	const idleMs = Math.max(0, options.idleExitMinutes ?? 0) * 60_000;
 	checkFolder(dirname(path));
 	await claimPath(path);
+	const startedAt = Date.now();
+	let served = 0;
+	let connections = 0;
+	let lastActivity = Date.now();
+	let done = false;
+	const finish = (why: string) => {
+		if (done) return;
+		done = true;
+		clearInterval(idleTimer);
+		options.onDone?.(why);
+	};
+	// Checked a few times per idle period; a connection open (a call running) is never idle.
+	const idleTimer =
+		idleMs > 0
+			? setInterval(
+					() => {
+						if (connections === 0 && Date.now() - lastActivity >= idleMs) finish(`idle for ${options.idleExitMinutes} min`);
+					},
+					Math.min(Math.max(idleMs / 4, 50), 60_000),
+				)
+			: undefined;
+	idleTimer?.unref?.();
+	const status = (): ServerStatus => ({
+		pid: process.pid,
+		version,
+		startedAt: new Date(startedAt).toISOString(),
+		uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
+		served,
+		idleExitMinutes: options.idleExitMinutes ?? 0,
+	});
 
 	/** One connection: the request line, then its payload, then the replies; see the protocol. */
 	interface Connection {
@@ -178,6 +232,7 @@ export async function startBridgeSocket(options: BridgeSocketOptions): Promise<B
 			);
 			// A client that left (its deadline passed) answered the call itself and put that answer on
 			// record: this one reaches nobody, and a second line for the call would misstate what the agent got.
+			served++;
 			if (socket.data.closed) return;
 			recordDecision(result, { ...process.env, ...call.env });
 			const verdict = result.decision?.decision ?? "none";
@@ -224,6 +279,8 @@ export async function startBridgeSocket(options: BridgeSocketOptions): Promise<B
 				if (c.size > MAX_REQUEST_LINE) refuse(socket, `the request line is longer than ${MAX_REQUEST_LINE} bytes`);
 				return;
 			}
+			if (end + 1 === STATUS_LINE.length && Buffer.from(bytes.buffer, bytes.byteOffset, end + 1).toString("latin1") === STATUS_LINE)
+				return send(socket, encodeLine({ status: status() }), true);
 			let call: Call | string;
 			try {
 				call = callOf(decodeUtf8(bytes.subarray(0, end), "request"));
@@ -231,6 +288,16 @@ export async function startBridgeSocket(options: BridgeSocketOptions): Promise<B
 				call = (error as Error).message;
 			}
 			if (typeof call === "string") return refuse(socket, call);
+			const theirs = call.request.version;
+			if (theirs !== version) {
+				// Different versions never talk. A newer client replaces this server: the socket is given up
+				// before the refusal goes out, so the client's own server can listen there at once.
+				const replaced = theirs !== undefined && newerVersion(theirs, version);
+				if (replaced) giveUp();
+				send(socket, encodeLine({ refused: `the server is version ${version}, this call ${theirs ?? "older"}`, version }), true);
+				if (replaced) finish(`replaced by version ${theirs}`);
+				return;
+			}
 			c.call = call;
 			c.received = [bytes.subarray(end + 1)];
 			c.size -= end + 1;
@@ -253,6 +320,8 @@ export async function startBridgeSocket(options: BridgeSocketOptions): Promise<B
 			unix: path,
 			socket: {
 				open(socket) {
+					connections++;
+					lastActivity = Date.now();
 					socket.data = {
 						received: [],
 						size: 0,
@@ -275,6 +344,8 @@ export async function startBridgeSocket(options: BridgeSocketOptions): Promise<B
 					if (!socket.data.started) socket.end();
 				},
 				close(socket) {
+					if (!socket.data.closed) connections--;
+					lastActivity = Date.now();
 					socket.data.closed = true;
 					socket.data.offered = undefined;
 				},
@@ -286,19 +357,28 @@ export async function startBridgeSocket(options: BridgeSocketOptions): Promise<B
 	}
 	chmodSync(path, 0o600);
 	const inode = lstatSync(path).ino;
+	let listening = true;
+	/** Stops taking connections and removes the socket file (only our own: another server may have taken the path since). */
+	function giveUp(): void {
+		if (!listening) return;
+		listening = false;
+		listener.stop();
+		try {
+			if (lstatSync(path).ino === inode) unlinkSync(path);
+		} catch {
+			// Already gone.
+		}
+	}
 	return {
 		path,
+		status,
 		async stop() {
 			stopping = true; // a `go` from now on ends its connection: the pool is about to close
-			listener.stop();
+			done = true;
+			clearInterval(idleTimer);
+			giveUp();
 			// Running calls finish (a hook that never settles does not hold the stop for long).
 			await withTimeout(Promise.allSettled([...running]), STOP_GRACE_MS, () => undefined);
-			try {
-				// Only our own socket: another server may have taken the path since.
-				if (lstatSync(path).ino === inode) unlinkSync(path);
-			} catch {
-				// Already gone.
-			}
 		},
 	};
 }
