@@ -111,6 +111,7 @@ export const serveCommand = defineCommand({
 			type: "boolean",
 			description: "Say whether a hook server runs on ~/.xcsh/agent/bridge.sock: pid, version, uptime, calls served (--json for JSON)",
 		},
+		json: { type: "boolean", description: "With --status: print the status as JSON" },
 		"shutdown-grace": {
 			type: "string",
 			description: "At shutdown, wait this long for running requests, in ms (default 5000); then exit 1",
@@ -122,6 +123,7 @@ export const serveCommand = defineCommand({
 		(Bun as unknown as { unsafe?: { setJITPolicy?(policy: number): void } }).unsafe?.setJITPolicy?.(1);
 		// Only response lines reach stdout; whatever hooks write there goes to stderr.
 		if (args.status) return serverStatus(args.json === true);
+		if (args.json) throw new CliError("--json goes with --status (a server's own output is its protocol)");
 		const out = claimStdout();
 		if (args["allow-remote"] && args.http === undefined) throw new CliError("--allow-remote needs --http HOST:PORT");
 		if (args.http !== undefined || args.socket) return serveNetwork(args as unknown as ParsedArgs, out);

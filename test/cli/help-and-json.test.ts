@@ -49,6 +49,7 @@ const JSON_RUNS: Record<string, { args: string[]; lines?: true }> = {
 	log: { args: ["log", "--json"], lines: true },
 	guard: { args: ["guard", "explain", "rm -rf /", "--json"] },
 	version: { args: ["version", "--json"] },
+	serve: { args: ["serve", "--status", "--json"] },
 	completion: { args: ["completion", "zsh", "--json"] },
 };
 
