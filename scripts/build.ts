@@ -11,6 +11,7 @@
 import { statSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { join, relative, resolve } from "pathe";
+import { packedDeclarations } from "../src/declarations/collect.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 /** Tier-up thresholds ×16 at start-up: measured ≈10% off `emit tool_call` (8 and 64 did no better). */
@@ -28,9 +29,27 @@ export interface BuildExecutableOptions {
 	minify?: boolean;
 }
 
+/**
+ * Puts the packed type declarations into `src/declarations/embedded.ts` (a lazy chunk only
+ * `xcsh-hooks types` and `init` load), so hook authors get types from the executable alone.
+ */
+function embedDeclarations(packed: string): Bun.BunPlugin {
+	const file = join(ROOT, "src", "declarations", "embedded.ts");
+	return {
+		name: "xcsh-hooks-declarations",
+		setup(build) {
+			build.onLoad({ filter: /[\\/]declarations[\\/]embedded\.ts$/ }, (args) => {
+				if (resolve(args.path) !== file) return undefined;
+				return { loader: "ts", contents: `export const EMBEDDED_DECLARATIONS = ${JSON.stringify(packed)};\n` };
+			});
+		},
+	};
+}
+
 /** Builds the executable and resolves its absolute path and size in bytes; throws with the bundler's messages. */
 export async function buildExecutable(options: BuildExecutableOptions = {}): Promise<{ outfile: string; bytes: number }> {
 	const outfile = resolve(process.cwd(), options.outfile ?? join(ROOT, "dist", "xcsh-hooks"));
+	const declarations = await packedDeclarations();
 	const result = await Bun.build({
 		entrypoints: [join(ROOT, "src", "cli.ts")],
 		format: "esm",
@@ -42,6 +61,7 @@ export async function buildExecutable(options: BuildExecutableOptions = {}): Pro
 		minify: options.minify ?? true,
 		// Namespace objects (`import * as`) get plain getters, without a bound setter per export.
 		deprecatedNamespaceObjectSetters: false,
+		plugins: [embedDeclarations(declarations)],
 		compile: {
 			outfile,
 			...(options.target ? { target: options.target } : {}),
