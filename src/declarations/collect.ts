@@ -4,7 +4,7 @@
  * points, and those of the packages they mention (TypeBox, Bun's and Node's types, undici's).
  * The build embeds the result in the executable; run from source, `xcsh-hooks types` calls it directly.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "pathe";
 
@@ -23,7 +23,9 @@ const AMBIENT = ["src/guards/wasm.d.ts"];
  * folders left out (Node's `ts5.x` copies serve compilers older than any editor that reads TS 7 output).
  */
 const VENDORED = [
-	{ from: "bun-types", to: "@types/bun", skip: ["docs"] },
+	// ts7.1/ holds syntax TypeScript 7.0 cannot parse (a tsconfig that includes the folder would fail):
+	// left out, with the `typesVersions` that selects it.
+	{ from: "bun-types", to: "@types/bun", skip: ["docs", "ts7.1"] },
 	{ from: "@types/node", to: "@types/node", skip: ["ts5.6", "ts5.7"] },
 	{ from: "undici-types", to: "undici-types", skip: [] },
 	{ from: "@sinclair/typebox/build/cjs", to: "@sinclair/typebox", skip: [] },
@@ -31,12 +33,19 @@ const VENDORED = [
 
 const KEEP = /(\.d\.[cm]?ts|^package\.json)$/;
 
+/** A package.json without `typesVersions`: it would select folders not copied (see {@link VENDORED}). */
+function packageJsonWithoutTypesVersions(text: string): string {
+	const { typesVersions: _, ...rest } = JSON.parse(text) as Record<string, unknown>;
+	return `${JSON.stringify(rest, null, "\t")}\n`;
+}
+
 /** Every declaration (and package.json) below `dir`, keyed by `prefix/<relative path>`. */
 function readTree(dir: string, prefix: string, skip: readonly string[], out: DeclarationFiles): void {
 	for (const name of readdirSync(dir)) {
 		if (skip.includes(name)) continue;
 		const path = join(dir, name);
 		if (statSync(path).isDirectory()) readTree(path, `${prefix}/${name}`, [], out);
+		else if (name === "package.json") out[`${prefix}/${name}`] = packageJsonWithoutTypesVersions(readFileSync(path, "utf8"));
 		else if (KEEP.test(name)) out[`${prefix}/${name}`] = readFileSync(path, "utf8");
 	}
 }
@@ -80,6 +89,54 @@ export async function collectDeclarations(): Promise<DeclarationFiles> {
 	const files: DeclarationFiles = {};
 	await emitLibrary(files);
 	for (const { from, to, skip } of VENDORED) readTree(join(ROOT, "node_modules", from), to, skip, files);
+	return files;
+}
+
+/** A key that changes when any source file or the lockfile does (path, size, mtime of each). */
+function sourceKey(): string {
+	const hasher = new Bun.CryptoHasher("sha256");
+	const walk = (dir: string) => {
+		for (const name of readdirSync(dir).sort()) {
+			const path = join(dir, name);
+			const info = statSync(path);
+			if (info.isDirectory()) walk(path);
+			else hasher.update(`${path}\0${info.size}\0${info.mtimeMs}\n`);
+		}
+	};
+	walk(join(ROOT, "src"));
+	for (const file of ["bun.lock", "package.json", "tsconfig.json"]) {
+		const info = statSync(join(ROOT, file), { throwIfNoEntry: false });
+		hasher.update(`${file}\0${info?.size}\0${info?.mtimeMs}\n`);
+	}
+	return hasher.digest("hex").slice(0, 16);
+}
+
+let memo: { key: string; files: Promise<DeclarationFiles> } | undefined;
+
+/**
+ * {@link collectDeclarations} for `bun src/cli.ts`, which would otherwise run tsc (seconds) on
+ * every `init`: kept in memory and in `node_modules/.cache/xcsh-hooks/`, under a key of the
+ * sources' sizes and mtimes, so it is collected again only after an edit.
+ */
+export async function cachedDeclarations(): Promise<DeclarationFiles> {
+	const key = sourceKey();
+	if (memo?.key === key) return memo.files;
+	const file = join(ROOT, "node_modules", ".cache", "xcsh-hooks", `declarations-${key}.json`);
+	const files = (async () => {
+		try {
+			return JSON.parse(readFileSync(file, "utf8")) as DeclarationFiles;
+		} catch {}
+		const fresh = await collectDeclarations();
+		const dir = join(ROOT, "node_modules", ".cache", "xcsh-hooks");
+		mkdirSync(dir, { recursive: true });
+		for (const old of readdirSync(dir)) if (/^declarations-\w+\.json$/.test(old)) rmSync(join(dir, old), { force: true });
+		// Written aside and renamed: a concurrent reader never sees half a file.
+		const aside = `${file}.${process.pid}.tmp`;
+		await Bun.write(aside, JSON.stringify(fresh));
+		renameSync(aside, file);
+		return fresh;
+	})();
+	memo = { key, files };
 	return files;
 }
 

@@ -15,8 +15,8 @@ export async function loadDeclarations(): Promise<DeclarationFiles> {
 	const { EMBEDDED_DECLARATIONS } = await import("./embedded.ts");
 	if (EMBEDDED_DECLARATIONS !== undefined)
 		return JSON.parse(new TextDecoder().decode(Bun.gunzipSync(Buffer.from(EMBEDDED_DECLARATIONS, "base64"))));
-	const { collectDeclarations } = await import("./collect.ts");
-	return collectDeclarations();
+	const { cachedDeclarations } = await import("./collect.ts");
+	return cachedDeclarations();
 }
 
 /** Why a types folder cannot be written, or `undefined`: an existing folder must be ours or empty. */
