@@ -134,6 +134,33 @@ describe.skipIf(process.platform === "win32")("scripts/install.sh from a local r
 		expect(existsSync(join(home, ".local", "bin"))).toBe(false);
 	}, 60_000);
 
+	test("a SHA256SUMS that lists an asset twice, or has a line it cannot read, is refused and nothing is installed", async () => {
+		const name = assetName(VERSION, hostPlatform());
+		const sums = readFileSync(join(release, "SHA256SUMS"), "utf8");
+		const line = sums.split("\n").find((l) => l.endsWith(`  ${name}`)) as string;
+		const other = `${"0".repeat(64)}  ${name}`;
+		const cases: Array<[string, string]> = [
+			// The real line first: a reader taking the first match would install the good asset; still refused.
+			[`${sums}${other}\n`, `${name} is listed twice`],
+			[`${sums.replace(line, `${line}\n${line.replace("  ", " *")}`)}`, `${name} is listed twice`],
+			[`${sums}garbage\n`, `cannot be read (garbage)`],
+			[`${sums}${"a".repeat(63)}  xcsh-hooks-9.9.9-linux-x64\n`, "cannot be read"],
+			[`${sums}${"a".repeat(64)}  ../xcsh-hooks-9.9.9-linux-x64\n`, "cannot be read"],
+			[sums.replace(/\n/g, "\r\n"), "line 1 cannot be read"],
+		];
+		for (const [text, message] of cases) {
+			const home = freshHome();
+			const folder = mkdtempSync(join(root, "sums-"));
+			copyFileSync(join(release, name), join(folder, name));
+			writeFileSync(join(folder, "SHA256SUMS"), text);
+			const run = await install([], { HOME: home, XCSH_HOOKS_RELEASE: folder });
+			expect(run.stderr).toContain(message);
+			expect(run.stderr).toContain("nothing installed");
+			expect(run.code).toBe(1);
+			expect(existsSync(join(home, ".local", "bin"))).toBe(false);
+		}
+	}, 60_000);
+
 	test("a release folder without SHA256SUMS, or an unknown option, is an error that names it", async () => {
 		const home = freshHome();
 		const empty = mkdtempSync(join(root, "empty-"));
