@@ -4,6 +4,7 @@
  * the CLI and the library it serves to hooks (SPEC §9).
  *
  *   bun run build [--outfile PATH] [--target bun-linux-x64|bun-darwin-arm64|…] [--no-bytecode] [--no-minify]
+ *                 [--declarations FILE]   (packed declarations to embed, as scripts/release.ts passes them)
  *
  * Every setting below was kept because it shortened the cold start of `xcsh-hooks emit tool_call`
  * with 10 hook files (SPEC §11), measured against the same build without it.
@@ -27,6 +28,8 @@ export interface BuildExecutableOptions {
 	bytecode?: boolean;
 	/** Minify (default true): less code to read and decode at start-up. */
 	minify?: boolean;
+	/** The packed declarations to embed (see src/declarations/collect.ts); collected when absent. */
+	declarations?: string | undefined;
 }
 
 /**
@@ -49,7 +52,7 @@ function embedDeclarations(packed: string): Bun.BunPlugin {
 /** Builds the executable and resolves its absolute path and size in bytes; throws with the bundler's messages. */
 export async function buildExecutable(options: BuildExecutableOptions = {}): Promise<{ outfile: string; bytes: number }> {
 	const outfile = resolve(process.cwd(), options.outfile ?? join(ROOT, "dist", "xcsh-hooks"));
-	const declarations = await packedDeclarations();
+	const declarations = options.declarations ?? (await packedDeclarations());
 	const result = await Bun.build({
 		entrypoints: [join(ROOT, "src", "cli.ts")],
 		format: "esm",
@@ -93,6 +96,7 @@ if (import.meta.main) {
 			target: { type: "string" },
 			"no-bytecode": { type: "boolean" },
 			"no-minify": { type: "boolean" },
+			declarations: { type: "string" },
 			help: { type: "boolean", short: "h" },
 		},
 	});
@@ -113,9 +117,10 @@ if (import.meta.main) {
 			target: values.target as Bun.Build.CompileTarget | undefined,
 			bytecode: !values["no-bytecode"],
 			minify: !values["no-minify"],
+			declarations: values.declarations === undefined ? undefined : await Bun.file(values.declarations).text(),
 		});
 		const ms = Math.round(performance.now() - started);
-		console.log(`${relative(process.cwd(), outfile) || outfile}  ${(bytes / 1024 / 1024).toFixed(1)} MB  (${ms} ms)`);
+		console.log(`${relative(process.cwd(), outfile) || outfile}  ${(bytes / 1024 / 1024).toFixed(1)} MiB  (${ms} ms)`);
 	} catch (error) {
 		console.error(error instanceof Error ? error.message : String(error));
 		process.exit(1);
