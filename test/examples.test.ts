@@ -57,7 +57,12 @@ test("the README's `run read` command works as written from a clone: its input f
 	const line = readme.split("\n").find((l) => l.startsWith("xcsh-hooks run read --hook examples/first-hook.ts")) as string;
 	expect(line).toBeDefined();
 	const argv = (line.match(/'[^']*'|\S+/g) as string[]).slice(1).map((word) => word.replace(/^'|'$/g, ""));
-	const proc = Bun.spawn(["bun", join(ROOT, "src/cli.ts"), ...argv, "--no-discovery"], { cwd: ROOT, env: process.env, stdout: "pipe", stderr: "pipe" });
+	const proc = Bun.spawn(["bun", join(ROOT, "src/cli.ts"), ...argv, "--no-discovery"], {
+		cwd: ROOT,
+		env: process.env,
+		stdout: "pipe",
+		stderr: "pipe",
+	});
 	const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
 	expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: "API_KEY=***\nOWNER=<email>\n", stderr: "" });
 }, 60_000);

@@ -55,7 +55,12 @@ export async function promptLine(message: string, options: LinePromptOptions = {
 			if (settled) return;
 			settled = true;
 			rl.close();
-			collapse(question, `› ${typed}`, below, typeof answer === "string" ? `${paint(32, "✔")} ${title} › ${answer}` : `${paint(31, "✖")} ${title}`);
+			collapse(
+				question,
+				`› ${typed}`,
+				below,
+				typeof answer === "string" ? `${paint(32, "✔")} ${title} › ${answer}` : `${paint(31, "✖")} ${title}`,
+			);
 			resolve(answer);
 		};
 		rl.on("SIGINT", () => {

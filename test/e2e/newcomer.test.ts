@@ -66,7 +66,7 @@ describe("a newcomer with only the executable", () => {
 			[
 				'import type { HookAPI } from "xcsh-hooks";',
 				'import { Type } from "@sinclair/typebox";',
-				"export const wrong = (pi: HookAPI) => pi.on(\"tool_cal\", () => undefined);",
+				'export const wrong = (pi: HookAPI) => pi.on("tool_cal", () => undefined);',
 				"export const n: number = Type.String();",
 				"export const d: number = import.meta.dir;",
 				"",
