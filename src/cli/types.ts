@@ -57,8 +57,9 @@ export const typesCommand = defineCommand({
 	meta: {
 		name: "types",
 		description:
-			"Write the library's type declarations (and Bun's, Node's, TypeBox's) for editors and tsc, " +
-			"from this program alone: default .xcsh/types, led to by the tsconfig.json `init` writes in .xcsh/hooks",
+			"Write type declarations for editors and tsc, from this program. " +
+			"The library's, Bun's, Node's and TypeBox's go to .xcsh/types (or --out DIR); the tsconfig.json that " +
+			"`init` writes in .xcsh/hooks leads editors there, with no node_modules",
 	},
 	args: {
 		out: { type: "string", description: "Folder to write (default .xcsh/types; ~/.xcsh/agent/types with --user)", valueHint: "dir" },
