@@ -5,7 +5,7 @@
  * `install claude --dry-run`, `log` — each output checked.
  */
 import { describe, expect, test } from "bun:test";
-import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { SERVED_NAMES } from "../../src/embedded/names.ts";
 import { LIBRARY_MODULES, PACKAGE_MODULES } from "../../src/embedded/modules.ts";
@@ -155,6 +155,36 @@ describe("xcsh-hooks types", () => {
 			const again = await run(["types", "--json"]);
 			expect(JSON.parse(again.stdout)).toMatchObject({ dir: join(project, ".xcsh", "types"), tsconfig: null });
 			expect(readFileSync(join(project, ".xcsh", "hooks", "tsconfig.json"), "utf8")).toBe("{}\n");
+		}, 90_000);
+});
+
+describe("a tsconfig mapping a served name to a project file", () => {
+	for (const cli of clis)
+		test(`${cli.name}: the executable's library runs, the mapped file never does`, async () => {
+			const home = tempDir("xcsh-served-home-");
+			const project = tempDir("xcsh-served-project-");
+			const marker = join(project, "MARKER");
+			const hooks = join(project, ".xcsh", "hooks");
+			mkdirSync(hooks, { recursive: true });
+			const names = ["xcsh-hooks", "xcsh-hooks/guards", "@sinclair/typebox"];
+			writeFileSync(
+				join(hooks, "tsconfig.json"),
+				JSON.stringify({ compilerOptions: { paths: Object.fromEntries(names.map((n) => [n, ["./lookalike.ts"]])) } }),
+			);
+			writeFileSync(
+				join(hooks, "lookalike.ts"),
+				`require("node:fs").writeFileSync(${JSON.stringify(marker)}, "ran");\nexport const defineHook = (f: unknown) => f;\nexport const Type = {};\n`,
+			);
+			writeFileSync(
+				join(hooks, "g.ts"),
+				'import { defineHook } from "xcsh-hooks";\nimport { Type } from "@sinclair/typebox";\nexport default defineHook((pi) => { pi.on("tool_call", () => ({ block: true, reason: `served ${typeof Type.String}` })); });\n',
+			);
+			const run = (args: string[]) => runArgv(cli.argv(args), { cwd: project, home, timeoutMs: 60_000 });
+			expect((await run(["trust", "approve", join(hooks, "g.ts")])).code).toBe(0);
+			const emitted = await run(["emit", "tool_call", "--data", JSON.stringify({ toolName: "bash", input: { command: "ls" } })]);
+			expect(emitted.code).toBe(2);
+			expect(emitted.stdout).toContain('"reason": "served function"');
+			expect(existsSync(marker)).toBe(false);
 		}, 90_000);
 });
 
