@@ -4,6 +4,7 @@
  * the CLI and the library it serves to hooks (SPEC §9).
  *
  *   bun run build [--outfile PATH] [--target bun-linux-x64|bun-darwin-arm64|…] [--no-bytecode] [--no-minify]
+ *                 [--declarations FILE]   (packed declarations to embed, as scripts/release.ts passes them)
  *
  * Every setting below was kept because it shortened the cold start of `xcsh-hooks emit tool_call`
  * with 10 hook files (SPEC §11), measured against the same build without it.
@@ -11,6 +12,7 @@
 import { statSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { join, relative, resolve } from "pathe";
+import { packedDeclarations } from "../src/declarations/collect.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 /** Tier-up thresholds ×16 at start-up: measured ≈10% off `emit tool_call` (8 and 64 did no better). */
@@ -26,12 +28,32 @@ export interface BuildExecutableOptions {
 	bytecode?: boolean;
 	/** Minify (default true): less code to read and decode at start-up. */
 	minify?: boolean;
+	/** The packed declarations to embed (see src/declarations/collect.ts); collected when absent. */
+	declarations?: string | undefined;
+}
+
+/**
+ * Puts the packed type declarations into `src/declarations/embedded.ts` (a lazy chunk only
+ * `xcsh-hooks types` and `init` load), so hook authors get types from the executable alone.
+ */
+function embedDeclarations(packed: string): Bun.BunPlugin {
+	const file = join(ROOT, "src", "declarations", "embedded.ts");
+	return {
+		name: "xcsh-hooks-declarations",
+		setup(build) {
+			build.onLoad({ filter: /[\\/]declarations[\\/]embedded\.ts$/ }, (args) => {
+				if (resolve(args.path) !== file) return undefined;
+				return { loader: "ts", contents: `export const EMBEDDED_DECLARATIONS = ${JSON.stringify(packed)};\n` };
+			});
+		},
+	};
 }
 
 /** Builds the executable and resolves its absolute path and size in bytes; throws with the bundler's messages. */
 export async function buildExecutable(options: BuildExecutableOptions = {}): Promise<{ outfile: string; bytes: number }> {
 	const outfile = resolve(process.cwd(), options.outfile ?? join(ROOT, "dist", "xcsh-hooks"));
 	const runtime = await bundleAgentRuntime(options.minify ?? true);
+	const declarations = options.declarations ?? (await packedDeclarations());
 	const result = await Bun.build({
 		entrypoints: [join(ROOT, "src", "cli.ts")],
 		format: "esm",
@@ -43,6 +65,9 @@ export async function buildExecutable(options: BuildExecutableOptions = {}): Pro
 		minify: options.minify ?? true,
 		// Namespace objects (`import * as`) get plain getters, without a bound setter per export.
 		deprecatedNamespaceObjectSetters: false,
+		// The library's declarations (`types`, `init`) and the plugin runtime for agents that load plugins
+		// in-process (`install opencode|kilo`): modules only those commands import.
+		plugins: [embedDeclarations(declarations), embedRuntime(runtime)],
 		compile: {
 			outfile,
 			...(options.target ? { target: options.target } : {}),
@@ -55,8 +80,6 @@ export async function buildExecutable(options: BuildExecutableOptions = {}): Pro
 			// `Bun.unsafe.setJITPolicy(1)`.
 			jitPolicy: JIT_POLICY,
 		},
-		// The plugin runtime for agents that load plugins in-process, as a module only `install` imports.
-		plugins: [embedRuntime(runtime)],
 		throw: false,
 	});
 	if (!result.success) {
@@ -112,6 +135,7 @@ if (import.meta.main) {
 			target: { type: "string" },
 			"no-bytecode": { type: "boolean" },
 			"no-minify": { type: "boolean" },
+			declarations: { type: "string" },
 			help: { type: "boolean", short: "h" },
 		},
 	});
@@ -132,9 +156,10 @@ if (import.meta.main) {
 			target: values.target as Bun.Build.CompileTarget | undefined,
 			bytecode: !values["no-bytecode"],
 			minify: !values["no-minify"],
+			declarations: values.declarations === undefined ? undefined : await Bun.file(values.declarations).text(),
 		});
 		const ms = Math.round(performance.now() - started);
-		console.log(`${relative(process.cwd(), outfile) || outfile}  ${(bytes / 1024 / 1024).toFixed(1)} MB  (${ms} ms)`);
+		console.log(`${relative(process.cwd(), outfile) || outfile}  ${(bytes / 1024 / 1024).toFixed(1)} MiB  (${ms} ms)`);
 	} catch (error) {
 		console.error(error instanceof Error ? error.message : String(error));
 		process.exit(1);

@@ -82,6 +82,16 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 fetch SHA256SUMS "$tmp/SHA256SUMS"
+# Every line must be `<64 hex digits>  <name>` (or ` *<name>`), each name listed once: a file that
+# says two things about one asset, or something else, is not trusted for any of them.
+problem=$(awk '
+	/^$/ { next }
+	{
+		if (index($0, "\r") || $0 !~ /^[0-9A-Fa-f]+ [ *][^ \/]+$/ || length($1) != 64) { printf "line %d cannot be read (%s)", NR, $0; exit }
+		name = $2; sub(/^\*/, "", name)
+		if (seen[name]++) { printf "%s is listed twice", name; exit }
+	}' "$tmp/SHA256SUMS")
+[ -z "$problem" ] || fail "SHA256SUMS from $release: $problem; nothing installed"
 suffix="-$target"
 [ "$target" = windows-x64 ] && suffix="$suffix.exe"
 if [ -n "$version" ]; then

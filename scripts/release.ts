@@ -2,14 +2,15 @@
 /**
  * Cross-compiles the executable for every platform we ship into `dist/release/`, named
  * `xcsh-hooks-<version>-<platform>` (`.exe` on Windows), copies `install.sh` beside them and writes
- * `SHA256SUMS` for all of them in the format `sha256sum -c` reads. Bun fetches each target's runtime on first use (cached afterwards).
+ * `SHA256SUMS` for all of them in the format `sha256sum -c` reads. Bun fetches each target's runtime on first use (cached afterwards);
+ * its download progress is not shown: one line per target, size in MiB.
  *
  *   bun run release [--outdir DIR] [--target linux-x64,darwin-arm64,…]
  */
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { basename, join, relative, resolve } from "pathe";
-import { buildExecutable } from "./build.ts";
+import { packedDeclarations } from "../src/declarations/collect.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 
@@ -64,6 +65,23 @@ export async function sha256File(path: string): Promise<string> {
 }
 
 /**
+ * Runs scripts/build.ts in a child process with its output captured: Bun prints its progress
+ * downloading a target's runtime straight to the terminal, which a release run should not show
+ * (only when a build fails, as part of the error).
+ */
+async function buildQuietly(args: string[]): Promise<void> {
+	const proc = Bun.spawn([process.execPath, join(ROOT, "scripts", "build.ts"), ...args], {
+		cwd: ROOT,
+		stdin: "ignore",
+		stdout: "pipe",
+		stderr: "pipe",
+		env: process.env,
+	});
+	const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+	if (code !== 0) throw new Error(`${stderr.trim() || stdout.trim() || `build exited with ${code}`}`);
+}
+
+/**
  * Builds every asset of a release, one at a time, copies `install.sh`, then writes `SHA256SUMS`
  * (`<hex>  <name>` lines, sorted by name). Throws naming each platform that failed, after trying them all.
  */
@@ -75,20 +93,25 @@ export async function buildRelease(options: ReleaseOptions = {}): Promise<{ outd
 	mkdirSync(outdir, { recursive: true });
 	const assets: ReleaseAsset[] = [];
 	const failures: string[] = [];
+	// Collected once (tsc takes seconds), handed to every build.
+	const declarations = join(outdir, ".declarations");
+	await Bun.write(declarations, await packedDeclarations());
 	for (const platform of platforms) {
 		const name = assetName(version, platform);
 		try {
-			// buildExecutable passes the name on; Bun itself adds `.exe` for Windows, so it is not given twice.
+			// Bun itself adds `.exe` for Windows, so it is not given twice.
 			const outfile = join(outdir, name.replace(/\.exe$/, ""));
-			const built = await buildExecutable({ outfile, target: RELEASE_TARGETS[platform] });
-			if (basename(built.outfile) !== name) throw new Error(`expected ${name}, Bun wrote ${basename(built.outfile)}`);
-			const asset = { platform, file: built.outfile, bytes: built.bytes, sha256: await sha256File(built.outfile) };
+			const file = join(outdir, name);
+			await buildQuietly(["--outfile", outfile, "--target", RELEASE_TARGETS[platform], "--declarations", declarations]);
+			if (!existsSync(file)) throw new Error(`expected ${name}, Bun wrote ${readdirSync(outdir).join(", ")}`);
+			const asset = { platform, file, bytes: statSync(file).size, sha256: await sha256File(file) };
 			assets.push(asset);
 			options.onAsset?.(asset);
 		} catch (error) {
 			failures.push(`${platform} (${RELEASE_TARGETS[platform]}): ${error instanceof Error ? error.message : String(error)}`);
 		}
 	}
+	rmSync(declarations, { force: true });
 	// The installer is a release asset too: `curl …/install.sh | sh` fetches it from the same place.
 	const installer = join(outdir, "install.sh");
 	copyFileSync(join(ROOT, "scripts", "install.sh"), installer);
@@ -127,7 +150,7 @@ if (import.meta.main) {
 			outdir: values.outdir,
 			...(platforms ? { platforms: platforms as ReleasePlatform[] } : {}),
 			onAsset: (a) =>
-				console.log(`${relative(process.cwd(), a.file)}  ${(a.bytes / 1024 / 1024).toFixed(1)} MB  ${a.sha256.slice(0, 12)}…`),
+				console.log(`${relative(process.cwd(), a.file)}  ${(a.bytes / 1024 / 1024).toFixed(1)} MiB  ${a.sha256.slice(0, 12)}…`),
 		});
 		console.log(`${relative(process.cwd(), join(outdir, "SHA256SUMS"))}  (${Math.round(performance.now() - started)} ms)`);
 	} catch (error) {

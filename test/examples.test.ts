@@ -52,6 +52,21 @@ test("the first hook and the e-mail redactor compose through `xcsh-hooks run rea
 	expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: "API_KEY=***\nOWNER=<email>\n", stderr: "" });
 }, 60_000);
 
+test("the README's `run read` command works as written from a clone: its input file ships with the examples", async () => {
+	const readme = read("README.md");
+	const line = readme.split("\n").find((l) => l.startsWith("xcsh-hooks run read --hook examples/first-hook.ts")) as string;
+	expect(line).toBeDefined();
+	const argv = (line.match(/'[^']*'|\S+/g) as string[]).slice(1).map((word) => word.replace(/^'|'$/g, ""));
+	const proc = Bun.spawn(["bun", join(ROOT, "src/cli.ts"), ...argv, "--no-discovery"], {
+		cwd: ROOT,
+		env: process.env,
+		stdout: "pipe",
+		stderr: "pipe",
+	});
+	const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+	expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: "API_KEY=***\nOWNER=<email>\n", stderr: "" });
+}, 60_000);
+
 test("the rewriter and the guard compose through `xcsh-hooks emit tool_call`: a plain kubectl apply becomes a dry run, a compound one is judged as written", async () => {
 	const hooks = ["rewrite-dry-run.ts", "first-hook.ts"].flatMap((file) => ["--hook", join(ROOT, "examples", file)]);
 	const emit = async (command: string) => {

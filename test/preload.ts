@@ -29,7 +29,8 @@ process.env.USERPROFILE = home;
 process.env.XDG_CONFIG_HOME = join(home, ".config");
 process.env.XDG_DATA_HOME = join(home, ".local", "share");
 
+// Long: every `init` writes ~600 editor declaration files, and a busy machine takes seconds to remove them all.
 afterAll(() => {
 	rmSync(root, { recursive: true, force: true });
 	watch.check();
-});
+}, 120_000);

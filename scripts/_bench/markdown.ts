@@ -27,7 +27,7 @@ sources. \`serve --http\` is timed from the client's \`fetch\` to the end of the
 const START_UP = `Where an agent call goes. With \`serve --socket\` running, \`bridge claude\` reads stdin
 (≈ 0.5 ms, overlapped with connecting), sends it to the server, which answers from hooks already
 loaded (≈ 0.5–1 ms between calls, ≈ 0.13 ms in a tight loop), and exits: about what the one-file
-\`bun guard.ts\` costs, and the SPEC's 1.5× budget is judged on this row (it sits at the budget on a
+\`bun guard.ts\` costs, and the 1.5× budget is judged on this row (it sits at the budget on a
 busy 2-core machine: 1.49–1.67× across a day's runs, the bare script 1.41–1.50× in the same runs). Without a
 server each call loads settings, discovery and its hooks itself; 1.5× is out of reach there, so that
 row has a regression gate (≤ 3.5×) and the breakdown below shows why (measured in the compiled

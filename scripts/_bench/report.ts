@@ -97,7 +97,7 @@ export class Report {
 	markdown(): string {
 		const lines = ["| section | measurement | result |", "|---|---|---|"];
 		for (const row of this.rows) lines.push(`| ${row.section} | ${row.label} | ${row.value.trim().replace(/\s{2,}/g, " ")} |`);
-		lines.push("", "| budget (SPEC §11) | measured | target | status |", "|---|---|---|---|");
+		lines.push("", "| budget | measured | target | status |", "|---|---|---|---|");
 		for (const b of this.budgets) {
 			const status = Number.isNaN(b.ratio) ? "n/a" : b.ratio <= b.target ? "met" : "**MISSED**";
 			lines.push(

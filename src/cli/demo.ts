@@ -9,10 +9,16 @@ export const demoCommand = defineCommand({
 	args: {
 		workspace: { type: "string", description: "Use this empty (or new) directory instead of a temp dir", valueHint: "dir" },
 		json: { type: "boolean", description: "Print only a JSON summary on stdout (the trace goes to stderr)" },
+		keep: { type: "boolean", description: "Keep the temp workspace (its hooks and session) instead of removing it" },
 	},
 	async run({ args }) {
 		const lines: string[] = [];
-		const summary = await runDemo({ write: (line) => lines.push(line), workspace: args.workspace }).catch((error: Error) => {
+		const summary = await runDemo({
+			write: (line) => lines.push(line),
+			workspace: args.workspace,
+			// A --workspace is the user's folder: kept. The temp dir goes unless asked to keep it.
+			removeWorkspace: args.workspace === undefined && !args.keep,
+		}).catch((error: Error) => {
 			throw new CliError(error.message);
 		});
 		// One format per stream: with --json stdout holds the summary alone, and the trace is still seen.

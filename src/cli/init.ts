@@ -4,6 +4,7 @@ import { homeDir, userAgentDir } from "../paths.ts";
 import { isTemplateName, type Template, TEMPLATE_NAMES, TEMPLATES, type TemplateFile, type TemplateName } from "../templates/index.ts";
 import { approveHook } from "../discovery/covered.ts";
 import { TrustStore } from "../trust/trust-store.ts";
+import { defaultTypesDir, type EditorSetup, setUpEditor } from "./types.ts";
 import { CliError, EXIT_OK, projectArgs, printJson, projectDir, writeOut, defineCommand } from "./_shared.ts";
 import { unknownName } from "../suggest.ts";
 
@@ -148,6 +149,14 @@ export const initCommand = defineCommand({
 
 		// User hooks run without approval; project hooks need the user's approval of this exact content.
 		const approved = args.user ? [] : await approveHooks(targets);
+		// Editor types are a convenience: a folder in the way is a warning, not a failed init.
+		let editor: EditorSetup | undefined;
+		let editorProblem: string | undefined;
+		try {
+			editor = await setUpEditor(defaultTypesDir(cwd, Boolean(args.user)), dir);
+		} catch (error) {
+			editorProblem = (error as Error).message;
+		}
 		const next = nextSteps({ name, template, targets, cwd, user: Boolean(args.user) });
 
 		if (args.json) {
@@ -155,6 +164,7 @@ export const initCommand = defineCommand({
 				template: templateName,
 				dir,
 				files: targets.map(({ path, role }) => ({ path, role, approved: approved.includes(path) })),
+				types: editor ? { dir: editor.typesDir, tsconfig: editor.tsconfig ?? null } : { error: editorProblem },
 				next,
 			});
 			return EXIT_OK;
@@ -164,6 +174,9 @@ export const initCommand = defineCommand({
 			`Created ${templateName} hook "${name}":`,
 			...targets.map((t) => `  ${show(t.path)}${approved.includes(t.path) ? "  (approved in the trust store)" : ""}`),
 		];
+		if (editor?.tsconfig) lines.push(`  ${show(editor.tsconfig)}  (editor types in ${show(editor.typesDir)})`);
+		else if (editor) lines.push(`Editor types refreshed in ${show(editor.typesDir)}`);
+		else lines.push(`No editor types: ${editorProblem}`);
 		if (templateName === "shell")
 			lines.push(`It gates calls of the tool "${name}" (the file's stem); rename it to gate another tool, or to *.sh for all.`);
 		lines.push("", "Next:", ...next.map((step) => `  ${step}`));

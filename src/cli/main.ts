@@ -8,6 +8,7 @@ import { PACKAGE_VERSION, versionLine } from "./version.ts";
 // Commands load lazily: `emit` on the hot path never evaluates `init`, `demo`, citty or consola.
 const subCommands = {
 	init: () => import("./init.ts").then((m) => m.initCommand),
+	types: () => import("./types.ts").then((m) => m.typesCommand),
 	list: () => import("./list.ts").then((m) => m.listCommand),
 	check: () => import("./check.ts").then((m) => m.checkCommand),
 	emit: () => import("./emit.ts").then((m) => m.emitCommand),

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "pathe";
 import { discoverAndLoadHooks } from "../discovery/discover.ts";
@@ -34,6 +34,11 @@ export interface DemoOptions {
 	write: (line: string) => void;
 	/** An empty (or missing) directory to use instead of a new temp dir; anything else is refused. */
 	workspace?: string | undefined;
+	/**
+	 * Remove the workspace at the end (default false): the CLI's default for the temp dir it made,
+	 * unless `--keep`. The trace then names no path that is gone.
+	 */
+	removeWorkspace?: boolean;
 }
 
 /** What the demo did, for tests and the CLI's `--json`. */
@@ -185,8 +190,17 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
 	await showBridge(workspace, write);
 
 	write(`\n${blocked.length} tool calls blocked, ${allowed.length} allowed, ${hookErrors.length} hook errors.`);
-	write(`Session (${entries} entries): ${sessionFile}`);
-	write(`Hooks used: ${join(workspace, ".xcsh", "hooks")} — copy one into your project to start.`);
+	if (options.removeWorkspace) {
+		rmSync(workspace, { recursive: true, force: true });
+		write(`Session: ${entries} entries. The temp workspace is removed (pass --keep to look at its hooks and session).`);
+		write("Start yours: `xcsh-hooks init my-guard` writes a guard and its test into .xcsh/hooks, approved.");
+	} else {
+		write(`Session (${entries} entries): ${sessionFile}`);
+		write(
+			`Hooks used: ${join(workspace, ".xcsh", "hooks")} — copy one into your project's .xcsh/hooks, then run ` +
+				"`xcsh-hooks trust approve <file>` (a project hook runs only once approved), or start with `xcsh-hooks init my-guard`.",
+		);
+	}
 	return { workspace, sessionFile, blocked, allowed, hookErrors };
 }
 

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "pathe";
+import { SERVED_NAMES } from "../embedded/names.ts";
 
 /*
  * Which import specifiers can name a project file, and as what path-like specifier to resolve them.
@@ -81,6 +82,8 @@ export function specifierCandidates(specifier: string, importer: string): Candid
 		}
 	}
 	if (/^(?:node|bun):|^#/.test(specifier)) return { kind: "none" };
+	// Served by the executable before any alias applies: `init`'s tsconfig maps these to .d.ts files for editors.
+	if (SERVED_NAMES.has(specifier)) return { kind: "none" };
 	const aliases = aliasesFor(dirname(importer));
 	if (!aliases) return { kind: "none" };
 	// Bun takes a builtin (`fs`) before any alias; node:module is loaded only where aliases exist.

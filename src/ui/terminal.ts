@@ -58,8 +58,8 @@ const isCancel = (answer: unknown) => answer === undefined || answer === null ||
 
 /**
  * The UI for the CLI when stdin and stdout are a TTY. Questions are asked on stdout one at a time
- * (key-driven prompts for confirm/select, redrawn in place and leaving one line once answered; a
- * readline prompt for input/editor); a cancelled prompt (Ctrl+C;
+ * (key-driven prompts for confirm/select, redrawn in place; a readline prompt for input/editor; each
+ * leaves one line once answered or cancelled); a cancelled prompt (Ctrl+C;
  * Esc in confirm/select, Ctrl+D in text) answers `undefined`, or `false` for `confirm`, which defaults
  * to "no". `editor` is a one-line prompt where line breaks show as "↵". `notify` writes one line to
  * stderr; `setStatus` redraws the status line in place on stderr. The status line stays below other

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runDemo } from "../../src/demo/run-demo.ts";
 import { tempDir } from "../_helpers.ts";
@@ -43,10 +43,14 @@ describe("demo", () => {
 
 	test("`xcsh-hooks demo` prints the trace and exits 0 without touching the user's directory", async () => {
 		const home = tempDir("xcsh-hooks-home-");
-		const run = await runCli(["demo"], { home });
+		const tmp = tempDir("xcsh-demo-tmp-");
+		const run = await runCli(["demo"], { home, env: { TMPDIR: tmp } });
 		expect(run.code).toBe(0);
 		expect(run.stdout).toContain("2 tool calls blocked, 4 allowed, 0 hook errors.");
-		expect(run.stdout).toMatch(/Session \(\d+ entries\): \/.+\.jsonl/);
+		// Its temp workspace is gone, and the trace says so instead of naming paths that no longer exist.
+		expect(readdirSync(tmp).filter((name) => name.startsWith("xcsh-hooks-demo-"))).toEqual([]);
+		expect(run.stdout).toContain("The temp workspace is removed (pass --keep to look at its hooks and session).");
+		expect(run.stdout).toContain("`xcsh-hooks init my-guard`");
 		expect(existsSync(join(home, ".xcsh"))).toBe(false);
 		// It ends with the same guard answering a captured Claude Code payload through the bridge, and
 		// with what `install claude` would write — neither touching the user's directory.
@@ -56,6 +60,18 @@ describe("demo", () => {
 		expect(run.stdout).toContain("would write");
 		expect(run.stdout).toContain('"onFailure": "block"');
 		expect(existsSync(join(home, ".claude"))).toBe(false);
+	}, 60_000);
+
+	test("--keep keeps the temp workspace; the closing line says a copied project hook needs trust approve", async () => {
+		const tmp = tempDir("xcsh-demo-tmp-");
+		const run = await runCli(["demo", "--keep"], { env: { TMPDIR: tmp } });
+		expect(run.code).toBe(0);
+		const kept = readdirSync(tmp).filter((name) => name.startsWith("xcsh-hooks-demo-"));
+		expect(kept.length).toBe(1);
+		expect(run.stdout).toMatch(/Session \(\d+ entries\): \/.+\.jsonl/);
+		const last = run.stdout.trimEnd().split("\n").at(-1) as string;
+		expect(last).toContain(`Hooks used: ${join(tmp, kept[0] as string, ".xcsh", "hooks")}`);
+		expect(last).toContain("`xcsh-hooks trust approve <file>`");
 	}, 60_000);
 
 	test("refuses a workspace that already holds files, and leaves them alone", async () => {

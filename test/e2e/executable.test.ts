@@ -125,7 +125,7 @@ beforeAll(async () => {
 	});
 	const [out, err, code] = await Promise.all([new Response(build.stdout).text(), new Response(build.stderr).text(), build.exited]);
 	if (code !== 0) throw new Error(`bun scripts/build.ts failed (exit ${code}):\n${out}\n${err}`);
-	expect(out).toContain("MB");
+	expect(out).toMatch(/ \d+\.\d MiB /);
 
 	writeTree(project, { "guard.ts": GUARD, "lib/policy.ts": POLICY, "seed.js": SEED_HOOK, "broken.ts": BROKEN });
 }, 120_000);

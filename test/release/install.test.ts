@@ -77,6 +77,28 @@ describe("scripts/release.ts", () => {
 		expect(check.exitCode).toBe(0);
 	}, 60_000);
 
+	test("`bun run release` prints one line per target, size in MiB, and none of Bun's build output", async () => {
+		const outdir = join(root, "printed");
+		const proc = Bun.spawn(
+			[process.execPath, join(import.meta.dir, "..", "..", "scripts", "release.ts"), "--target", hostPlatform(), "--outdir", outdir],
+			{
+				cwd: root,
+				env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? root, TMPDIR: process.env.TMPDIR ?? "/tmp" },
+				stdout: "pipe",
+				stderr: "pipe",
+			},
+		);
+		const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+		expect(stderr).toBe("");
+		expect(code).toBe(0);
+		const name = assetName(VERSION, hostPlatform()).replaceAll(".", "\\.");
+		const lines = stdout.trimEnd().split("\n");
+		expect(lines).toHaveLength(2);
+		expect(lines[0]).toMatch(new RegExp(`^printed/${name}  \\d+\\.\\d MiB  [0-9a-f]{12}…$`));
+		expect(lines[1]).toMatch(/^printed\/SHA256SUMS {2}\(\d+ ms\)$/);
+		expect(readdirSync(outdir).sort()).toEqual(["SHA256SUMS", "install.sh", assetName(VERSION, hostPlatform())].sort());
+	}, 120_000);
+
 	test.skipIf(!process.env.XCSH_SLOW_TESTS)(
 		"XCSH_SLOW_TESTS: cross-compiles every platform",
 		async () => {
@@ -132,6 +154,33 @@ describe.skipIf(process.platform === "win32")("scripts/install.sh from a local r
 		expect(run.stderr).toContain(`checksum mismatch for ${name}`);
 		expect(run.stderr).toContain("nothing installed");
 		expect(existsSync(join(home, ".local", "bin"))).toBe(false);
+	}, 60_000);
+
+	test("a SHA256SUMS that lists an asset twice, or has a line it cannot read, is refused and nothing is installed", async () => {
+		const name = assetName(VERSION, hostPlatform());
+		const sums = readFileSync(join(release, "SHA256SUMS"), "utf8");
+		const line = sums.split("\n").find((l) => l.endsWith(`  ${name}`)) as string;
+		const other = `${"0".repeat(64)}  ${name}`;
+		const cases: Array<[string, string]> = [
+			// The real line first: a reader taking the first match would install the good asset; still refused.
+			[`${sums}${other}\n`, `${name} is listed twice`],
+			[`${sums.replace(line, `${line}\n${line.replace("  ", " *")}`)}`, `${name} is listed twice`],
+			[`${sums}garbage\n`, `cannot be read (garbage)`],
+			[`${sums}${"a".repeat(63)}  xcsh-hooks-9.9.9-linux-x64\n`, "cannot be read"],
+			[`${sums}${"a".repeat(64)}  ../xcsh-hooks-9.9.9-linux-x64\n`, "cannot be read"],
+			[sums.replace(/\n/g, "\r\n"), "line 1 cannot be read"],
+		];
+		for (const [text, message] of cases) {
+			const home = freshHome();
+			const folder = mkdtempSync(join(root, "sums-"));
+			copyFileSync(join(release, name), join(folder, name));
+			writeFileSync(join(folder, "SHA256SUMS"), text);
+			const run = await install([], { HOME: home, XCSH_HOOKS_RELEASE: folder });
+			expect(run.stderr).toContain(message);
+			expect(run.stderr).toContain("nothing installed");
+			expect(run.code).toBe(1);
+			expect(existsSync(join(home, ".local", "bin"))).toBe(false);
+		}
 	}, 60_000);
 
 	test("a release folder without SHA256SUMS, or an unknown option, is an error that names it", async () => {

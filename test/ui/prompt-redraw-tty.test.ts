@@ -54,6 +54,8 @@ const answers = {
 	select: await ui.select("Pick one", ["alpha", "beta", "gamma"]),
 	confirm: await ui.confirm("Proceed?", "rm -rf build"),
 	cancelled: (await ui.select("Escape me", ["a", "b"])) ?? null,
+	name: await ui.input("Your name", "e.g. Ada"),
+	gone: (await ui.input("Ctrl-D me")) ?? null,
 };
 await Bun.write(${JSON.stringify(resultFile)}, JSON.stringify(answers));
 `;
@@ -96,11 +98,22 @@ test.skipIf(process.platform === "win32")(
 		await type("y");
 		await waitFor("? Escape me");
 		await type("\x1b");
+		// A text question leaves one line too, answered or ended with Ctrl+D.
+		await waitFor("Your name (e.g. Ada)");
+		await type("A", "d", "a", "\r");
+		await waitFor("Ctrl-D me");
+		await type("\x04");
 		expect(await proc.exited).toBe(0);
 		terminal.close();
 
-		expect(render(screen).filter(Boolean)).toEqual(["✔ Pick one › gamma", "✔ Proceed? › Yes", "✖ Escape me"]);
-		expect(await Bun.file(resultFile).json()).toEqual({ select: "gamma", confirm: true, cancelled: null });
+		expect(render(screen).filter(Boolean)).toEqual([
+			"✔ Pick one › gamma",
+			"✔ Proceed? › Yes",
+			"✖ Escape me",
+			"✔ Your name › Ada",
+			"✖ Ctrl-D me",
+		]);
+		expect(await Bun.file(resultFile).json()).toEqual({ select: "gamma", confirm: true, cancelled: null, name: "Ada", gone: null });
 	},
 	60_000,
 );
