@@ -4,6 +4,7 @@ import type { CapabilityRegistry } from "../capability/registry.ts";
 import { defaultRegistry, registerHookDiscovery } from "./register.ts";
 import { loadSettings, type Settings } from "./settings.ts";
 import { mark } from "../profile.ts";
+import { SYSTEM_PROVIDER } from "./system.ts";
 import { coveredChanged, verifyCovered } from "./covered.ts";
 import { resolvePath } from "../paths.ts";
 import { TrustError, type TrustStore } from "../trust/trust-store.ts";
@@ -222,7 +223,8 @@ export async function planHooks(configuredPaths: string[], cwd: string, options:
 		const found = await registry.loadCapability<Hook>("hooks", {
 			cwd,
 			home: options.home,
-			excludeProviders: [...(everyone.disabledProviders ?? []), ...(options.excludeProviders ?? [])],
+			// The system folder is the organisation's guard: no settings file switches it off.
+			excludeProviders: [...(everyone.disabledProviders ?? []).filter((id) => id !== SYSTEM_PROVIDER), ...(options.excludeProviders ?? [])],
 			includeDisabled: true,
 		});
 		warnings.push(...found.warnings);
@@ -234,6 +236,7 @@ export async function planHooks(configuredPaths: string[], cwd: string, options:
 			.map((hook) => {
 				const candidate = fromDiscovery(hook, configuredSet);
 				const id = hookExtensionId(hook);
+				if (hook._source.provider === SYSTEM_PROVIDER) return candidate;
 				if (disabled.has(id)) candidate.disabled = guarded ? "by the user's settings" : "by settings";
 				else if (candidate.source.level === "project" && (projectDisabled.has(id) || projectProviders.has(hook._source.provider)))
 					candidate.disabled = "by the project's settings";
