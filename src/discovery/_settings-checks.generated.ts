@@ -49,6 +49,14 @@ export const settingsChecks: Record<string, (value: unknown) => boolean> = {
 		  )
 		}
 	})(),
+	"teamApprovals": (() => {
+		return function check(value) {
+		  return (
+		    Array.isArray(value) &&
+		    ((array) => { for(const value of array) if(!(((typeof value === 'object' && value !== null && !Array.isArray(value)) && (typeof value['list'] === 'string') && (typeof value['publicKey'] === 'string') && (value['signature'] !== undefined ? ((typeof value['signature'] === 'string')) : true)))) { return false }; return true; })(value)
+		  )
+		}
+	})(),
 };
 
 export const settingsDescriptions: Record<string, string> = {
@@ -57,5 +65,6 @@ export const settingsDescriptions: Record<string, string> = {
 	"disabledExtensions": "an array of strings",
 	"hookTimeoutMs": "an integer ≥ 0",
 	"loadTimeoutMs": "an integer ≥ 1",
-	"decisionLog": "a boolean"
+	"decisionLog": "a boolean",
+	"teamApprovals": "an array of {\"list\": path, \"publicKey\": base64 or PEM, \"signature\"?: path}"
 };

@@ -19,6 +19,17 @@ export const SettingsSchema = Type.Object(
 		loadTimeoutMs: Type.Optional(Type.Integer({ minimum: 1, description: "an integer ≥ 1" })),
 		/** Append guard decisions to `~/.xcsh/agent/decisions.jsonl` (default true; only the user's file counts). */
 		decisionLog: Type.Optional(Type.Boolean({ description: "a boolean" })),
+		/**
+		 * Signed lists of approved project hook hashes a team shares (read from the user's file and the
+		 * root-owned /etc/xcsh/settings.json only, never a project's): each names the list, the trusted
+		 * Ed25519 public key and, optionally, the signature file (default `<list>.sig`).
+		 */
+		teamApprovals: Type.Optional(
+			Type.Array(
+				Type.Object({ list: Type.String(), publicKey: Type.String(), signature: Type.Optional(Type.String()) }),
+				{ description: 'an array of {"list": path, "publicKey": base64 or PEM, "signature"?: path}' },
+			),
+		),
 	},
 	{ additionalProperties: true },
 );

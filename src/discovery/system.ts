@@ -80,3 +80,21 @@ export const systemProvider: ProviderDefinition<Hook> = {
 	},
 	watch: () => ({ dirs: process.platform === "win32" ? [] : systemDirs().map((d) => d.dir) }),
 };
+
+/** The machine's xcsh settings, `/etc/xcsh/settings.json`: read only while it is root's alone. */
+export const SYSTEM_SETTINGS_FILE = "/etc/xcsh/settings.json";
+
+/**
+ * Why `path` (and its folder) may not be trusted as the administrator's, or `undefined` when it is root's
+ * alone; `null` when it does not exist.
+ */
+export function rootOnlyProblem(path: string): string | null | undefined {
+	if (!statSync(path, { throwIfNoEntry: false })) return null;
+	for (const target of [path, path.slice(0, path.lastIndexOf("/")) || "/"]) {
+		const info = statSync(target, { throwIfNoEntry: false });
+		if (!info) return `${target} cannot be checked`;
+		if (info.uid !== 0) return `${target} is not owned by root (uid ${info.uid})`;
+		if ((info.mode & 0o022) !== 0) return `${target} is writable by ${(info.mode & 0o002) !== 0 ? "others" : "its group"}`;
+	}
+	return undefined;
+}
