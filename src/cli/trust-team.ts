@@ -44,7 +44,9 @@ export async function trustExport(store: TrustStore, hooks: TeamHook[], cwd: str
 	if (out === undefined) await writeOutExactly(text);
 	else {
 		await writeFileAtomic(out, text);
-		await writeOut(`wrote ${out}: ${approved.length} approved hook${approved.length === 1 ? "" : "s"}; sign it with: xcsh-hooks trust sign --key KEY ${out}`);
+		await writeOut(
+			`wrote ${out}: ${approved.length} approved hook${approved.length === 1 ? "" : "s"}; sign it with: xcsh-hooks trust sign --key KEY ${out}`,
+		);
 	}
 	return EXIT_OK;
 }
@@ -83,7 +85,11 @@ export async function trustSign(keyFile: string | undefined, list: string | unde
 }
 
 const pem = (label: string, der: ArrayBuffer) =>
-	`-----BEGIN ${label}-----\n${(Buffer.from(der).toString("base64").match(/.{1,64}/g) ?? []).join("\n")}\n-----END ${label}-----\n`;
+	`-----BEGIN ${label}-----\n${(
+		Buffer.from(der)
+			.toString("base64")
+			.match(/.{1,64}/g) ?? []
+	).join("\n")}\n-----END ${label}-----\n`;
 
 /** `trust keygen --out FILE`: a new Ed25519 key pair, FILE (private, 0600) and FILE.pub; never overwrites. */
 export async function trustKeygen(out: string | undefined, json: boolean | undefined): Promise<number> {

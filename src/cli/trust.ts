@@ -114,9 +114,7 @@ export const trustCommand = defineCommand({
 			return team.trustSign(args.key && resolvePath(args.key, cwd), list && resolvePath(list, cwd), args.json);
 		}
 		if (action !== "approve" && action !== "revoke")
-			throw new CliError(
-				`unknown action "${action}"; expected approve, revoke, export, sign or keygen (or nothing, to show the status)`,
-			);
+			throw new CliError(`unknown action "${action}"; expected approve, revoke, export, sign or keygen (or nothing, to show the status)`);
 		const given = (args._ as string[]).filter((p) => p !== action).map((p) => resolvePath(p, cwd));
 		if (given.length === 0 && !args.all) throw new CliError(`trust ${action} needs hook paths, or --all for every project hook`);
 		const hooks = await projectHooks(cwd);

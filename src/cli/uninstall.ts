@@ -14,7 +14,9 @@ export const uninstallCommand = defineCommand({
 		const scope = scopeArg(args);
 		const dryRun = Boolean(args["dry-run"]);
 		const cwd = projectDir(args.cwd);
-		const result = await runInstall(() => (args.managed ? uninstallManaged(agent, { dryRun }) : uninstallBridge(agent, { scope, cwd, dryRun })));
+		const result = await runInstall(() =>
+			args.managed ? uninstallManaged(agent, { dryRun }) : uninstallBridge(agent, { scope, cwd, dryRun }),
+		);
 		await report(result, { json: args.json, dryRun, verb: "uninstall" });
 		return EXIT_OK;
 	},

@@ -25,10 +25,9 @@ export const SettingsSchema = Type.Object(
 		 * Ed25519 public key and, optionally, the signature file (default `<list>.sig`).
 		 */
 		teamApprovals: Type.Optional(
-			Type.Array(
-				Type.Object({ list: Type.String(), publicKey: Type.String(), signature: Type.Optional(Type.String()) }),
-				{ description: 'an array of {"list": path, "publicKey": base64 or PEM, "signature"?: path}' },
-			),
+			Type.Array(Type.Object({ list: Type.String(), publicKey: Type.String(), signature: Type.Optional(Type.String()) }), {
+				description: 'an array of {"list": path, "publicKey": base64 or PEM, "signature"?: path}',
+			}),
 		),
 	},
 	{ additionalProperties: true },

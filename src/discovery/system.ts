@@ -22,10 +22,7 @@ const allTools = () => ({ type: "pre" as const, tool: "*" });
 
 /** The folders scanned, in order: `pre/`, `post/`, then modules directly in the folder. */
 function systemDirs(): HookDir[] {
-	return [
-		...prePostDirs(SYSTEM_HOOKS_DIR, "user"),
-		{ dir: SYSTEM_HOOKS_DIR, pattern: MODULE_GLOB, classify: allTools, level: "user" },
-	];
+	return [...prePostDirs(SYSTEM_HOOKS_DIR, "user"), { dir: SYSTEM_HOOKS_DIR, pattern: MODULE_GLOB, classify: allTools, level: "user" }];
 }
 
 /**

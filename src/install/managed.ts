@@ -116,7 +116,8 @@ async function write(file: string, content: string): Promise<void> {
 	}
 }
 
-type Record_ = Record<string, { key: string; value?: unknown }>;
+/** Per file: the switch we set (`key`) and its value before (absent: it was not there), or that we created the file. */
+type Record_ = Record<string, { key?: string; value?: unknown; created?: true }>;
 
 async function readRecord(): Promise<Record_> {
 	try {
@@ -125,6 +126,13 @@ async function readRecord(): Promise<Record_> {
 	} catch {
 		return {};
 	}
+}
+
+/** Drops `file` from the record (and the record itself once empty). */
+async function forget(record: Record_, file: string): Promise<void> {
+	delete record[file];
+	if (Object.keys(record).length === 0) await rm(MANAGED_RECORD, { force: true });
+	else await write(MANAGED_RECORD, `${JSON.stringify(record, null, 2)}\n`);
 }
 
 /**
@@ -141,6 +149,7 @@ export async function installManaged(agent: Agent, options: ManagedOptions = {})
 	if (options.onlyManaged && !managed.onlyManagedKey)
 		throw new InstallError("usage", file, `--only-managed: ${spec.label} has no "managed hooks only" switch; install without it`);
 	const command = bridgeCommand(agent, systemCommand(options.command));
+	if (managed.format === "toml") return installToml(agent, file, command, options);
 	if (spec.layout === "files") throw new InstallError("usage", file, `--managed: ${spec.label} has no managed configuration for hooks`);
 	const config = await readJsonFile(file);
 	const blank = config.text === undefined || /^\uFEFF?[ \t\r\n]*$/.test(config.text);
@@ -182,13 +191,14 @@ export async function installManaged(agent: Agent, options: ManagedOptions = {})
 export async function uninstallManaged(agent: Agent, options: ManagedOptions = {}): Promise<InstallResult> {
 	const spec = agentSpec(agent);
 	const file = managedConfigFile(agent, options.platform);
+	if (spec.managed?.format === "toml") return uninstallToml(agent, file, options);
 	const result: InstallResult = { agent, scope: "managed", file, changes: [], written: false, notes: [] };
 	const config = await readJsonFile(file);
 	if (!config.exists || config.text === undefined) return result;
 	const doc = new ConfigText(config.text);
 	result.changes = removeEntries(doc, spec, file);
 	const record = await readRecord();
-	const set = record[file];
+	const set = record[file]?.key ? (record[file] as { key: string; value?: unknown }) : undefined;
 	if (set) {
 		const member = memberOf(doc.root(), set.key);
 		if (member && doc.value(member.value) === true) {
@@ -206,11 +216,69 @@ export async function uninstallManaged(agent: Agent, options: ManagedOptions = {
 	assertWritable(file);
 	if (result.removeFile) await rm(file);
 	else await write(file, result.content as string);
-	if (set) {
-		delete record[file];
-		if (Object.keys(record).length === 0) await rm(MANAGED_RECORD, { force: true });
-		else await write(MANAGED_RECORD, `${JSON.stringify(record, null, 2)}\n`);
+	if (set) await forget(record, file);
+	result.written = true;
+	return result;
+}
+
+/** The text of a TOML config (empty when missing); refuses what is not a regular UTF-8 file. */
+async function readText(file: string): Promise<string | undefined> {
+	const info = statSync(file, { throwIfNoEntry: false });
+	if (!info) return undefined;
+	if (!info.isFile()) throw new InstallError("not-a-file", file, `${file} is not a regular file; not changed`);
+	try {
+		return new TextDecoder("utf-8", { fatal: true }).decode(await Bun.file(file).arrayBuffer());
+	} catch (error) {
+		throw new InstallError("parse", file, `${file} cannot be read as UTF-8 text (${(error as Error).message}); not changed`);
 	}
+}
+
+async function installToml(agent: Agent, file: string, command: string, options: ManagedOptions): Promise<InstallResult> {
+	const spec = agentSpec(agent);
+	const { addTomlEntries } = await import("./managed-toml.ts");
+	const key = options.onlyManaged ? spec.managed?.onlyManagedKey : undefined;
+	const before = await readText(file);
+	const edit = addTomlEntries(before ?? "", spec, command, file, key);
+	const result: InstallResult = {
+		agent,
+		scope: "managed",
+		file,
+		changes: edit.changes,
+		written: false,
+		notes: [...(spec.managed?.notes ?? [])],
+	};
+	if (edit.changes.length === 0) return result;
+	result.content = edit.text;
+	if (options.dryRun) return result;
+	assertWritable(file);
+	if (before === undefined) {
+		// So that uninstall deletes the file it leaves empty only when install created it.
+		const record = await readRecord();
+		record[file] = { created: true };
+		await write(MANAGED_RECORD, `${JSON.stringify(record, null, 2)}\n`);
+	}
+	await write(file, edit.text);
+	result.written = true;
+	return result;
+}
+
+async function uninstallToml(agent: Agent, file: string, options: ManagedOptions): Promise<InstallResult> {
+	const spec = agentSpec(agent);
+	const { removeTomlEntries } = await import("./managed-toml.ts");
+	const text = await readText(file);
+	const result: InstallResult = { agent, scope: "managed", file, changes: [], written: false, notes: [] };
+	if (text === undefined) return result;
+	const edit = removeTomlEntries(text, spec, spec.managed?.onlyManagedKey);
+	result.changes = edit.changes;
+	if (edit.changes.length === 0) return result;
+	const record = await readRecord();
+	if (edit.text === "" && record[file]?.created) result.removeFile = true;
+	else result.content = edit.text;
+	if (options.dryRun) return result;
+	assertWritable(file);
+	if (result.removeFile) await rm(file);
+	else await write(file, edit.text);
+	if (record[file]) await forget(record, file);
 	result.written = true;
 	return result;
 }

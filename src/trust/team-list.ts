@@ -157,4 +157,3 @@ export async function loadTeamApprovals(sources: readonly TeamApprovalSource[]):
 export function teamEntries(approvals: TeamApprovals, sha256: string): TeamListEntry[] {
 	return approvals.bySha.get(sha256) ?? [];
 }
-

@@ -36,7 +36,11 @@ export const claudeDriver: AgentDriver = {
 			DISABLE_TELEMETRY: "1",
 			DISABLE_ERROR_REPORTING: "1",
 		});
-		return runProcess([...prefix, bin, "-p", prompt, "--allowedTools", "Bash Read", "--output-format", "json"], { cwd: sandbox.proj, env, timeoutMs });
+		return runProcess([...prefix, bin, "-p", prompt, "--allowedTools", "Bash Read", "--output-format", "json"], {
+			cwd: sandbox.proj,
+			env,
+			timeoutMs,
+		});
 	},
 	selfcheck: {
 		deny: (reason) =>

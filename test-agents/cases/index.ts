@@ -10,5 +10,5 @@ export const CASES: AgentCase[] = DRIVERS.flatMap((driver) => [
 	bridgeCase(driver),
 	bridgeHookFlagCase(driver),
 	...(driver.installAlone ? [initInstallCase(driver)] : []),
-	...(driver.id === "claude" ? [managedCase(driver)] : []),
+	...(driver.id === "claude" || driver.id === "codex" ? [managedCase(driver)] : []),
 ]);

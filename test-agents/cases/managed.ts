@@ -1,21 +1,45 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { codexConfig } from "../agents/codex.ts";
 import type { AgentDriver } from "../agents/types.ts";
+import type { Sandbox } from "../sandbox.ts";
 import { bridgeMarkers } from "./_bridge.ts";
 import { drive } from "./drive.ts";
 import { sh } from "./_selfcheck.ts";
 import type { AgentCase } from "./types.ts";
 
 const GUARD = join(import.meta.dir, "..", "fixtures", "xcsh", "guard.ts");
-const MANAGED_FILE = "/etc/claude-code/managed-settings.json";
+
+/** Per agent: its managed file, what it checks there, and the project's and user's attempts to switch hooks off. */
+const AGENTS: Record<string, { file: string; wrote: string[]; files(sandbox: Sandbox, allow: string): Record<string, string> }> = {
+	claude: {
+		file: "/etc/claude-code/managed-settings.json",
+		wrote: ['"allowManagedHooksOnly": true', "/etc/xcsh/bin/xcsh-hooks bridge claude"],
+		files: (_sandbox, allow) => ({
+			"proj/.claude/settings.json": `${JSON.stringify({ disableAllHooks: true, hooks: { PreToolUse: [{ matcher: "*", hooks: [{ type: "command", command: `echo '${allow}'` }] }] } })}\n`,
+			"home/.claude/settings.json": `${JSON.stringify({ disableAllHooks: true })}\n`,
+		}),
+	},
+	codex: {
+		file: "/etc/codex/requirements.toml",
+		wrote: ["allow_managed_hooks_only = true", "/etc/xcsh/bin/xcsh-hooks bridge codex"],
+		files: (sandbox, allow) => ({
+			// The user turns hooks off (`[features] hooks = false`); requirements.toml pins them on.
+			"home/.codex/config.toml": codexConfig(sandbox.proj).replace("hooks = true", "hooks = false"),
+			"home/.codex/rules/default.rules": 'prefix_rule(pattern = ["rm"], decision = "allow")\n',
+			"proj/.codex/hooks.json": `${JSON.stringify({ hooks: { PreToolUse: [{ matcher: "*", hooks: [{ type: "command", command: `echo '${allow}'` }] }] } })}\n`,
+		}),
+	},
+};
 
 /**
- * The organisation's guard (Claude Code): in a private mount namespace whose /etc is an overlay over the
- * real one (writes land in the sandbox, the real /etc is never touched), the executable and the suite
- * guard go to /etc/xcsh, `install claude --managed --only-managed` writes managed-settings.json, and the
- * agent runs in that namespace. The project's `.claude/settings.json` (a hook that allows everything, and
- * `disableAllHooks`), the user's `disableAllHooks`, the user's own hook of the same name and the user's
- * `disabledProviders: ["system"]` all try to switch the guard off: `rm -rf build` must still be blocked.
+ * The organisation's guard (Claude Code, Codex): in a private mount namespace whose /etc is an overlay
+ * over the real one (writes land in the sandbox, the real /etc is never touched), the executable and the
+ * suite guard go to /etc/xcsh, `install <agent> --managed --only-managed` writes the agent's managed file,
+ * and the agent runs in that namespace. The project's config (a hook that allows everything; Claude:
+ * `disableAllHooks`), the user's (Claude: `disableAllHooks`; Codex: `[features] hooks = false`), the user's
+ * own hook of the same name and the user's `disabledProviders: ["system"]` all try to switch the guard
+ * off: `rm -rf build` must still be blocked.
  */
 export function managedCase(driver: AgentDriver): AgentCase {
 	return {
@@ -26,10 +50,15 @@ export function managedCase(driver: AgentDriver): AgentCase {
 			if (!("exe" in ctx.bridge)) throw new Error("unreachable: no bridge");
 			const exe = ctx.bridge.exe;
 			const allow = JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow" } });
+			const agent = AGENTS[driver.id];
+			if (!agent) throw new Error(`no managed case for ${driver.id}`);
+			const MANAGED_FILE = agent.file;
 			return drive(driver, ctx, checks, "managed", {
+				async prepare(sandbox) {
+					sandbox.write(agent.files(sandbox, allow));
+					return true;
+				},
 				files: {
-					"proj/.claude/settings.json": `${JSON.stringify({ disableAllHooks: true, hooks: { PreToolUse: [{ matcher: "*", hooks: [{ type: "command", command: `echo '${allow}'` }] }] } })}\n`,
-					"home/.claude/settings.json": `${JSON.stringify({ disableAllHooks: true })}\n`,
 					"home/.xcsh/agent/hooks/guard.ts": "export default function () {}\n",
 					"home/.xcsh/agent/settings.json": `${JSON.stringify({ disabledProviders: ["system"] })}\n`,
 					"overlay/up/.keep": "",
@@ -44,8 +73,8 @@ export function managedCase(driver: AgentDriver): AgentCase {
 						"mkdir -p /etc/xcsh/bin /etc/xcsh/hooks && chmod 755 /etc/xcsh /etc/xcsh/bin /etc/xcsh/hooks",
 						`cp ${sh(exe)} /etc/xcsh/bin/xcsh-hooks && cp ${sh(GUARD)} /etc/xcsh/hooks/guard.ts`,
 						"chmod 755 /etc/xcsh/bin/xcsh-hooks && chmod 644 /etc/xcsh/hooks/guard.ts",
-						`/etc/xcsh/bin/xcsh-hooks install claude --managed --only-managed --command /etc/xcsh/bin/xcsh-hooks > ${sh(join(sandbox.logs, "install.out"))} 2>&1`,
-						`cp ${MANAGED_FILE} ${sh(join(sandbox.logs, "managed-settings.json"))}`,
+						`/etc/xcsh/bin/xcsh-hooks install ${driver.id} --managed --only-managed --command /etc/xcsh/bin/xcsh-hooks > ${sh(join(sandbox.logs, "install.out"))} 2>&1`,
+						`cp ${MANAGED_FILE} ${sh(join(sandbox.logs, "managed-config"))}`,
 						'exec "$0" "$@"',
 					].join("\n");
 					return ["unshare", "--mount", "sh", "-c", script];
@@ -53,12 +82,12 @@ export function managedCase(driver: AgentDriver): AgentCase {
 				expect: { deny: true, harmless: true, redact: false, context: false },
 				markers: bridgeMarkers(),
 				after(c, { sandbox }) {
-					const copied = join(sandbox.logs, "managed-settings.json");
+					const copied = join(sandbox.logs, "managed-config");
 					const managed = existsSync(copied) ? readFileSync(copied, "utf8") : "";
 					c.expect(
-						"managed install wrote allowManagedHooksOnly and our PreToolUse entry",
-						managed.includes('"allowManagedHooksOnly": true') && managed.includes("/etc/xcsh/bin/xcsh-hooks bridge claude"),
-						managed || "no managed-settings.json was written",
+						"managed install wrote the managed-hooks-only switch and our entries",
+						agent.wrote.every((needle) => managed.includes(needle)),
+						managed || `no ${MANAGED_FILE} was written`,
 					);
 					c.expect("the real /etc was not touched", !existsSync(MANAGED_FILE) && !existsSync("/etc/xcsh"));
 				},

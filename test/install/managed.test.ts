@@ -29,7 +29,8 @@ function inNamespace(cli: Cli, script: string, options: { cwd: string; home: str
 	].join("\n");
 	// `--map-root-user` makes us root in the namespace; as real root a plain mount namespace lets a test drop to `nobody`.
 	const ns = options.realRoot ? ["unshare", "--mount"] : ["unshare", "--mount", "--map-root-user"];
-	return runArgv([...ns, "sh", "-c", setup], { cwd: options.cwd, home: options.home, stdin: options.stdin, timeoutMs: 60_000 });
+	const stdin = options.stdin === undefined ? {} : { stdin: options.stdin };
+	return runArgv([...ns, "sh", "-c", setup], { cwd: options.cwd, home: options.home, ...stdin, timeoutMs: 60_000 });
 }
 
 afterAll(() => {
@@ -87,10 +88,15 @@ function cells(cli: Cli): void {
 				writable: `chmod 777 ${q(join(dir, "bin"))}; X install claude --managed --command ${q(join(dir, "bin", "xcsh-hooks"))}`,
 				relative: "X install claude --managed --command xcsh-hooks",
 			};
-			const script = Object.entries(cases).map(([name, line]) => `${line} > ${q(join(out, `${name}.txt`))} 2>&1; echo $? >> ${q(join(out, `${name}.txt`))}`);
+			const script = Object.entries(cases).map(
+				([name, line]) => `${line} > ${q(join(out, `${name}.txt`))} 2>&1; echo $? >> ${q(join(out, `${name}.txt`))}`,
+			);
 			script.push(`ls /etc/claude-code /etc/gemini-cli > ${q(join(out, "ls.txt"))} 2>&1 || true`);
 			await inNamespace(cli, script.join("\n"), { cwd: dir, home });
-			const read = (name: string) => readFileSync(join(out, `${name}.txt`), "utf8").trim().split("\n");
+			const read = (name: string) =>
+				readFileSync(join(out, `${name}.txt`), "utf8")
+					.trim()
+					.split("\n");
 			for (const [name, needle] of [
 				["copilot", "has no managed configuration for hooks"],
 				["gemini", 'has no "managed hooks only" switch'],

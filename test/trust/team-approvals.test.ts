@@ -39,8 +39,7 @@ async function team(cli: Cli) {
 
 	const clone = tempDir("xcsh-team-clone-");
 	writeFiles(clone, { ".xcsh/hooks/guard.ts": GUARD, ".xcsh/hooks/lib/reason.ts": LIB });
-	const userHome = (publicKeyText = publicKey) =>
-		privateHome({ teamApprovals: [{ list, publicKey: publicKeyText }] });
+	const userHome = (publicKeyText = publicKey) => privateHome({ teamApprovals: [{ list, publicKey: publicKeyText }] });
 	const emit = (home: string) => runCli(cli, ["emit", "tool_call"], { cwd: clone, home, stdin: bashCall("rm -rf build") });
 	return { org, list, clone, publicKey, userHome, emit, key, orgHome };
 }

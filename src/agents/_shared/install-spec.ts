@@ -55,6 +55,13 @@ export interface ManagedSpec {
 	files: { linux: string; darwin: string; win32: string };
 	/** The top-level key that makes the agent run managed hooks only (`--only-managed`); absent: it has none. */
 	onlyManagedKey?: string;
+	/**
+	 * With `--only-managed`, also pin `<table>.<key> = true` (TOML only): Codex turns every hook off, managed
+	 * ones too, when the user's config sets `[features] hooks = false`, unless requirements.toml pins it on.
+	 */
+	alsoPin?: { table: string; key: string };
+	/** `toml`: the file is TOML with hooks as `[[hooks.<Event>]]` tables (Codex `requirements.toml`); default JSON. */
+	format?: "toml";
 	/** What the agent still needs, printed after a managed install. */
 	notes?: string[];
 }
