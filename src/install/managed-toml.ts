@@ -115,7 +115,7 @@ function addPin(text: string, pin: { table: string; key: string }, file: string,
 }
 
 /** The text without our block and our switch line; the changes made. */
-export function removeTomlEntries(text: string, spec: AgentSpec, key: string | undefined): { text: string; changes: EntryChange[] } {
+export function removeTomlEntries(text: string, spec: AgentSpec): { text: string; changes: EntryChange[] } {
 	const changes: EntryChange[] = [];
 	let next = text;
 	const found = ourBlock(next, spec.id);

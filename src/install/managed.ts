@@ -268,7 +268,7 @@ async function uninstallToml(agent: Agent, file: string, options: ManagedOptions
 	const text = await readText(file);
 	const result: InstallResult = { agent, scope: "managed", file, changes: [], written: false, notes: [] };
 	if (text === undefined) return result;
-	const edit = removeTomlEntries(text, spec, spec.managed?.onlyManagedKey);
+	const edit = removeTomlEntries(text, spec);
 	result.changes = edit.changes;
 	if (edit.changes.length === 0) return result;
 	const record = await readRecord();

@@ -125,9 +125,9 @@ export async function verifyTeamList(source: TeamApprovalSource): Promise<TeamLi
 	const bytes = read(source.list, "list");
 	const sigText = new TextDecoder().decode(read(source.signature ?? `${source.list}.sig`, "signature"));
 	const signature = base64(sigText.trim());
-	if (!signature || signature.byteLength !== 64) throw new Error("the signature file does not hold a base64 Ed25519 signature");
+	if (signature?.byteLength !== 64) throw new Error("the signature file does not hold a base64 Ed25519 signature");
 	const key = await importPublicKey(source.publicKey);
-	if (!(await crypto.subtle.verify({ name: "Ed25519" }, key, signature, bytes as Uint8Array<ArrayBuffer>)))
+	if (!(await crypto.subtle.verify({ name: "Ed25519" }, key, signature as Uint8Array<ArrayBuffer>, bytes as Uint8Array<ArrayBuffer>)))
 		throw new Error("the signature does not match the list and the trusted key");
 	try {
 		return parseTeamList(new TextDecoder("utf-8", { fatal: true }).decode(bytes));

@@ -75,6 +75,44 @@ function cells(cli: Cli): void {
 	);
 
 	test.concurrent(
+		"codex: requirements.toml gets one marked block, the switch and the features pin; uninstall gives the file back byte for byte, or removes the one it created",
+		async () => {
+			const dir = tempDir();
+			const home = privateHome();
+			const out = join(dir, "out");
+			mkdirSync(out);
+			const admin = `allowed_approval_policies = ["never"]\n\n[features]\nweb_search = false\n`;
+			const file = "/etc/codex/requirements.toml";
+			const o = (name: string) => q(join(out, name));
+			await inNamespace(
+				cli,
+				[
+					`mkdir -p /etc/codex && printf %s ${q(admin)} > ${file}`,
+					`X install codex --managed --only-managed --command /etc/xcsh/bin/xcsh-hooks > ${o("install.txt")} 2>&1; echo $? >> ${o("install.txt")}`,
+					`cp ${file} ${o("installed.toml")}`,
+					`X uninstall codex --managed > ${o("uninstall.txt")} 2>&1; echo $? >> ${o("uninstall.txt")}`,
+					`cp ${file} ${o("after.toml")}`,
+					`rm ${file}; X install codex --managed --command /etc/xcsh/bin/xcsh-hooks > /dev/null 2>&1; X uninstall codex --managed > /dev/null 2>&1`,
+					`ls /etc/codex > ${o("ls.txt")}`,
+				].join("\n"),
+				{ cwd: dir, home },
+			);
+			const read = (name: string) => readFileSync(join(out, name), "utf8");
+			expect(read("install.txt").trim().endsWith("0")).toBe(true);
+			const installed = Bun.TOML.parse(read("installed.toml")) as Record<string, any>;
+			expect(installed.allow_managed_hooks_only).toBe(true);
+			expect(installed.features).toEqual({ web_search: false, hooks: true });
+			expect(installed.allowed_approval_policies).toEqual(["never"]);
+			expect(installed.hooks.PreToolUse[0].matcher).toBe("*");
+			expect(installed.hooks.PreToolUse[0].hooks[0].command).toBe("/etc/xcsh/bin/xcsh-hooks bridge codex --installed-by=xcsh-hooks");
+			expect(read("uninstall.txt").trim().endsWith("0")).toBe(true);
+			expect(read("after.toml")).toBe(admin);
+			expect(read("ls.txt")).toBe("");
+		},
+		CELL_TIMEOUT_MS,
+	);
+
+	test.concurrent(
 		"refusals are one line, exit 1, nothing written: no managed channel, no switch, a command users can replace, no root",
 		async () => {
 			const dir = tempDir();
@@ -83,6 +121,7 @@ function cells(cli: Cli): void {
 			const out = join(dir, "out");
 			mkdirSync(out);
 			const cases = {
+				inline: `mkdir -p /etc/codex && echo 'hooks = {}' > /etc/codex/requirements.toml; X install codex --managed --command /etc/xcsh/bin/xcsh-hooks`,
 				copilot: "X install copilot --managed --command /etc/xcsh/bin/xcsh-hooks",
 				gemini: "X install gemini --managed --only-managed --command /etc/xcsh/bin/xcsh-hooks",
 				writable: `chmod 777 ${q(join(dir, "bin"))}; X install claude --managed --command ${q(join(dir, "bin", "xcsh-hooks"))}`,
@@ -98,6 +137,7 @@ function cells(cli: Cli): void {
 					.trim()
 					.split("\n");
 			for (const [name, needle] of [
+				["inline", "hooks is set as an inline value"],
 				["copilot", "has no managed configuration for hooks"],
 				["gemini", 'has no "managed hooks only" switch'],
 				["writable", "is writable by others"],
