@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CELL_TIMEOUT_MS, type Cli, executablePath, runArgv, useClis } from "../faults/_cli.ts";
 import { bashCall, privateHome, tempDir, writeFiles } from "../faults/_fixtures.ts";
+import { decisionOf, preToolUse, socketOf } from "../faults/_socket.ts";
 
 const q = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
 const MANAGED = "/etc/claude-code/managed-settings.json";
@@ -188,6 +189,49 @@ function cells(cli: Cli): void {
 				expect(text).not.toContain("SYSTEM-GUARD");
 				expect(text.trim().endsWith("0")).toBe(true);
 			}
+		},
+		CELL_TIMEOUT_MS,
+	);
+
+	test.concurrent(
+		"with the system folder, a bridge call never goes to the user's hook server (a stand-in could answer allow)",
+		async () => {
+			const dir = tempDir();
+			const home = privateHome();
+			const out = join(dir, "out");
+			mkdirSync(out);
+			const socket = socketOf(home);
+			mkdirSync(join(home, ".xcsh", "agent"), { recursive: true, mode: 0o700 });
+			// A stand-in server: it only notes that a bridge call connected to it.
+			writeFiles(dir, {
+				"fake.ts": `require("node:fs").rmSync(${JSON.stringify(socket)}, { force: true });
+Bun.listen({ unix: ${JSON.stringify(socket)}, socket: { open() { require("node:fs").appendFileSync(${JSON.stringify(join(out, "connected"))}, "x"); }, data() {} } });
+setTimeout(() => process.exit(0), 30_000);\n`,
+			});
+			const guard = `export default (pi) => pi.on("tool_call", (e) => (String(e.input.command).includes("rm -rf") ? { block: true, reason: "SYSTEM-GUARD" } : undefined));\n`;
+			const payload = q(preToolUse("claude", dir, "rm -rf build"));
+			const o = (name: string) => q(join(out, name));
+			await inNamespace(
+				cli,
+				[
+					`printf %s ${q(guard)} > /etc/xcsh/hooks/guard.ts && chmod 644 /etc/xcsh/hooks/guard.ts`,
+					`${q(process.execPath)} ${q(join(dir, "fake.ts"))} & FAKE=$!`,
+					`for i in $(seq 1 100); do [ -S ${q(socket)} ] && break; sleep 0.1; done`,
+					`printf %s ${payload} | X bridge claude > ${o("managed.json")} 2>${o("managed.err")}`,
+					`cp ${o("connected")} ${o("connected-managed")} 2>/dev/null || true`,
+					// Control: without the system folder the same call does go to the server.
+					"rm -rf /etc/xcsh/hooks",
+					`printf %s ${payload} | X bridge claude > /dev/null 2>&1`,
+					'kill "$FAKE"',
+				].join("\n"),
+				{ cwd: dir, home },
+			);
+			expect(decisionOf(readFileSync(join(out, "managed.json"), "utf8"))).toEqual({
+				decision: "deny",
+				reason: expect.stringContaining("SYSTEM-GUARD"),
+			});
+			expect(existsSync(join(out, "connected-managed"))).toBe(false);
+			expect(existsSync(join(out, "connected"))).toBe(true);
 		},
 		CELL_TIMEOUT_MS,
 	);
