@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { onEndingSignal } from "../host/signals.ts";
 import { MAX_PAYLOAD_BYTES, readStdinAhead } from "../host/stdin.ts";
 import { INSTALL_MARKER } from "../install/marker.ts";
@@ -27,6 +28,9 @@ import { encodeRequest, GO_LINE, newerVersion, type SocketRequest, VERDICTS, typ
  * - the folder or the socket is not the user's alone: locally, with one warning (nothing is sent there);
  * - the call uses options the server cannot take over (`--hook`, `--no-discovery`, `--cwd`, help,
  *   anything unusual): locally;
+ * - the machine has the organisation's system hook folder (`install --managed`): always locally. The
+ *   server is the user's process, and a user's stand-in for it could answer "allow"; the managed guard
+ *   must not depend on anything the user runs (it costs such calls the server's speed-up).
  * - the server refuses the request, fails, or does not say it is ready within {@link ACCEPT_MS}
  *   (busy or stuck): locally — and the server, which runs nothing before this client's `go`, never runs it.
  * Once `go` is sent (socket-protocol.ts), the server's hooks may be running: any failure from then on
@@ -34,6 +38,9 @@ import { encodeRequest, GO_LINE, newerVersion, type SocketRequest, VERDICTS, typ
  * signal) is the answer a local bridge gives when its hooks fail — the agent's deny for a guard
  * event, "no opinion" for the others — never a second run of the hooks.
  */
+
+/** The system hook folder (src/discovery/system.ts), repeated here: this module imports nothing of discovery. */
+const SYSTEM_HOOKS_DIR = "/etc/xcsh/hooks";
 
 /** How long the server has to say it is ready for a request before the call runs locally. */
 const ACCEPT_MS = 1000;
@@ -247,7 +254,7 @@ function connect(path: string): Promise<Exchange | undefined> {
  */
 export async function forwardBridgeCall(argv: readonly string[], socketPath?: string): Promise<number | undefined> {
 	const call = forwarding(argv);
-	if (!call) return undefined;
+	if (!call || statSync(SYSTEM_HOOKS_DIR, { throwIfNoEntry: false })) return undefined;
 	const socket = socketPath ?? bridgeSocketPath();
 	let stdin: Uint8Array | undefined;
 	let opened: Exchange | string | undefined;

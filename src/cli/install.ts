@@ -1,6 +1,6 @@
 import type { ArgsDef } from "citty";
 import type { Agent, InstallResult, Scope } from "../install/index.ts";
-import { installableAgents, agentSpec, InstallError, installBridge, isAgent } from "../install/index.ts";
+import { installableAgents, agentSpec, InstallError, installBridge, installManaged, isAgent } from "../install/index.ts";
 import { CliError, EXIT_OK, printJson, projectArgs, projectDir, writeErr, writeOut, writeOutExactly, defineCommand } from "./_shared.ts";
 import { unknownName } from "../suggest.ts";
 
@@ -9,6 +9,7 @@ export const installArgs = {
 	agent: { type: "positional", description: `The agent: ${installableAgents().join(" | ")}` },
 	project: { type: "boolean", description: "The project's config under --cwd (the default)" },
 	user: { type: "boolean", description: "The user's config under the home directory" },
+	managed: { type: "boolean", description: "The agent's managed (system) config: needs root; --command at a system path" },
 	"dry-run": { type: "boolean", description: "Print the file as it would be written (stdout) and the changes (stderr); write nothing" },
 	...projectArgs,
 } as const satisfies ArgsDef;
@@ -21,7 +22,8 @@ export function agentArg(value: unknown): Agent {
 }
 
 /** `--project` / `--user`: at most one; project when neither. */
-export function scopeArg(args: { project?: unknown; user?: unknown }): Scope {
+export function scopeArg(args: { project?: unknown; user?: unknown; managed?: unknown }): Scope {
+	if (args.managed && (args.project || args.user)) throw new CliError("--managed writes the system config; drop --project / --user");
 	if (args.project && args.user) throw new CliError("--project and --user are mutually exclusive; give one of them (default: --project)");
 	return args.user ? "user" : "project";
 }
@@ -89,6 +91,10 @@ export const installCommand = defineCommand({
 			description: "Program to run instead of this executable (the entry runs `<CMD> bridge <agent>`)",
 			valueHint: "CMD",
 		},
+		"only-managed": {
+			type: "boolean",
+			description: "With --managed: also set the agent's managed-hooks-only switch",
+		},
 		http: {
 			type: "string",
 			description: 'Claude only: write type "http" entries posting to this URL (xcsh-hooks serve --http) instead of commands',
@@ -102,7 +108,13 @@ export const installCommand = defineCommand({
 		const cwd = projectDir(args.cwd);
 		if (args.http !== undefined && args.command !== undefined)
 			throw new CliError("--http and --command are mutually exclusive: an http entry runs no command");
-		const result = await runInstall(() => installBridge(agent, { scope, cwd, command: args.command, dryRun, http: args.http }));
+		if (args["only-managed"] && !args.managed) throw new CliError("--only-managed needs --managed");
+		if (args.managed && args.http !== undefined) throw new CliError("--managed writes command entries; drop --http");
+		const result = await runInstall(() =>
+			args.managed
+				? installManaged(agent, { command: args.command, onlyManaged: Boolean(args["only-managed"]), dryRun })
+				: installBridge(agent, { scope, cwd, command: args.command, dryRun, http: args.http }),
+		);
 		await report(result, { json: args.json, dryRun, verb: "install" });
 		return EXIT_OK;
 	},

@@ -81,8 +81,14 @@ export const trustCommand = defineCommand({
 		description: "Show the project's hooks and their approval; `trust approve|revoke <path…>` (or --all) changes it",
 	},
 	args: {
-		action: { type: "positional", required: false, description: "approve | revoke (omit to show the status)" },
+		action: {
+			type: "positional",
+			required: false,
+			description: "approve | revoke | export | sign | keygen (omit to show the status)",
+		},
 		all: { type: "boolean", description: "With approve/revoke: every project hook of --cwd" },
+		key: { type: "string", description: "With sign: the Ed25519 private key (PKCS#8 PEM)", valueHint: "FILE" },
+		out: { type: "string", description: "With export: the list to write (default stdout); keygen: the key file", valueHint: "FILE" },
 		...projectArgs,
 	},
 	async run({ args }) {
@@ -103,8 +109,17 @@ export const trustCommand = defineCommand({
 			await writeOut(lines.join("\n") || "This project has no project-level hooks.");
 			return EXIT_OK;
 		}
+		if (action === "export" || action === "sign" || action === "keygen") {
+			// Loaded only for these actions: Web Crypto and the list format are nothing the others need.
+			const team = await import("./trust-team.ts");
+			const out = args.out === undefined ? undefined : resolvePath(args.out, cwd);
+			if (action === "export") return team.trustExport(store, await projectHooks(cwd), cwd, out);
+			if (action === "keygen") return team.trustKeygen(out, args.json);
+			const list = (args._ as string[]).filter((p) => p !== action)[0];
+			return team.trustSign(args.key && resolvePath(args.key, cwd), list && resolvePath(list, cwd), args.json);
+		}
 		if (action !== "approve" && action !== "revoke")
-			throw new CliError(`unknown action "${action}"; expected approve or revoke (or nothing, to show the status)`);
+			throw new CliError(`unknown action "${action}"; expected approve, revoke, export, sign or keygen (or nothing, to show the status)`);
 		const given = (args._ as string[]).filter((p) => p !== action).map((p) => resolvePath(p, cwd));
 		if (given.length === 0 && !args.all) throw new CliError(`trust ${action} needs hook paths, or --all for every project hook`);
 		const hooks = await projectHooks(cwd);

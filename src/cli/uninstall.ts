@@ -1,4 +1,4 @@
-import { uninstallBridge } from "../install/index.ts";
+import { uninstallBridge, uninstallManaged } from "../install/index.ts";
 import { EXIT_OK, projectDir, defineCommand } from "./_shared.ts";
 import { agentArg, installArgs, report, runInstall, scopeArg } from "./install.ts";
 
@@ -14,7 +14,9 @@ export const uninstallCommand = defineCommand({
 		const scope = scopeArg(args);
 		const dryRun = Boolean(args["dry-run"]);
 		const cwd = projectDir(args.cwd);
-		const result = await runInstall(() => uninstallBridge(agent, { scope, cwd, dryRun }));
+		const result = await runInstall(() =>
+			args.managed ? uninstallManaged(agent, { dryRun }) : uninstallBridge(agent, { scope, cwd, dryRun }),
+		);
 		await report(result, { json: args.json, dryRun, verb: "uninstall" });
 		return EXIT_OK;
 	},

@@ -76,6 +76,14 @@ export const settingsChecks: Record<string, (value: unknown) => boolean> = {
 		  )
 		}
 	})(),
+	"teamApprovals": (() => {
+		return function check(value) {
+		  return (
+		    Array.isArray(value) &&
+		    ((array) => { for(const value of array) if(!(((typeof value === 'object' && value !== null && !Array.isArray(value)) && (typeof value['list'] === 'string') && (typeof value['publicKey'] === 'string') && (value['signature'] !== undefined ? ((typeof value['signature'] === 'string')) : true)))) { return false }; return true; })(value)
+		  )
+		}
+	})(),
 };
 
 export const settingsDescriptions: Record<string, string> = {
@@ -87,5 +95,6 @@ export const settingsDescriptions: Record<string, string> = {
 	"decisionLog": "a boolean",
 	"otlp": "an object {\"endpoint\": \"http://HOST:PORT\", \"headers\"?: {NAME: VALUE}}",
 	"server": "a boolean",
-	"serverIdleMinutes": "a number ≥ 0"
+	"serverIdleMinutes": "a number ≥ 0",
+	"teamApprovals": "an array of {\"list\": path, \"publicKey\": base64 or PEM, \"signature\"?: path}"
 };

@@ -2,12 +2,14 @@ import type { AgentHookEntry } from "../agents/_shared/entry.ts";
 import { type Hook, hookExtensionId, hookKey } from "./hooks-capability.ts";
 import type { CapabilityRegistry } from "../capability/registry.ts";
 import { defaultRegistry, registerHookDiscovery } from "./register.ts";
-import { loadSettings, type Settings } from "./settings.ts";
+import { loadSettings, readSettingsFile, type Settings } from "./settings.ts";
 import { mark } from "../profile.ts";
+import { rootOnlyProblem, SYSTEM_PROVIDER, SYSTEM_SETTINGS_FILE } from "./system.ts";
+import type { TeamApprovalSource, TeamApprovals } from "../trust/team-list.ts";
 import { coveredChanged, verifyCovered } from "./covered.ts";
-import { resolvePath } from "../paths.ts";
+import { homeDir, resolvePath } from "../paths.ts";
 import { TrustError, type TrustStore } from "../trust/trust-store.ts";
-import type { ApprovedSource } from "../hooks/_approved.ts";
+import type { ApprovedFile, ApprovedSource } from "../hooks/_approved.ts";
 import { errorMessage } from "../hooks/_describe.ts";
 import { type LoadHooksOptions, loadHooks } from "../hooks/loader.ts";
 import { DEFAULT_SHELL_HOOK_TIMEOUT_MS, isModulePath, type ShellHookSpec } from "../hooks/shell-hook.ts";
@@ -125,7 +127,12 @@ function recheckBeside(realPath: string, hook: string, files: Readonly<Record<st
  * hashed. A hook that changed since its approval, or whose approval or content cannot be checked
  * (an unreadable trust store, a directory or FIFO where a file should be), fails closed.
  */
-async function verdicts(candidates: Candidate[], store: TrustStore, warnings: string[]): Promise<Map<Candidate, Verdict>> {
+async function verdicts(
+	candidates: Candidate[],
+	store: TrustStore,
+	warnings: string[],
+	team: () => Promise<TeamApprovals | undefined>,
+): Promise<Map<Candidate, Verdict>> {
 	const result = new Map<Candidate, Verdict>();
 	let storeProblem: string | undefined;
 	await Promise.all(
@@ -147,6 +154,12 @@ async function verdicts(candidates: Candidate[], store: TrustStore, warnings: st
 						const files = covered && "files" in covered ? covered.files : undefined;
 						const source: ApprovedSource = { bytes: check.bytes, sha256: check.sha256, realPath: check.key, files };
 						if (!content && !isModulePath(check.key)) source.recheck = recheckBeside(check.key, candidate.path, check.files);
+						return result.set(candidate, { run: true, source });
+					}
+					const shared = await teamApproved(await team(), check, Boolean(content));
+					if (shared) {
+						const source: ApprovedSource = { bytes: check.bytes, sha256: check.sha256, realPath: check.key, files: shared.files };
+						if (!content && !isModulePath(check.key)) source.recheck = recheckBeside(check.key, candidate.path, shared.approved);
 						return result.set(candidate, { run: true, source });
 					}
 					const reason = covered ? "changed" : (check.reason ?? "unknown");
@@ -172,6 +185,45 @@ async function verdicts(candidates: Candidate[], store: TrustStore, warnings: st
 	);
 	if (storeProblem) warnings.push(`project hooks fail closed: the trust store cannot be used (${storeProblem})`);
 	return result;
+}
+
+/**
+ * The team-list approval of a hook not approved locally: an entry on a verified list with the hook's exact
+ * bytes whose covered files (its imports, the files beside it) are all as listed; else `undefined`.
+ */
+async function teamApproved(
+	team: TeamApprovals | undefined,
+	check: { sha256: string; key: string },
+	isEntry: boolean,
+): Promise<{ files: Map<string, ApprovedFile> | undefined; approved: Record<string, string> } | undefined> {
+	if (!team) return undefined;
+	const { absoluteFiles, teamEntries } = await import("../trust/team-list.ts");
+	for (const entry of teamEntries(team, check.sha256)) {
+		if (isEntry) return { files: undefined, approved: {} }; // an agent entry's content holds everything it runs
+		const approved = absoluteFiles(entry, check.key);
+		const covered = verifyCovered(check.key, approved);
+		if ("files" in covered) return { files: covered.files, approved };
+	}
+	return undefined;
+}
+
+/** The `teamApprovals` of the user's settings (paths against home) and of the root-owned system settings. */
+async function teamSources(user: Settings, warnings: string[]): Promise<TeamApprovalSource[]> {
+	const home = homeDir();
+	const sources = (user.teamApprovals ?? []).map((s) => ({
+		...s,
+		list: resolvePath(s.list, home),
+		signature: s.signature === undefined ? undefined : resolvePath(s.signature, home),
+	}));
+	const problem = rootOnlyProblem(SYSTEM_SETTINGS_FILE);
+	if (problem) warnings.push(`${SYSTEM_SETTINGS_FILE} ignored: ${problem} (it must be root's alone)`);
+	else if (problem === undefined) {
+		const system = await readSettingsFile(SYSTEM_SETTINGS_FILE);
+		warnings.push(...system.warnings);
+		for (const s of system.settings?.teamApprovals ?? [])
+			sources.push({ ...s, list: resolvePath(s.list, "/"), signature: s.signature && resolvePath(s.signature, "/") });
+	}
+	return sources;
 }
 
 /**
@@ -224,7 +276,8 @@ export async function planHooks(configuredPaths: string[], cwd: string, options:
 		const found = await registry.loadCapability<Hook>("hooks", {
 			cwd,
 			home: options.home,
-			excludeProviders: [...(everyone.disabledProviders ?? []), ...(options.excludeProviders ?? [])],
+			// The system folder is the organisation's guard: no settings file switches it off.
+			excludeProviders: [...(everyone.disabledProviders ?? []).filter((id) => id !== SYSTEM_PROVIDER), ...(options.excludeProviders ?? [])],
 			includeDisabled: true,
 		});
 		warnings.push(...found.warnings);
@@ -236,6 +289,7 @@ export async function planHooks(configuredPaths: string[], cwd: string, options:
 			.map((hook) => {
 				const candidate = fromDiscovery(hook, configuredSet);
 				const id = hookExtensionId(hook);
+				if (hook._source.provider === SYSTEM_PROVIDER) return candidate;
 				if (disabled.has(id)) candidate.disabled = guarded ? "by the user's settings" : "by settings";
 				else if (candidate.source.level === "project" && (projectDisabled.has(id) || projectProviders.has(hook._source.provider)))
 					candidate.disabled = "by the project's settings";
@@ -245,7 +299,18 @@ export async function planHooks(configuredPaths: string[], cwd: string, options:
 	}
 
 	const candidates = [...discovered, ...fromSettings, ...configured];
-	const trusted = guarded ? await verdicts(candidates, trust, warnings) : undefined;
+	// Team lists are read (and their signatures verified) only when a project hook is not approved locally.
+	let team: Promise<TeamApprovals | undefined> | undefined;
+	const teamOnce = () => {
+		team ??= teamSources(userSettings, warnings).then(async (sources) => {
+			if (sources.length === 0) return undefined;
+			const loaded = await (await import("../trust/team-list.ts")).loadTeamApprovals(sources);
+			warnings.push(...loaded.warnings);
+			return loaded;
+		});
+		return team;
+	};
+	const trusted = guarded ? await verdicts(candidates, trust, warnings, teamOnce) : undefined;
 	mark("trust");
 	const plan: HookPlan = { entries: [], load: [], sources: new Map(), failClosed: [], skipped: [], warnings, settings };
 	const keys = new Map<string, { path: string; level: HookSource["level"] }>();

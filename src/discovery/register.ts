@@ -11,13 +11,14 @@ import { claudeProvider } from "./claude.ts";
 import { projectSettingsPath, userSettingsPath } from "./settings.ts";
 import { codexProvider } from "./codex.ts";
 import { nativeProvider } from "./native.ts";
+import { systemProvider } from "./system.ts";
 
 /**
- * The hook providers, highest priority first: hook files (`native`, and the seed's `claude` / `codex`
+ * The hook providers, highest priority first: the root-owned system folder, hook files (`native`, and the seed's `claude` / `codex`
  * folder layouts), then the command hooks of the agents' own configs (src/agent-hooks).
  */
 export function hookProviders(): ProviderDefinition<Hook>[] {
-	return [nativeProvider, claudeProvider, codexProvider, ...agentHookProviders()];
+	return [systemProvider, nativeProvider, claudeProvider, codexProvider, ...agentHookProviders()];
 }
 
 /**

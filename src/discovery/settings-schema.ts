@@ -30,6 +30,16 @@ export const SettingsSchema = Type.Object(
 		server: Type.Optional(Type.Boolean({ description: "a boolean" })),
 		/** Minutes without a call before a server a bridge call started exits (default 10; 0: never; only the user's file counts). */
 		serverIdleMinutes: Type.Optional(Type.Number({ minimum: 0, description: "a number ≥ 0" })),
+		/**
+		 * Signed lists of approved project hook hashes a team shares (read from the user's file and the
+		 * root-owned /etc/xcsh/settings.json only, never a project's): each names the list, the trusted
+		 * Ed25519 public key and, optionally, the signature file (default `<list>.sig`).
+		 */
+		teamApprovals: Type.Optional(
+			Type.Array(Type.Object({ list: Type.String(), publicKey: Type.String(), signature: Type.Optional(Type.String()) }), {
+				description: 'an array of {"list": path, "publicKey": base64 or PEM, "signature"?: path}',
+			}),
+		),
 	},
 	{ additionalProperties: true },
 );

@@ -13,3 +13,4 @@ export {
 	installBridge,
 	uninstallBridge,
 } from "./install.ts";
+export { installManaged, MANAGED_RECORD, type ManagedOptions, managedAgents, managedConfigFile, uninstallManaged } from "./managed.ts";

@@ -30,7 +30,8 @@ export interface InstallOptions {
 /** What an install or uninstall did (or, with `dryRun`, would do). */
 export interface InstallResult {
 	agent: Agent;
-	scope: Scope;
+	/** `managed`: the agent's administrator configuration (`install --managed`). */
+	scope: Scope | "managed";
 	/** The agent's config file. */
 	file: string;
 	/** Each entry added, updated or removed; empty when the file already was as wanted. */

@@ -27,7 +27,7 @@ export const claudeDriver: AgentDriver = {
 	configure(sandbox, hooks) {
 		sandbox.write({ "proj/.claude/settings.json": claudeSettings(hooks) });
 	},
-	run(bin, sandbox, baseUrl, prompt, timeoutMs) {
+	run(bin, sandbox, baseUrl, prompt, timeoutMs, prefix = []) {
 		const env = sandbox.env({
 			ANTHROPIC_BASE_URL: baseUrl,
 			ANTHROPIC_API_KEY: "sk-ant-test-key",
@@ -36,7 +36,11 @@ export const claudeDriver: AgentDriver = {
 			DISABLE_TELEMETRY: "1",
 			DISABLE_ERROR_REPORTING: "1",
 		});
-		return runProcess([bin, "-p", prompt, "--allowedTools", "Bash Read", "--output-format", "json"], { cwd: sandbox.proj, env, timeoutMs });
+		return runProcess([...prefix, bin, "-p", prompt, "--allowedTools", "Bash Read", "--output-format", "json"], {
+			cwd: sandbox.proj,
+			env,
+			timeoutMs,
+		});
 	},
 	selfcheck: {
 		deny: (reason) =>

@@ -4,7 +4,7 @@ import type { AgentDriver, HookCommands } from "./types.ts";
 import { join } from "node:path";
 
 /** `config.toml` for an offline run (PROTOCOLS.md A.2.1), trusting the project so its `.codex/hooks.json` loads (A.2.5). */
-function config(proj: string): string {
+export function codexConfig(proj: string): string {
 	return `model = "mock-model"
 model_provider = "mock"
 approval_policy = "never"
@@ -47,16 +47,17 @@ export const codexDriver: AgentDriver = {
 	api: responsesApi,
 	configure(sandbox, hooks) {
 		sandbox.write({
-			"home/.codex/config.toml": config(sandbox.proj),
+			"home/.codex/config.toml": codexConfig(sandbox.proj),
 			// Codex's own exec policy rejects `rm -rf` under approval "never" whatever a hook says (A.2.1);
 			// allowing it here is what makes the guard the only thing between the model and the deletion.
 			"home/.codex/rules/default.rules": 'prefix_rule(pattern = ["rm"], decision = "allow")\n',
 			"proj/.codex/hooks.json": codexHooks(hooks),
 		});
 	},
-	run(bin, sandbox, baseUrl, prompt, timeoutMs) {
+	run(bin, sandbox, baseUrl, prompt, timeoutMs, prefix = []) {
 		const env = sandbox.env({ CODEX_HOME: join(sandbox.home, ".codex"), MOCK_API_KEY: "sk-test" });
 		const args = [
+			...prefix,
 			bin,
 			"exec",
 			"--skip-git-repo-check",

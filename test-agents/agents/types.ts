@@ -27,8 +27,11 @@ export interface AgentDriver {
 	api: ModelApi;
 	/** Writes the agent's user settings and the project's hook config into the sandbox. */
 	configure(sandbox: Sandbox, hooks: HookCommands): void;
-	/** Runs the agent once, non-interactively, against the model server at `baseUrl`. */
-	run(bin: string, sandbox: Sandbox, baseUrl: string, prompt: string, timeoutMs: number): Promise<RunResult>;
+	/**
+	 * Runs the agent once, non-interactively, against the model server at `baseUrl`; `prefix` (a program
+	 * and its arguments that end by running the rest, e.g. a mount namespace) goes in front of the command.
+	 */
+	run(bin: string, sandbox: Sandbox, baseUrl: string, prompt: string, timeoutMs: number, prefix?: string[]): Promise<RunResult>;
 	/** The hand-written self-check answers in this agent's own protocol. */
 	selfcheck: {
 		deny(reason: string): string;

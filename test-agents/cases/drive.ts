@@ -20,6 +20,8 @@ export interface DriveSetup {
 	/** Which standard assertions apply; the rest are checked by `after`. */
 	expect: Outcome["expect"];
 	markers: Markers;
+	/** What runs the agent (see {@link AgentDriver.run}'s `prefix`), given the sandbox. */
+	prefix?(sandbox: Sandbox): string[];
 	/** Further checks on the outcome. */
 	after?(checks: Checks, outcome: Outcome): void;
 }
@@ -32,7 +34,7 @@ export async function drive(driver: AgentDriver, ctx: CaseContext, checks: Check
 		sandbox.write({ ...projectFiles(), ...setup.files });
 		if (setup.hooks) driver.configure(sandbox, setup.hooks(sandbox));
 		if (setup.prepare && !(await setup.prepare(sandbox, checks))) return;
-		const run = await driver.run(ctx.bin, sandbox, server.url, PROMPT, ctx.timeoutMs);
+		const run = await driver.run(ctx.bin, sandbox, server.url, PROMPT, ctx.timeoutMs, setup.prefix?.(sandbox));
 		await Bun.write(join(sandbox.logs, "requests.json"), JSON.stringify(server.requests, null, 1));
 		await Bun.write(join(sandbox.logs, "agent.out"), `${run.stdout}\n--- stderr\n${run.stderr}`);
 		ctx.log(

@@ -158,6 +158,8 @@ describe("hook providers", () => {
 		registerHookDiscovery(defaultRegistry);
 		const result = await loadCapability<Hook>("hooks", { cwd: project() });
 		expect(result.providers.map((p) => [p.id, p.priority])).toEqual([
+			// The root-owned system folder an organisation installs (/etc/xcsh/hooks): first, above everything.
+			["system", 1000],
 			["native", 100],
 			["claude", 80],
 			["codex", 70],

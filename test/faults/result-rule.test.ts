@@ -238,7 +238,7 @@ describe('loadCapability("hooks") in a fresh process, without registerHookDiscov
 		expect(out.before).toBe(false); // importing the package defined nothing
 		expect(out.after).toBe(true);
 		expect(out.names).toEqual(["/.xcsh/hooks/pre/bash.sh"]);
-		expect(out.providers.slice(0, 3)).toEqual(["native", "claude", "codex"]);
+		expect(out.providers.slice(0, 4)).toEqual(["system", "native", "claude", "codex"]);
 
 		// An embedder adding a provider first gets the built-in ones beside it.
 		const first = await runArgv([process.execPath, join(project, "first.ts"), project], { cwd: project, home, timeoutMs: 30_000 });

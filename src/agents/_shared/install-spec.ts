@@ -50,6 +50,25 @@ export interface AgentSpec {
 	httpNotes?(url: string): string[];
 	/** What the agent still needs before the entries run, printed after an install. */
 	notes(scope: Scope, dir: string): string[];
+	/** The agent's managed (administrator) configuration, when it has one (`install --managed`). */
+	managed?: ManagedSpec;
+}
+
+/** Where an agent reads the configuration an administrator deploys, per OS, as its documentation gives it. */
+export interface ManagedSpec {
+	/** The managed config file on Linux, macOS and Windows (same layout as {@link AgentSpec.file}'s). */
+	files: { linux: string; darwin: string; win32: string };
+	/** The top-level key that makes the agent run managed hooks only (`--only-managed`); absent: it has none. */
+	onlyManagedKey?: string;
+	/**
+	 * With `--only-managed`, also pin `<table>.<key> = true` (TOML only): Codex turns every hook off, managed
+	 * ones too, when the user's config sets `[features] hooks = false`, unless requirements.toml pins it on.
+	 */
+	alsoPin?: { table: string; key: string };
+	/** `toml`: the file is TOML with hooks as `[[hooks.<Event>]]` tables (Codex `requirements.toml`); default JSON. */
+	format?: "toml";
+	/** What the agent still needs, printed after a managed install. */
+	notes?: string[];
 }
 
 /**

@@ -39,5 +39,14 @@ export const claudeInstall: AgentSpec = {
 			`The server must be running: xcsh-hooks serve --http ${listen}. While it is down, PreToolUse and UserPromptSubmit are blocked (onFailure: "block", by design); the other events go ahead without the hooks.`,
 		];
 	},
+	// The paths Claude Code 2.1 reads (its binary names /etc/claude-code and /Library/Application Support/ClaudeCode).
+	managed: {
+		files: {
+			linux: "/etc/claude-code/managed-settings.json",
+			darwin: "/Library/Application Support/ClaudeCode/managed-settings.json",
+			win32: "C:\\Program Files\\ClaudeCode\\managed-settings.json",
+		},
+		onlyManagedKey: "allowManagedHooksOnly",
+	},
 	notes: () => [],
 };

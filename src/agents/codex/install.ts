@@ -21,6 +21,18 @@ export const codexInstall: AgentSpec = {
 		{ name: "Stop" },
 	]),
 	handler: (_event, command) => ({ type: "command", command, timeout: TIMEOUT_S }),
+	// Managed hooks live in requirements.toml (Codex 0.169 reads /etc/codex/requirements.toml); they need no hook trust.
+	managed: {
+		files: {
+			linux: "/etc/codex/requirements.toml",
+			darwin: "/etc/codex/requirements.toml",
+			win32: "C:\\ProgramData\\OpenAI\\Codex\\requirements.toml",
+		},
+		onlyManagedKey: "allow_managed_hooks_only",
+		// Observed with Codex 0.169: a user's `[features] hooks = false` turns the managed hooks off too.
+		alsoPin: { table: "features", key: "hooks" },
+		format: "toml",
+	},
 	notes: (scope, dir) => [
 		"Codex runs non-managed hooks only once they are trusted (trust them in Codex, or `codex exec --dangerously-bypass-hook-trust`); untrusted hooks are skipped silently.",
 		...homeOverride(scope, "CODEX_HOME", join(dir, ".codex"), "hooks.json"),

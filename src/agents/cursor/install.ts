@@ -22,5 +22,14 @@ export const cursorInstall: AgentSpec = {
 	]),
 	// `failClosed` is Cursor's switch for "a crash, timeout or invalid JSON blocks" (PROTOCOLS §4.3).
 	handler: (event, command) => ({ command, timeout: TIMEOUT_S, ...(event.guard ? { failClosed: true } : {}) }),
+	// Cursor's enterprise hooks file (conflict priority: enterprise before team, project and user).
+	managed: {
+		files: {
+			linux: "/etc/cursor/hooks.json",
+			darwin: "/Library/Application Support/Cursor/hooks.json",
+			win32: "C:\\ProgramData\\Cursor\\hooks.json",
+		},
+		notes: ["Cursor runs enterprise hooks beside the others and has no managed-hooks-only switch."],
+	},
 	notes: (scope) => (scope === "project" ? ["Cursor runs project hooks only in a trusted workspace."] : []),
 };

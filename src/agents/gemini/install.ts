@@ -22,6 +22,18 @@ export const geminiInstall: AgentSpec = {
 	]),
 	// `name` is what Gemini shows in its project-hook warning and part of its dedup key.
 	handler: (_event, command) => ({ type: "command", name: "xcsh-hooks", command, timeout: (TIMEOUT_S * 1000) / GEMINI.timeoutUnitMs }),
+	// Gemini CLI's system settings (GEMINI_CLI_SYSTEM_SETTINGS_PATH moves them; the note says so).
+	managed: {
+		files: {
+			linux: "/etc/gemini-cli/settings.json",
+			darwin: "/Library/Application Support/GeminiCli/settings.json",
+			win32: "C:\\ProgramData\\gemini-cli\\settings.json",
+		},
+		notes: [
+			"Gemini CLI merges system hooks with the user's and the project's and has no managed-hooks-only switch; a user can still add hooks, not remove these.",
+			"Gemini CLI reads GEMINI_CLI_SYSTEM_SETTINGS_PATH instead of this file when that variable is set.",
+		],
+	},
 	notes: (scope) =>
 		scope === "project" ? ["Gemini runs project hooks only in a trusted workspace (headless: GEMINI_CLI_TRUST_WORKSPACE=true)."] : [],
 };

@@ -1,0 +1,97 @@
+import { lstatSync, readdirSync, statSync } from "node:fs";
+import type { Hook } from "./hooks-capability.ts";
+import type { ProviderDefinition } from "../capability/registry.ts";
+import { MODULE_GLOB } from "../hooks/module-files.ts";
+import { type HookDir, prePostDirs, scanHookDirs } from "./_scan.ts";
+
+/*
+ * The system hook folder an organisation installs (`install <agent> --managed`): hooks every agent call
+ * on the machine runs, which neither a project nor the user can switch off or replace. It is read only
+ * when it, its parent and everything in it is owned by root and writable by nobody else: a folder a user
+ * could write to would let that user swap the guard, so then nothing of it loads (a warning says why).
+ * Windows has no such folder yet (its ACLs are not checked here); the provider finds nothing there.
+ */
+
+/** The provider id of the system folder; settings cannot disable it (src/discovery/discover.ts). */
+export const SYSTEM_PROVIDER = "system";
+
+/** `/etc/xcsh/hooks` on Linux and macOS. A constant on purpose: no variable can move the guard elsewhere. */
+export const SYSTEM_HOOKS_DIR = "/etc/xcsh/hooks";
+
+const allTools = () => ({ type: "pre" as const, tool: "*" });
+
+/** The folders scanned, in order: `pre/`, `post/`, then modules directly in the folder. */
+function systemDirs(): HookDir[] {
+	return [...prePostDirs(SYSTEM_HOOKS_DIR, "user"), { dir: SYSTEM_HOOKS_DIR, pattern: MODULE_GLOB, classify: allTools, level: "user" }];
+}
+
+/**
+ * Why the system folder must not be loaded, or `undefined` when it may: `/etc/xcsh`, the hooks folder,
+ * its `pre/` and `post/` folders and every entry in them (symlinks followed) must be owned by root and
+ * not writable by group or others. A missing folder is `null` (nothing to load, nothing to say).
+ */
+export function systemFolderProblem(dir: string = SYSTEM_HOOKS_DIR): string | null | undefined {
+	const top = lstatSync(dir, { throwIfNoEntry: false });
+	if (!top) return null;
+	const parent = dir.slice(0, dir.lastIndexOf("/"));
+	const checked = [parent, dir];
+	for (const sub of ["pre", "post"]) if (statSync(`${dir}/${sub}`, { throwIfNoEntry: false })) checked.push(`${dir}/${sub}`);
+	for (const folder of checked.slice(1)) {
+		let names: string[];
+		try {
+			names = readdirSync(folder);
+		} catch (error) {
+			return `${folder} cannot be read (${(error as NodeJS.ErrnoException).code})`;
+		}
+		for (const name of names) checked.push(`${folder}/${name}`);
+	}
+	for (const path of checked) {
+		let info: ReturnType<typeof statSync>;
+		try {
+			info = statSync(path);
+		} catch (error) {
+			return `${path} cannot be checked (${(error as NodeJS.ErrnoException).code})`;
+		}
+		if (info.uid !== 0) return `${path} is not owned by root (uid ${info.uid})`;
+		if ((info.mode & 0o022) !== 0) return `${path} is writable by ${(info.mode & 0o002) !== 0 ? "others" : "its group"}`;
+	}
+	return undefined;
+}
+
+/**
+ * The system hook folder (priority 1000, above every other provider, so its hooks come first and a user
+ * or project hook of the same name never replaces one). Its hooks count as the user's own: they run
+ * without an approval. Linux and macOS only.
+ */
+export const systemProvider: ProviderDefinition<Hook> = {
+	id: SYSTEM_PROVIDER,
+	displayName: "system",
+	description: `Hooks the organisation installed in ${SYSTEM_HOOKS_DIR} (root-owned)`,
+	priority: 1000,
+	load: () => {
+		if (process.platform === "win32") return { items: [], warnings: [] };
+		const problem = systemFolderProblem();
+		if (problem === null) return { items: [], warnings: [] };
+		if (problem) return { items: [], warnings: [`${SYSTEM_HOOKS_DIR} not loaded, none of it runs: ${problem} (it must be root's alone)`] };
+		return scanHookDirs(systemDirs(), systemProvider);
+	},
+	watch: () => ({ dirs: process.platform === "win32" ? [] : systemDirs().map((d) => d.dir) }),
+};
+
+/** The machine's xcsh settings, `/etc/xcsh/settings.json`: read only while it is root's alone. */
+export const SYSTEM_SETTINGS_FILE = "/etc/xcsh/settings.json";
+
+/**
+ * Why `path` (and its folder) may not be trusted as the administrator's, or `undefined` when it is root's
+ * alone; `null` when it does not exist.
+ */
+export function rootOnlyProblem(path: string): string | null | undefined {
+	if (!statSync(path, { throwIfNoEntry: false })) return null;
+	for (const target of [path, path.slice(0, path.lastIndexOf("/")) || "/"]) {
+		const info = statSync(target, { throwIfNoEntry: false });
+		if (!info) return `${target} cannot be checked`;
+		if (info.uid !== 0) return `${target} is not owned by root (uid ${info.uid})`;
+		if ((info.mode & 0o022) !== 0) return `${target} is writable by ${(info.mode & 0o002) !== 0 ? "others" : "its group"}`;
+	}
+	return undefined;
+}

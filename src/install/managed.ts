@@ -1,0 +1,284 @@
+import { accessSync, constants, statSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { dirname } from "pathe";
+import { writeFileAtomic } from "../fs/atomic-write.ts";
+import { ConfigText } from "./_config-text.ts";
+import { readJsonFile } from "./_json-file.ts";
+import { memberOf } from "./_json-text.ts";
+import { type Agent, agentSpec, installableAgents } from "./agents.ts";
+import { bridgeCommand, selfArgv, shellQuote } from "./bridge-command.ts";
+import { addEntries, removeEntries } from "./entries.ts";
+import { InstallError } from "./errors.ts";
+import type { InstallResult } from "./install.ts";
+import { shellWords } from "./own-entry.ts";
+
+/*
+ * `install <agent> --managed`: our entries in the configuration an administrator deploys, which the
+ * agent reads before (and, with its "managed hooks only" switch, instead of) the user's and the
+ * project's. Everything about it is the machine's, not a user's: the file is at the agent's fixed system
+ * path, the command it runs must be an executable no user can replace, and what we set besides our
+ * entries (the switch) is recorded in a root-owned file beside the system hooks, so `uninstall --managed`
+ * puts back exactly what was there.
+ */
+
+/** The record of what a managed install set besides its entries: per file, the switch and its value before. */
+export const MANAGED_RECORD = "/etc/xcsh/managed-installs.json";
+
+type Platform = "linux" | "darwin" | "win32";
+
+/** Options of {@link installManaged} and {@link uninstallManaged}. */
+export interface ManagedOptions {
+	/** The program the entries run (`<command> bridge <agent>`); default: this executable. Must be at a system path. */
+	command?: string | undefined;
+	/** Also set the agent's "managed hooks only" switch (install only). */
+	onlyManaged?: boolean;
+	dryRun?: boolean;
+	/** The OS whose path is used (default: this one); only for showing another OS's path. */
+	platform?: Platform;
+}
+
+/** Agents with a managed hook channel, for messages. */
+export function managedAgents(): Agent[] {
+	return installableAgents().filter((agent) => agentSpec(agent).managed !== undefined);
+}
+
+/** `agent`'s managed config file on `platform`; a one-line refusal for an agent that has none. */
+export function managedConfigFile(agent: Agent, platform: Platform = currentPlatform()): string {
+	const spec = agentSpec(agent);
+	if (!spec.managed)
+		throw new InstallError(
+			"usage",
+			undefined,
+			`--managed: ${spec.label} has no managed configuration for hooks; agents with one: ${managedAgents().join(", ")}`,
+		);
+	return spec.managed.files[platform];
+}
+
+function currentPlatform(): Platform {
+	return process.platform === "darwin" || process.platform === "win32" ? process.platform : "linux";
+}
+
+/**
+ * Why `path` is not at a system path, or `undefined`: it and its folder must be owned by root and
+ * writable by no one else (a user who could replace the executable could replace the guard).
+ */
+function notSystemOwned(path: string): string | undefined {
+	for (const target of [path, dirname(path)]) {
+		const info = statSync(target, { throwIfNoEntry: false });
+		if (!info) return `${target} does not exist`;
+		if (info.uid !== 0) return `${target} is not owned by root`;
+		if ((info.mode & 0o022) !== 0) return `${target} is writable by ${(info.mode & 0o002) !== 0 ? "others" : "its group"}`;
+	}
+	return undefined;
+}
+
+/** The entries' program, checked: an absolute path (every absolute word of it) that only root can change. */
+function systemCommand(command: string | undefined): string {
+	const words = command === undefined ? selfArgv() : shellWords(command);
+	if (!words || words.length === 0 || !words[0]?.startsWith("/"))
+		throw new InstallError(
+			"usage",
+			undefined,
+			"--managed: --command must start with the absolute path of the executable at a system path, e.g. --command /usr/local/bin/xcsh-hooks",
+		);
+	if (process.platform !== "win32")
+		for (const word of words.filter((w) => w.startsWith("/"))) {
+			const problem = notSystemOwned(word);
+			if (problem)
+				throw new InstallError(
+					"usage",
+					undefined,
+					`--managed: the command must be at a system path only root can change, but ${problem}; copy the executable to e.g. /usr/local/bin and pass --command`,
+				);
+		}
+	return command ?? words.map(shellQuote).join(" ");
+}
+
+/** Refuses (one line) when this process may not write `file`: the managed paths need administrator rights. */
+function assertWritable(file: string): void {
+	let target = file;
+	while (!statSync(target, { throwIfNoEntry: false }) && dirname(target) !== target) target = dirname(target);
+	try {
+		accessSync(target, constants.W_OK);
+	} catch {
+		throw new InstallError("io", file, `${file} needs administrator rights: run it as root (e.g. with sudo); nothing was changed`);
+	}
+}
+
+async function write(file: string, content: string): Promise<void> {
+	try {
+		await writeFileAtomic(file, content, { mode: 0o644 });
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === "EACCES" || code === "EPERM" || code === "EROFS")
+			throw new InstallError("io", file, `${file} needs administrator rights: run it as root (e.g. with sudo)`);
+		throw new InstallError("io", file, `cannot write ${file}: ${(error as Error).message}`);
+	}
+}
+
+/** Per file: the switch we set (`key`) and its value before (absent: it was not there), or that we created the file. */
+type Record_ = Record<string, { key?: string; value?: unknown; created?: true }>;
+
+async function readRecord(): Promise<Record_> {
+	try {
+		const value = JSON.parse(await Bun.file(MANAGED_RECORD).text()) as unknown;
+		return value && typeof value === "object" && !Array.isArray(value) ? (value as Record_) : {};
+	} catch {
+		return {};
+	}
+}
+
+/** Drops `file` from the record (and the record itself once empty). */
+async function forget(record: Record_, file: string): Promise<void> {
+	delete record[file];
+	if (Object.keys(record).length === 0) await rm(MANAGED_RECORD, { force: true });
+	else await write(MANAGED_RECORD, `${JSON.stringify(record, null, 2)}\n`);
+}
+
+/**
+ * Writes `agent`'s bridge entries into its managed configuration (Claude Code `managed-settings.json`,
+ * Gemini CLI system settings, Cursor's enterprise `hooks.json`), editing the file's text like a user-level
+ * install; with `onlyManaged`, also the agent's "managed hooks only" switch (Claude Code
+ * `allowManagedHooksOnly`). Refuses an agent without a managed channel, a command not at a system path,
+ * and (one line) a process that may not write the file.
+ */
+export async function installManaged(agent: Agent, options: ManagedOptions = {}): Promise<InstallResult> {
+	const spec = agentSpec(agent);
+	const file = managedConfigFile(agent, options.platform);
+	const managed = spec.managed as NonNullable<typeof spec.managed>;
+	if (options.onlyManaged && !managed.onlyManagedKey)
+		throw new InstallError("usage", file, `--only-managed: ${spec.label} has no "managed hooks only" switch; install without it`);
+	const command = bridgeCommand(agent, systemCommand(options.command));
+	if (managed.format === "toml") return installToml(agent, file, command, options);
+	if (spec.layout === "files") throw new InstallError("usage", file, `--managed: ${spec.label} has no managed configuration for hooks`);
+	const config = await readJsonFile(file);
+	const blank = config.text === undefined || /^\uFEFF?[ \t\r\n]*$/.test(config.text);
+	const doc = blank ? ConfigText.fresh(structuredClone(spec.base)) : new ConfigText(config.text as string);
+	const changes = addEntries(doc, spec, command, file);
+	const record = await readRecord();
+	const key = managed.onlyManagedKey;
+	let before: { value?: unknown } | undefined;
+	if (options.onlyManaged && key) {
+		const member = memberOf(doc.root(), key);
+		if (!member) {
+			doc.append(doc.root(), true, key);
+			before = {};
+		} else if (doc.value(member.value) !== true) {
+			before = { value: doc.value(member.value) };
+			doc.replace(member.value, true);
+		}
+		if (before) changes.push({ action: member ? "update" : "add", event: key, command: "true" });
+	}
+	const notes = [...(managed.notes ?? [])];
+	const result: InstallResult = { agent, scope: "managed", file, changes, written: false, notes };
+	if (changes.length === 0) return result;
+	result.content = doc.text;
+	if (options.dryRun) return result;
+	assertWritable(file);
+	if (before && key && !record[file]) {
+		record[file] = { key, ...before };
+		await write(MANAGED_RECORD, `${JSON.stringify(record, null, 2)}\n`);
+	}
+	await write(file, result.content);
+	result.written = true;
+	return result;
+}
+
+/**
+ * Removes exactly our entries from `agent`'s managed configuration, and puts the switch a managed
+ * install set back as it was (removed when it was absent). A file left as the skeleton install writes is deleted.
+ */
+export async function uninstallManaged(agent: Agent, options: ManagedOptions = {}): Promise<InstallResult> {
+	const spec = agentSpec(agent);
+	const file = managedConfigFile(agent, options.platform);
+	if (spec.managed?.format === "toml") return uninstallToml(agent, file, options);
+	const result: InstallResult = { agent, scope: "managed", file, changes: [], written: false, notes: [] };
+	const config = await readJsonFile(file);
+	if (!config.exists || config.text === undefined) return result;
+	const doc = new ConfigText(config.text);
+	result.changes = removeEntries(doc, spec, file);
+	const record = await readRecord();
+	const set = record[file]?.key ? (record[file] as { key: string; value?: unknown }) : undefined;
+	if (set) {
+		const member = memberOf(doc.root(), set.key);
+		if (member && doc.value(member.value) === true) {
+			if ("value" in set) doc.replace(member.value, set.value);
+			else doc.remove(doc.root(), doc.root().members?.indexOf(member) ?? -1);
+			result.changes.push({ action: "remove", event: set.key, command: "true" });
+		}
+	}
+	if (result.changes.length === 0) return result;
+	const left = JSON.parse(doc.text.replace(/^\uFEFF/, "")) as Record<string, unknown>;
+	const skeleton = Object.keys(left).every((k) => k in spec.base && JSON.stringify(left[k]) === JSON.stringify(spec.base[k]));
+	if (skeleton) result.removeFile = true;
+	else result.content = doc.text;
+	if (options.dryRun) return result;
+	assertWritable(file);
+	if (result.removeFile) await rm(file);
+	else await write(file, result.content as string);
+	if (set) await forget(record, file);
+	result.written = true;
+	return result;
+}
+
+/** The text of a TOML config (empty when missing); refuses what is not a regular UTF-8 file. */
+async function readText(file: string): Promise<string | undefined> {
+	const info = statSync(file, { throwIfNoEntry: false });
+	if (!info) return undefined;
+	if (!info.isFile()) throw new InstallError("not-a-file", file, `${file} is not a regular file; not changed`);
+	try {
+		return new TextDecoder("utf-8", { fatal: true }).decode(await Bun.file(file).arrayBuffer());
+	} catch (error) {
+		throw new InstallError("parse", file, `${file} cannot be read as UTF-8 text (${(error as Error).message}); not changed`);
+	}
+}
+
+async function installToml(agent: Agent, file: string, command: string, options: ManagedOptions): Promise<InstallResult> {
+	const spec = agentSpec(agent);
+	const { addTomlEntries } = await import("./managed-toml.ts");
+	const key = options.onlyManaged ? spec.managed?.onlyManagedKey : undefined;
+	const before = await readText(file);
+	const edit = addTomlEntries(before ?? "", spec, command, file, key);
+	const result: InstallResult = {
+		agent,
+		scope: "managed",
+		file,
+		changes: edit.changes,
+		written: false,
+		notes: [...(spec.managed?.notes ?? [])],
+	};
+	if (edit.changes.length === 0) return result;
+	result.content = edit.text;
+	if (options.dryRun) return result;
+	assertWritable(file);
+	if (before === undefined) {
+		// So that uninstall deletes the file it leaves empty only when install created it.
+		const record = await readRecord();
+		record[file] = { created: true };
+		await write(MANAGED_RECORD, `${JSON.stringify(record, null, 2)}\n`);
+	}
+	await write(file, edit.text);
+	result.written = true;
+	return result;
+}
+
+async function uninstallToml(agent: Agent, file: string, options: ManagedOptions): Promise<InstallResult> {
+	const spec = agentSpec(agent);
+	const { removeTomlEntries } = await import("./managed-toml.ts");
+	const text = await readText(file);
+	const result: InstallResult = { agent, scope: "managed", file, changes: [], written: false, notes: [] };
+	if (text === undefined) return result;
+	const edit = removeTomlEntries(text, spec);
+	result.changes = edit.changes;
+	if (edit.changes.length === 0) return result;
+	const record = await readRecord();
+	if (edit.text === "" && record[file]?.created) result.removeFile = true;
+	else result.content = edit.text;
+	if (options.dryRun) return result;
+	assertWritable(file);
+	if (result.removeFile) await rm(file);
+	else await write(file, edit.text);
+	if (record[file]) await forget(record, file);
+	result.written = true;
+	return result;
+}
