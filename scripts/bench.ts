@@ -23,7 +23,7 @@
  * (`bridge claude` against the same guard in Node, Python and Bun, and where its start-up goes);
  * `serve --http` request latency; one shell-guard decision in-process and the size its parser adds.
  */
-import { cpus, totalmem } from "node:os";
+import { cpus, loadavg, totalmem } from "node:os";
 import { benchAgentCalls } from "./_bench/agents.ts";
 import { benchDiscovery } from "./_bench/discovery.ts";
 import { benchDispatch } from "./_bench/dispatch.ts";
@@ -35,12 +35,15 @@ import { benchHttp } from "./_bench/http.ts";
 import { performanceSection } from "./_bench/markdown.ts";
 import { Report } from "./_bench/report.ts";
 
-/** CPU model, core count, memory, OS and Bun version: what the numbers below depend on. */
+/** The 1-minute load average when the run started: other work on the machine moves every number. */
+const LOAD_AT_START = loadavg()[0] ?? 0;
+
+/** CPU model, core count, memory, OS and Bun version (and the load at the start): what the numbers below depend on. */
 export function machine(): string {
 	const list = cpus();
 	const model = list[0]?.model.trim() || "unknown CPU";
 	const memory = `${Math.round(totalmem() / 1024 ** 3)} GB`;
-	return `${model}, ${list.length} cores, ${memory}, ${process.platform} ${process.arch}, Bun ${Bun.version} (${Bun.revision.slice(0, 9)})`;
+	return `${model}, ${list.length} cores, ${memory}, ${process.platform} ${process.arch}, Bun ${Bun.version} (${Bun.revision.slice(0, 9)}), load average ${LOAD_AT_START.toFixed(1)} at the start`;
 }
 
 const SECTIONS = {
