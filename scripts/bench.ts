@@ -10,7 +10,10 @@
  *   --only       run only these sections: dispatch, exec, discovery, executable, agents, http, guard
  *
  * Ratios of processes are medians of per-round ratios: every round starts each command once, in a
- * rotating order, so a noisy moment on a shared machine hits both sides of a ratio. Without
+ * rotating order, so a noisy moment on a shared machine hits both sides of a ratio. Each budget prints
+ * how its value spread (quartiles and extremes of the per-round ratios; `serve --http`: of the
+ * blocks of requests). `--check` runs three times the rounds, so that the median a budget is judged
+ * on does not cross a budget's margin from noise alone (the whole run stays a few minutes). Without
  * `--check` the exit code is 0 even when a budget is missed (1 only when the bench itself fails).
  *
  * Sections: in-process dispatch (`emit`, chained, short-circuit) against a hand-written `Map` +
@@ -20,7 +23,7 @@
  * (`bridge claude` against the same guard in Node, Python and Bun, and where its start-up goes);
  * `serve --http` request latency; one shell-guard decision in-process and the size its parser adds.
  */
-import { cpus, totalmem } from "node:os";
+import { cpus, loadavg, totalmem } from "node:os";
 import { benchAgentCalls } from "./_bench/agents.ts";
 import { benchDiscovery } from "./_bench/discovery.ts";
 import { benchDispatch } from "./_bench/dispatch.ts";
@@ -33,12 +36,15 @@ import { benchInProcess } from "./_bench/inprocess.ts";
 import { performanceSection } from "./_bench/markdown.ts";
 import { Report } from "./_bench/report.ts";
 
-/** CPU model, core count, memory, OS and Bun version: what the numbers below depend on. */
+/** The 1-minute load average when the run started: other work on the machine moves every number. */
+const LOAD_AT_START = loadavg()[0] ?? 0;
+
+/** CPU model, core count, memory, OS and Bun version (and the load at the start): what the numbers below depend on. */
 export function machine(): string {
 	const list = cpus();
 	const model = list[0]?.model.trim() || "unknown CPU";
 	const memory = `${Math.round(totalmem() / 1024 ** 3)} GB`;
-	return `${model}, ${list.length} cores, ${memory}, ${process.platform} ${process.arch}, Bun ${Bun.version} (${Bun.revision.slice(0, 9)})`;
+	return `${model}, ${list.length} cores, ${memory}, ${process.platform} ${process.arch}, Bun ${Bun.version} (${Bun.revision.slice(0, 9)}), load average ${LOAD_AT_START.toFixed(1)} at the start`;
 }
 
 const SECTIONS = {
@@ -71,7 +77,7 @@ async function main(): Promise<number> {
 	const check = argv.includes("--check");
 	const sections = selectedSections(argv);
 	const started = performance.now();
-	const report = new Report();
+	const report = new Report({ check });
 	const when = new Date().toISOString().slice(0, 16).replace("T", " ");
 	await Bun.write(Bun.stdout, `xcsh-hooks bench — ${when} UTC\nmachine: ${machine()}\n`);
 	try {

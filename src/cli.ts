@@ -8,20 +8,28 @@ import { flushProfile, mark } from "./profile.ts";
 const argv = process.argv.slice(2);
 // A bridge call with `serve --socket` running is answered there: this process loads nothing else.
 const forwarded = argv[0] === "bridge" ? await forwardBridgeCall(argv) : undefined;
+mark("no-server"); // the phase the bench calls "looked for serve --socket"
 if (forwarded !== undefined) {
 	flushProfile();
 	process.exit(forwarded);
 }
-const [{ main }, { registerEmbeddedModules }, { exitProcess }] = await Promise.all([
-	import("./cli/main.ts"),
+// A plain bridge call that no server answered runs without the CLI's parser and command table.
+const [cli, { registerEmbeddedModules }, { exitProcess }] = await Promise.all([
+	argv[0] === "bridge" ? import("./cli/bridge-call.ts") : import("./cli/main.ts"),
 	import("./embedded/index.ts"),
 	import("./host/exit-guard.ts"),
 ]);
 // Before any hook is imported: `import "xcsh-hooks"` in a hook resolves to this program's own copy.
 registerEmbeddedModules();
 mark("modules");
-const code = await main(argv);
+const code = ("plainBridgeCall" in cli ? await cli.plainBridgeCall(argv) : undefined) ?? (await runCli(argv));
 // Decisions queued for an OpenTelemetry collector go out after the answer, bounded (free when none were).
 await flushDecisionExports();
 flushProfile();
 exitProcess(code);
+
+/** The whole CLI: every command line but a plain bridge call. */
+async function runCli(args: string[]): Promise<number> {
+	const { main } = await import("./cli/main.ts");
+	return main(args);
+}

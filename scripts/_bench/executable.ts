@@ -6,8 +6,8 @@ import { join, relative } from "pathe";
 import { BIN, ensureExecutable, ROOT, trivialExecutable } from "./binary.ts";
 import { BENCH_DIR, systemTempEntries, tempDir, writeGuardHooks } from "./fixtures.ts";
 import { median, percentile } from "./micro.ts";
-import { type Command, lineReader, pairedRatio, peakRss, type Runs, timeProcesses } from "./processes.ts";
-import { formatBytes, formatNs, formatRatio, type Report } from "./report.ts";
+import { type Command, lineReader, pairedRatio, peakRss, ratioSpread, type Runs, timeProcesses } from "./processes.ts";
+import { formatBytes, formatNs, formatRatio, formatSpread, type Report } from "./report.ts";
 
 const EVENT = JSON.stringify({ toolName: "bash", input: { command: "ls -la" } });
 const ROUNDS = 40;
@@ -55,7 +55,7 @@ async function serveRoundTrip(hooks: string[], env: Record<string, string>, cwd:
 
 /** Every measurement of the compiled executable. */
 export async function benchExecutable(report: Report): Promise<void> {
-	await report.section("executable", `cold start, ${ROUNDS} interleaved runs each; event JSON on a stdin pipe`);
+	await report.section("executable", `cold start, ${report.rounds(ROUNDS)} interleaved runs each; event JSON on a stdin pipe`);
 	await ensureExecutable(report);
 	const trivial = await trivialExecutable();
 	await report.note(`projects, homes and hooks under ${relative(ROOT, BENCH_DIR) || BENCH_DIR}`);
@@ -89,7 +89,7 @@ export async function benchExecutable(report: Report): Promise<void> {
 		emit("emit, 10 hooks", ["--no-discovery", ...withHooks(10)]),
 		emit("emit, 10 hooks discovered", [], { ...env, HOME: discoveryHome }),
 	];
-	const runs = await timeProcesses(commands, ROUNDS);
+	const runs = await timeProcesses(commands, report.rounds(ROUNDS));
 	const [trivialRuns, , , tenRuns] = runs as [Runs, Runs, Runs, Runs, Runs];
 	for (const [i, command] of commands.entries()) {
 		const r = runs[i] as Runs;
@@ -99,9 +99,10 @@ export async function benchExecutable(report: Report): Promise<void> {
 		if (r.failure) await report.note(`${command.name} exited ${r.failure.code}: ${r.failure.stderr.split("\n")[0]}`);
 	}
 	const emitRatio = pairedRatio(tenRuns, trivialRuns);
-	report.budget("emit tool_call, 10 hooks vs trivial exe cold start", emitRatio, 2.5);
+	const spread = formatSpread(ratioSpread(tenRuns, trivialRuns));
+	report.budget("emit tool_call, 10 hooks vs trivial exe cold start", emitRatio, 2.5, undefined, undefined, spread);
 	// Issue 11 tightens the line above; both are checked until SPEC §11 says 2×.
-	report.budget("emit tool_call, 10 hooks vs trivial exe (tighter budget)", emitRatio, 2);
+	report.budget("emit tool_call, 10 hooks vs trivial exe (tighter budget)", emitRatio, 2, undefined, undefined, spread);
 
 	await report.section("memory", "peak RSS, median of 5 runs");
 	for (const i of [0, 3]) {

@@ -35,6 +35,32 @@ export function pairedRatio(a: Runs, b: Runs): number {
 			: ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
+/** How the per-round ratios of {@link pairedRatio} spread: quartiles and extremes over `rounds`. */
+export interface RatioSpread {
+	median: number;
+	q1: number;
+	q3: number;
+	min: number;
+	max: number;
+	rounds: number;
+}
+
+/** The per-round ratios `a.ms[r] / b.ms[r]` summarised: the budget's value is their median. */
+export function ratioSpread(a: Runs, b: Runs): RatioSpread {
+	const ratios = a.ms
+		.map((ms, round) => ms / (b.ms[round] as number))
+		.filter(Number.isFinite)
+		.sort((x, y) => x - y);
+	const at = (q: number) => {
+		if (ratios.length === 0) return Number.NaN;
+		const pos = (ratios.length - 1) * q;
+		const lo = Math.floor(pos);
+		const hi = Math.ceil(pos);
+		return (ratios[lo] as number) + ((ratios[hi] as number) - (ratios[lo] as number)) * (pos - lo);
+	};
+	return { median: pairedRatio(a, b), q1: at(0.25), q3: at(0.75), min: at(0), max: at(1), rounds: ratios.length };
+}
+
 /** One run of `command`: wall time, exit code, and its stderr. */
 export async function runOnce(command: Command): Promise<{ ms: number; code: number; stderr: string; stdout: string }> {
 	const start = performance.now();

@@ -14,7 +14,8 @@ const PREFIX = "xcsh-hooks-profile ";
 const PHASES: Record<string, string> = {
 	"first-module": "Bun start-up + loading the entry chunk",
 	entry: "start guard",
-	modules: "looked for serve --socket, CLI modules loaded",
+	"no-server": "looked for serve --socket (none answered)",
+	modules: "bridge call modules loaded (CLI modules for other commands)",
 	forwarded: "stdin read, socket checked, sent to serve --socket, confirmed",
 	answered: "answered by serve --socket",
 	command: "bridge command chunk loaded, args parsed",
