@@ -4,6 +4,7 @@ import { codexDriver } from "./codex.ts";
 import { copilotDriver } from "./copilot.ts";
 import { droidDriver } from "./droid.ts";
 import { geminiDriver } from "./gemini.ts";
+import { piDriver } from "./pi.ts";
 import { qwenDriver } from "./qwen.ts";
 import type { AgentDriver } from "./types.ts";
 
@@ -16,6 +17,7 @@ export const DRIVERS: readonly AgentDriver[] = [
 	qwenDriver,
 	droidDriver,
 	clineDriver,
+	piDriver,
 ];
 
 /** The driver of `id`. */

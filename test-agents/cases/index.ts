@@ -1,5 +1,5 @@
 import { DRIVERS } from "../agents/index.ts";
-import { bridgeCase, bridgeHookFlagCase, controlCase, initInstallCase, selfCheckCase } from "./agent-cases.ts";
+import { bridgeCase, bridgeHookFlagCase, controlCase, initInstallCase, loadErrorCase, selfCheckCase } from "./agent-cases.ts";
 import type { AgentCase } from "./types.ts";
 
 /** Every case in run order: per agent the control and self-check first, so a harness fault shows before a bridge fault. */
@@ -9,4 +9,5 @@ export const CASES: AgentCase[] = DRIVERS.flatMap((driver) => [
 	bridgeCase(driver),
 	bridgeHookFlagCase(driver),
 	...(driver.installAlone ? [initInstallCase(driver)] : []),
+	...(driver.loadErrorCase ? [loadErrorCase(driver)] : []),
 ]);

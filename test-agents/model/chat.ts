@@ -12,9 +12,9 @@ import {
 	type ToolStep,
 } from "./types.ts";
 
-/** Tool names for each step kind: Qwen Code, Factory Droid, Cline (PROTOCOLS.md C.1–C.3). */
-const SHELL = ["run_shell_command", "Execute", "run_commands"];
-const READ = ["read_file", "Read", "read_files"];
+/** Tool names for each step kind: Qwen Code, Factory Droid, Cline (PROTOCOLS.md C.1–C.3), pi (D.3). */
+const SHELL = ["run_shell_command", "Execute", "run_commands", "bash"];
+const READ = ["read_file", "Read", "read_files", "read"];
 
 /** The offered function tools as `{name, parameters}`. */
 const functions = (tools: unknown[]) =>
