@@ -10,6 +10,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { type Cli, minimalEnv, runCli, useClis } from "../../faults/_cli.ts";
+import { startSocketServer, stopServers } from "../../faults/_socket.ts";
 import { privateHome, tempDir, writeFiles } from "../../faults/_fixtures.ts";
 
 const TIMEOUT_MS = 90_000;
@@ -105,6 +106,47 @@ describe("pi extension", () => {
 					await ok(cli, ["uninstall", "pi", "--user"], proj, home);
 					expect(readdirSync(join(proj, ".pi/extensions"))).toEqual(["mine.ts"]);
 					expect(existsSync(join(home, ".pi/agent/extensions/xcsh-hooks.js"))).toBe(false);
+				},
+				TIMEOUT_MS,
+			);
+
+			test(
+				"install pi refuses a file of the user's at the extension's name and leaves it as it was",
+				async () => {
+					const home = privateHome();
+					const proj = tempDir("xcsh-pi-");
+					writeFiles(proj, { [EXTENSION]: "export default function () {}\n" });
+					const run = await runCli(cli, ["install", "pi"], { cwd: proj, home, timeoutMs: 30_000 });
+					expect(run.code).not.toBe(0);
+					expect(run.stderr).toContain("not ours");
+					expect(readFileSync(join(proj, EXTENSION), "utf8")).toBe("export default function () {}\n");
+					await ok(cli, ["uninstall", "pi"], proj, home);
+					expect(readFileSync(join(proj, EXTENSION), "utf8")).toBe("export default function () {}\n");
+				},
+				TIMEOUT_MS,
+			);
+
+			test(
+				"with serve --socket running, the extension's calls are answered by the server's loaded hooks",
+				async () => {
+					const home = privateHome();
+					writeFiles(home, {
+						".xcsh/agent/hooks/where.ts": `export default function (pi) {
+	pi.on("tool_call", () => ({ block: true, reason: process.argv.includes("serve") ? "ran in serve" : "ran in bridge" }));
+}
+`,
+					});
+					const proj = tempDir("xcsh-pi-");
+					await ok(cli, ["install", "pi"], proj, home);
+					const local = await runPi(join(proj, EXTENSION), proj, home, [bash("c1", "echo hi")]);
+					expect(local.events[0]?.blocked).toStartWith("ran in bridge");
+					await startSocketServer(cli, home, proj);
+					try {
+						const served = await runPi(join(proj, EXTENSION), proj, home, [bash("c1", "echo hi")]);
+						expect(served.events[0]?.blocked).toStartWith("ran in serve");
+					} finally {
+						await stopServers();
+					}
 				},
 				TIMEOUT_MS,
 			);
