@@ -13,9 +13,12 @@ import { PI } from "./protocol.ts";
  * tool call with the reason. Its factory cannot throw, so pi never loads it half-way.
  */
 
-/** The extension's source: `commands` maps each forwarded pi event to the shell command it runs. */
-export function extensionSource(commands: Record<string, string>): string {
-	const deadlineMs = (PI.timeoutSeconds + PI.graceSeconds) * 1000;
+/**
+ * The extension's source: `commands` maps each forwarded pi event to the shell command it runs;
+ * `deadlineMs` is how long a call may take before the extension kills it (default: the bridge's own
+ * deadline plus a grace, so the bridge's answer normally comes first).
+ */
+export function extensionSource(commands: Record<string, string>, deadlineMs = (PI.timeoutSeconds + PI.graceSeconds) * 1000): string {
 	return `/*
 ${scriptMarker(PI.name)}
 It forwards pi's events to xcsh-hooks, which runs the hooks in .xcsh/hooks/ and ~/.xcsh/agent/hooks/.
@@ -68,12 +71,16 @@ function forward(command, payload, say) {
 			for (const line of stderr.split("\\n")) if (line.trim()) say(line);
 			resolve(result);
 		};
+		// The call runs in its own process group, so a deadline kills whatever it started, too.
+		const kill = () => {
+			try { process.kill(-child.pid, "SIGKILL"); } catch { try { child.kill("SIGKILL"); } catch {} }
+		};
 		const timer = setTimeout(() => {
-			try { child.kill("SIGKILL"); } catch {}
+			kill();
 			finish({ failure: "xcsh-hooks gave no answer within " + DEADLINE_MS / 1000 + " s" });
 		}, DEADLINE_MS);
 		try {
-			child = spawn("/bin/sh", ["-c", command], { cwd: payload.cwd, stdio: ["pipe", "pipe", "pipe"] });
+			child = spawn("/bin/sh", ["-c", command], { cwd: payload.cwd, stdio: ["pipe", "pipe", "pipe"], detached: true });
 		} catch (error) {
 			return finish({ failure: "could not start xcsh-hooks (" + command + "): " + (error && error.message) });
 		}
@@ -83,7 +90,7 @@ function forward(command, payload, say) {
 		child.stdout.on("data", (chunk) => {
 			stdout += chunk;
 			if (stdout.length > MAX_ANSWER_BYTES) {
-				try { child.kill("SIGKILL"); } catch {}
+				kill();
 				finish({ failure: "xcsh-hooks answered more than " + MAX_ANSWER_BYTES + " bytes" });
 			}
 		});

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { type Cli, minimalEnv, runCli, useClis } from "../../faults/_cli.ts";
 import { startSocketServer, stopServers } from "../../faults/_socket.ts";
 import { privateHome, tempDir, writeFiles } from "../../faults/_fixtures.ts";
+import { extensionSource } from "../../../src/agents/pi/extension.ts";
 
 const TIMEOUT_MS = 90_000;
 const FAKE_PI = join(import.meta.dir, "fake-pi.mjs");
@@ -242,4 +243,44 @@ describe("pi extension", () => {
 			);
 		});
 	}
+
+	test(
+		"a hook slower than the settings' hookTimeoutMs blocks the call, naming the timeout (pi has no handler timeout)",
+		async () => {
+			const home = privateHome({ hookTimeoutMs: 300 });
+			writeFiles(home, {
+				".xcsh/agent/hooks/slow.ts": `export default function (pi) { pi.on("tool_call", () => new Promise(() => {})); }\n`,
+			});
+			const proj = tempDir("xcsh-pi-");
+			const command = [
+				process.execPath,
+				"--no-env-file",
+				"--config=/dev/null",
+				join(import.meta.dir, "..", "..", "..", "src", "cli.ts"),
+				"bridge",
+				"pi",
+			].join(" ");
+			writeFiles(proj, { [EXTENSION]: extensionSource({ tool_call: command }) });
+			const seen = await runPi(join(proj, EXTENSION), proj, home, [bash("c1", "echo hi")]);
+			expect(seen.events[0]?.blocked).toContain("slow.ts");
+			expect(seen.events[0]?.blocked).toMatch(/time/i);
+		},
+		TIMEOUT_MS,
+	);
+
+	test(
+		"a call that outlives the extension's own deadline is killed with all it started, and the tool call blocked",
+		async () => {
+			const home = privateHome();
+			const proj = tempDir("xcsh-pi-");
+			const late = join(proj, "LATE");
+			writeFiles(proj, { [EXTENSION]: extensionSource({ tool_call: `sleep 2; touch ${late}` }, 500) });
+			const seen = await runPi(join(proj, EXTENSION), proj, home, [bash("c1", "echo hi")]);
+			expect(seen.events[0]?.blocked).toContain("no answer within 0.5 s");
+			// What the call started was killed with it: the command's second half never runs.
+			await Bun.sleep(3000);
+			expect(existsSync(late)).toBe(false);
+		},
+		TIMEOUT_MS,
+	);
 });
