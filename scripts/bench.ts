@@ -7,7 +7,7 @@
  *
  *   --check      exit 1 when a budget is missed or could not be measured (for CI and pre-release)
  *   --markdown   also print the README's Performance section, regenerated from this run
- *   --only       run only these sections: dispatch, exec, discovery, executable, agents, http, guard
+ *   --only       run only these sections: dispatch, exec, discovery, executable, agents, http, guard, pi
  *
  * Ratios of processes are medians of per-round ratios: every round starts each command once, in a
  * rotating order, so a noisy moment on a shared machine hits both sides of a ratio. Each budget prints
@@ -21,7 +21,8 @@
  * `Bun.spawn`; discovery of 1,000 files; `dist/xcsh-hooks` cold starts against a trivial compiled
  * executable (built first when missing or stale), its peak RSS, and `serve` round trips; agent calls
  * (`bridge claude` against the same guard in Node, Python and Bun, and where its start-up goes);
- * `serve --http` request latency; one shell-guard decision in-process and the size its parser adds.
+ * `serve --http` request latency; one shell-guard decision in-process and the size its parser adds; one
+ * tool call forwarded by pi's extension in Node (reported, no budget).
  */
 import { cpus, loadavg, totalmem } from "node:os";
 import { benchAgentCalls } from "./_bench/agents.ts";
@@ -33,6 +34,7 @@ import { benchGuard } from "./_bench/guard.ts";
 import { cleanup } from "./_bench/fixtures.ts";
 import { benchHttp } from "./_bench/http.ts";
 import { benchInProcess } from "./_bench/inprocess.ts";
+import { benchPi } from "./_bench/pi.ts";
 import { performanceSection } from "./_bench/markdown.ts";
 import { Report } from "./_bench/report.ts";
 
@@ -56,6 +58,7 @@ const SECTIONS = {
 	http: benchHttp,
 	guard: benchGuard,
 	inprocess: benchInProcess,
+	pi: benchPi,
 } satisfies Record<string, (report: Report) => Promise<void>>;
 type Section = keyof typeof SECTIONS;
 

@@ -15,7 +15,7 @@ const USAGE = `\`\`\`sh
 bun run bench                 # every measurement, each budget as met / MISSED, a summary line
 bun run bench -- --check      # the same; exits 1 when a budget is missed or could not be measured
 bun run bench -- --markdown   # the same, plus this section regenerated from the run
-bun run bench -- --only agents,http   # some sections: dispatch, exec, discovery, executable, agents, http
+bun run bench -- --only agents,http   # some sections: dispatch, exec, discovery, executable, agents, http, guard, pi
 \`\`\``;
 
 const METHOD = `Dispatch numbers are medians of interleaved rounds (candidates alternate so load changes hit all
@@ -63,6 +63,8 @@ const NOTES = `Notes on reading the numbers:
   comes from \`XCSH_HOOKS_PROFILE=1\`, which makes the CLI print its phase timings on stderr.
 - \`serve --http\` pays the start-up once: Claude posts each hook call to the running server.
   \`serve --socket\` does the same for every agent's command hooks: one small process per call.
+- "pi" is one tool call through the extension \`install pi\` writes, timed inside Node from the handler's
+  start to its answer (a process per call; no budget: a model turn takes far longer).
 - The bench works in \`node_modules/.cache/xcsh-hooks-bench\`, not in the system temp dir: Bun lists
   every directory above the working directory and above the first imported hook once per process,
   and a \`/tmp\` holding thousands of entries adds the same milliseconds to both sides of a ratio.`;

@@ -16,6 +16,8 @@ export interface FileChange extends EntryChange {
 	path: string;
 	/** The new text (absent for a removal). */
 	text?: string;
+	/** The mode to write it with. */
+	mode?: number;
 }
 
 /** The text of `path`, `undefined` when nothing is there; a directory, FIFO or device is refused. */
@@ -45,7 +47,14 @@ export async function planFiles(dir: string, spec: AgentSpec, command: string): 
 		if (existing === text) continue;
 		if (existing !== undefined && !isOurs(existing, spec))
 			throw new InstallError("shape", path, `${path}: holds a ${spec.label} hook that is not ours; move it away first; nothing changed`);
-		changes.push({ action: existing === undefined ? "add" : "update", event: event.name, command, path, text });
+		changes.push({
+			action: existing === undefined ? "add" : "update",
+			event: event.name,
+			command,
+			path,
+			text,
+			mode: spec.fileMode ?? 0o755,
+		});
 	}
 	return changes;
 }
@@ -67,12 +76,12 @@ export async function findOurFiles(dir: string, spec: AgentSpec): Promise<FileCh
 	return found;
 }
 
-/** Writes (mode 0755) or removes the planned files. */
+/** Writes (mode 0755 unless the spec says otherwise) or removes the planned files. */
 export async function applyFiles(changes: FileChange[]): Promise<void> {
 	for (const change of changes) {
 		try {
 			if (change.text === undefined) await rm(change.path);
-			else await writeFileAtomic(change.path, change.text, { mode: 0o755 });
+			else await writeFileAtomic(change.path, change.text, { mode: change.mode ?? 0o755 });
 		} catch (error) {
 			throw new InstallError("io", change.path, (error as Error).message);
 		}

@@ -6,6 +6,7 @@ import { droidDriver } from "./droid.ts";
 import { geminiDriver } from "./gemini.ts";
 import { kiloDriver } from "./kilo.ts";
 import { opencodeDriver } from "./opencode.ts";
+import { piDriver } from "./pi.ts";
 import { qwenDriver } from "./qwen.ts";
 import type { AgentDriver } from "./types.ts";
 
@@ -20,6 +21,7 @@ export const DRIVERS: readonly AgentDriver[] = [
 	clineDriver,
 	opencodeDriver,
 	kiloDriver,
+	piDriver,
 ];
 
 /** The driver of `id`. */

@@ -44,6 +44,8 @@ export interface AgentDriver {
 	 * no answer that replaces a tool output; `context: false`: no prompt context reaches the model).
 	 */
 	cannot?: { redact?: false; context?: false };
+	/** Also run the case where a hook fails to load (an unknown event name): every tool call must be blocked. */
+	loadErrorCase?: boolean;
 	/** Checks only this agent promises (run after the standard ones, when the guard is expected to deny). */
 	guardChecks?(checks: Checks, denied: SeenToolResult | undefined): void;
 	/** Where the agent's final text shows up in its output, for a last check; undefined when it has no machine form. */

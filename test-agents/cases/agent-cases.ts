@@ -154,3 +154,42 @@ export function initInstallCase(driver: AgentDriver): AgentCase {
 		},
 	};
 }
+
+/**
+ * A typed hook that fails to load (it registers the misspelt event `tool_cal`, which pi itself accepts
+ * silently): through `install <agent>`, every tool call is blocked with a reason naming the hook, and
+ * nothing the script asked for runs.
+ */
+export function loadErrorCase(driver: AgentDriver): AgentCase {
+	const hook = "typo.ts";
+	return {
+		agent: driver.id,
+		name: `xcsh-hooks install ${driver.id}: a hook that fails to load blocks every tool call`,
+		needsBridge: true,
+		run(ctx, checks) {
+			if (!("exe" in ctx.bridge)) throw new Error("unreachable: no bridge");
+			const exe = ctx.bridge.exe;
+			return drive(driver, ctx, checks, "load-error", {
+				files: { [`proj/.xcsh/hooks/${hook}`]: `export default function (pi) {\n\tpi.on("tool_cal", () => {});\n}\n` },
+				async prepare(sandbox, c) {
+					const run = (args: string[]) => runProcess([exe, ...args], { cwd: sandbox.proj, env: sandbox.env(), timeoutMs: 30_000 });
+					const approved = await run(["trust", "approve", join(sandbox.proj, ".xcsh", "hooks", hook)]);
+					if (!c.expect("`xcsh-hooks trust approve` accepted the hook", approved.code === 0, approved.stderr.trim())) return false;
+					const install = await run(["install", driver.id]);
+					return c.expect(`\`xcsh-hooks install ${driver.id}\` wrote the agent's config`, install.code === 0, install.stderr.trim());
+				},
+				expect: { deny: true, harmless: false, redact: false, context: false },
+				markers: { deny: hook, context: "" },
+				after(checks, { sandbox, server, api }) {
+					checks.expect("load error: the harmless call did not run either", !existsSync(join(sandbox.proj, "harmless.txt")));
+					const results = api.toolResults(server.main().at(-1)?.body);
+					checks.expect(
+						"load error: every tool result names the hook",
+						results.length === 3 && results.every((r) => r.text.includes(hook)),
+						JSON.stringify(results).slice(0, 600),
+					);
+				},
+			});
+		},
+	};
+}

@@ -1,5 +1,5 @@
 import { DRIVERS } from "../agents/index.ts";
-import { bridgeCase, bridgeHookFlagCase, controlCase, initInstallCase, selfCheckCase } from "./agent-cases.ts";
+import { bridgeCase, bridgeHookFlagCase, controlCase, initInstallCase, loadErrorCase, selfCheckCase } from "./agent-cases.ts";
 import { managedCase } from "./managed.ts";
 import { pluginLoadErrorCase, pluginSuiteCase } from "./plugin-cases.ts";
 import type { AgentCase } from "./types.ts";
@@ -15,6 +15,7 @@ export const CASES: AgentCase[] = DRIVERS.flatMap((driver) =>
 				bridgeCase(driver),
 				bridgeHookFlagCase(driver),
 				...(driver.installAlone ? [initInstallCase(driver)] : []),
+				...(driver.loadErrorCase ? [loadErrorCase(driver)] : []),
 				...(driver.id === "claude" || driver.id === "codex" ? [managedCase(driver)] : []),
 			],
 );

@@ -209,4 +209,26 @@ export const AGENT_CASES: AgentCase[] = [
 		replace: { contextModification: `xcsh-hooks: a hook replaced the output of this tool call; use this instead of it:\n${R}` },
 		context: { contextModification: C },
 	},
+	{
+		label: "pi",
+		agent: "pi",
+		// The payload is pi's event as the extension `install pi` writes sends it (`type` names it).
+		pre: { file: "tool_call.json" },
+		post: { file: "tool_result.json" },
+		prompt: { file: "before_agent_start.json" },
+		setCommand: (payload, command) => {
+			(payload.input as Record<string, unknown>).command = command;
+		},
+		toolField: "input",
+		promptField: "prompt",
+		renameEvent: (payload, name) => {
+			payload.type = name;
+			return [];
+		},
+		none: undefined,
+		deny: (reason) => ({ block: true, reason }),
+		rewrite: { input: { command: W, description: "clean the build folder" } },
+		replace: { content: [{ type: "text", text: R }] },
+		context: { message: { customType: "xcsh-hooks", content: C, display: false } },
+	},
 ];

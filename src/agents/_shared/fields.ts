@@ -24,6 +24,8 @@ const field = (types: FieldType[], fields?: Shape): Field => ({ types, optional:
 export const str: Field = field(["string"]);
 /** A number field. */
 export const num: Field = field(["number"]);
+/** A boolean field. */
+export const bool: Field = field(["boolean"]);
 /** An array field. */
 export const arr: Field = field(["array"]);
 /** Any JSON value except a missing one. */

@@ -37,6 +37,8 @@ export interface AgentSpec {
 	plugin?: { fileName: string; text(runtime: string): string };
 	/** `files` layout: the text of one event's executable, which runs `command` (it must hold {@link scriptMarker}). */
 	script?(event: AgentEvent, command: string): string;
+	/** `files` layout: the mode of the written files (default 0755: executables). */
+	fileMode?: number;
 	/** The handler field that holds the shell command. */
 	commandKey: "command" | "bash";
 	/** The top level of a new file, before the `hooks` key. */

@@ -1,0 +1,177 @@
+import { scriptMarker } from "../_shared/install-spec.ts";
+import { PI } from "./protocol.ts";
+
+/*
+ * The pi extension `install pi` writes (`.pi/extensions/xcsh-hooks.js`, `~/.pi/agent/extensions/…`).
+ * pi loads it with jiti into its Node process; it is plain ESM JavaScript with no imports but Node's
+ * own, so it needs nothing installed next to it. Our runner is not ported to Node: each forwarded
+ * event becomes one `xcsh-hooks bridge pi` call (spawned asynchronously, payload on stdin, one JSON
+ * answer on stdout), so trust, discovery from pi's cwd, the hook chain, validation, timeouts,
+ * fail-closed, the decision log and `serve --socket` forwarding are the bridge's, unchanged.
+ * The extension applies the answers pi's way (bridge.ts), and fails closed itself: a call it cannot
+ * start, one that outlives its deadline, exits non-zero or answers what is not an answer blocks a
+ * tool call with the reason. Its factory cannot throw, so pi never loads it half-way.
+ */
+
+/**
+ * The extension's source: `commands` maps each forwarded pi event to the shell command it runs;
+ * `deadlineMs` is how long a call may take before the extension kills it (default: the bridge's own
+ * deadline plus a grace, so the bridge's answer normally comes first).
+ */
+export function extensionSource(commands: Record<string, string>, deadlineMs = (PI.timeoutSeconds + PI.graceSeconds) * 1000): string {
+	return `/*
+${scriptMarker(PI.name)}
+It forwards pi's events to xcsh-hooks, which runs the hooks in .xcsh/hooks/ and ~/.xcsh/agent/hooks/.
+*/
+import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+
+const COMMANDS = ${JSON.stringify(commands, null, "\t")};
+const DEADLINE_MS = ${deadlineMs};
+const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
+const SESSION = randomUUID();
+const isObject = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
+
+function sessionIdOf(ctx) {
+	try {
+		const id = ctx && ctx.sessionManager && ctx.sessionManager.getSessionId && ctx.sessionManager.getSessionId();
+		if (typeof id === "string" && id) return id;
+	} catch {}
+	return SESSION;
+}
+
+/** The bridge payload: pi's event (only the fields the bridge reads: no prompts, messages or signals), cwd and session. */
+function payloadOf(event, ctx) {
+	const base = { type: event.type, cwd: (ctx && ctx.cwd) || process.cwd(), sessionId: sessionIdOf(ctx) };
+	switch (event.type) {
+		case "tool_call":
+			return { ...base, toolName: event.toolName, toolCallId: event.toolCallId, input: event.input };
+		case "tool_result":
+			return { ...base, toolName: event.toolName, toolCallId: event.toolCallId, input: event.input, content: event.content, details: event.details, isError: event.isError === true };
+		case "before_agent_start":
+			return { ...base, prompt: typeof event.prompt === "string" ? event.prompt : "" };
+		case "session_before_compact":
+			return { ...base, preparation: isObject(event.preparation) ? event.preparation : {}, customInstructions: event.customInstructions };
+		default:
+			return { ...base, reason: event.reason };
+	}
+}
+
+/** One bridge call: resolves \`{answer}\` or \`{failure}\`, never rejects. */
+function forward(command, payload, say) {
+	return new Promise((resolve) => {
+		let done = false;
+		let stdout = "";
+		let stderr = "";
+		let child;
+		const finish = (result) => {
+			if (done) return;
+			done = true;
+			clearTimeout(timer);
+			for (const line of stderr.split("\\n")) if (line.trim()) say(line);
+			resolve(result);
+		};
+		// The call runs in its own process group, so a deadline kills whatever it started, too.
+		const kill = () => {
+			try { process.kill(-child.pid, "SIGKILL"); } catch { try { child.kill("SIGKILL"); } catch {} }
+		};
+		const timer = setTimeout(() => {
+			kill();
+			finish({ failure: "xcsh-hooks gave no answer within " + DEADLINE_MS / 1000 + " s" });
+		}, DEADLINE_MS);
+		try {
+			child = spawn("/bin/sh", ["-c", command], { cwd: payload.cwd, stdio: ["pipe", "pipe", "pipe"], detached: true });
+		} catch (error) {
+			return finish({ failure: "could not start xcsh-hooks (" + command + "): " + (error && error.message) });
+		}
+		child.on("error", (error) => finish({ failure: "could not start xcsh-hooks (" + command + "): " + error.message }));
+		child.stdout.setEncoding("utf8");
+		child.stderr.setEncoding("utf8");
+		child.stdout.on("data", (chunk) => {
+			stdout += chunk;
+			if (stdout.length > MAX_ANSWER_BYTES) {
+				kill();
+				finish({ failure: "xcsh-hooks answered more than " + MAX_ANSWER_BYTES + " bytes" });
+			}
+		});
+		child.stderr.on("data", (chunk) => { if (stderr.length < 65536) stderr += chunk; });
+		child.stdin.on("error", () => {}); // an early exit closes the pipe: its exit code tells what happened
+		child.on("close", (code, signal) => {
+			const text = stdout.trim();
+			let answer = {};
+			if (text) {
+				try { answer = JSON.parse(text); } catch { return finish({ failure: "xcsh-hooks answered what is not JSON: " + text.slice(0, 200) }); }
+				if (!isObject(answer)) return finish({ failure: "xcsh-hooks answered what is not a JSON object: " + text.slice(0, 200) });
+			}
+			if (answer.block === true) return finish({ answer });
+			if (code !== 0) return finish({ failure: "xcsh-hooks " + (signal ? "was killed by " + signal : "exited " + code) + (stderr.trim() ? ": " + stderr.trim().split("\\n").pop() : "") });
+			finish({ answer });
+		});
+		child.stdin.end(JSON.stringify(payload));
+	});
+}
+
+const TOOL_CALL_KEYS = ["block", "reason", "input"];
+
+/** pi's answer to a tool_call: a block, or undefined after an in-place rewrite of \`event.input\` (pi ignores a returned input). */
+function toolCallAnswer(event, result) {
+	if (result.failure) return { block: true, reason: "xcsh-hooks: " + result.failure + " (blocked: a guard that cannot decide denies)" };
+	const answer = result.answer;
+	const unknown = Object.keys(answer).filter((key) => !TOOL_CALL_KEYS.includes(key));
+	if (unknown.length > 0) return { block: true, reason: "xcsh-hooks: unexpected answer keys " + unknown.join(", ") + " (blocked)" };
+	if (answer.block === true) return { block: true, reason: typeof answer.reason === "string" && answer.reason.trim() ? answer.reason : "blocked by an xcsh hook" };
+	if (answer.input !== undefined) {
+		if (!isObject(answer.input) || !isObject(event.input)) return { block: true, reason: "xcsh-hooks: a rewritten input must be an object (blocked)" };
+		for (const key of Object.keys(event.input)) delete event.input[key];
+		Object.assign(event.input, answer.input);
+	}
+	return undefined;
+}
+
+function otherAnswer(event, result, say) {
+	if (result.failure) {
+		say("xcsh-hooks " + event.type + ": " + result.failure);
+		return undefined;
+	}
+	const answer = result.answer;
+	switch (event.type) {
+		case "tool_result": {
+			const out = {};
+			if (Array.isArray(answer.content)) out.content = answer.content;
+			if (answer.details !== undefined) out.details = answer.details;
+			return Object.keys(out).length > 0 ? out : undefined;
+		}
+		case "before_agent_start":
+			return isObject(answer.message) ? { message: answer.message } : undefined;
+		case "session_before_compact":
+			return answer.cancel === true ? { cancel: true } : undefined;
+		default:
+			return undefined;
+	}
+}
+
+export default function xcshHooks(pi) {
+	try {
+		for (const [name, command] of Object.entries(COMMANDS)) {
+			pi.on(name, async (event, ctx) => {
+				const say = (line) => {
+					try {
+						if (ctx && ctx.hasUI && ctx.ui && ctx.ui.notify) ctx.ui.notify(line, "warning");
+						else process.stderr.write(line + "\\n");
+					} catch {}
+				};
+				let result;
+				try {
+					result = await forward(command, payloadOf(event, ctx), say);
+				} catch (error) {
+					result = { failure: "forwarding failed: " + (error && error.message) };
+				}
+				return event.type === "tool_call" ? toolCallAnswer(event, result) : otherAnswer(event, result, say);
+			});
+		}
+	} catch (error) {
+		try { process.stderr.write("xcsh-hooks: the pi extension could not register its handlers: " + (error && error.message) + "\\n"); } catch {}
+	}
+}
+`;
+}
