@@ -1,4 +1,5 @@
 import { DRIVERS } from "../agents/index.ts";
+import { mcpCase, subagentCase } from "./actor-cases.ts";
 import { bridgeCase, bridgeHookFlagCase, controlCase, initInstallCase, selfCheckCase } from "./agent-cases.ts";
 import type { AgentCase } from "./types.ts";
 
@@ -9,4 +10,5 @@ export const CASES: AgentCase[] = DRIVERS.flatMap((driver) => [
 	bridgeCase(driver),
 	bridgeHookFlagCase(driver),
 	...(driver.installAlone ? [initInstallCase(driver)] : []),
+	...(driver.actor ? [subagentCase(driver), mcpCase(driver)] : []),
 ]);

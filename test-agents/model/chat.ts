@@ -1,4 +1,5 @@
 import {
+	callOf,
 	arr,
 	FINAL_TEXT,
 	type ModelApi,
@@ -32,6 +33,7 @@ function fillRequired(parameters: Record<string, unknown>, args: Record<string, 
 function toolCall(step: ToolStep, tools: unknown[]): { name: string; args: Record<string, unknown> } {
 	const offered = functions(tools);
 	const names = offered.map((f) => f.name);
+	if (step.kind === "call") return callOf(step, names, (n) => offered.find((f) => f.name === n)?.parameters ?? {});
 	const name = pickName(names, step.kind === "shell" ? SHELL : READ);
 	const parameters = offered.find((f) => f.name === name)?.parameters ?? {};
 	if (step.kind === "shell") {
