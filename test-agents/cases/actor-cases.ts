@@ -176,6 +176,7 @@ export function mcpCase(driver: AgentDriver): AgentCase {
 			const step: ToolStep = {
 				kind: "call",
 				label: "mcp__files__delete_path",
+				// Claude/Codex `mcp__files__delete_path` (Codex: in namespace `mcp__files`), Gemini `mcp_files_delete_path`, Copilot `files-delete_path`.
 				pick: (offered) => offered.find((name) => name.endsWith("delete_path") && name.includes("files")),
 				args: () => ({ path: "victim" }),
 			};

@@ -38,8 +38,25 @@ export function responsesToolResults(body: unknown): SeenToolResult[] {
 function functionCall(step: ToolStep, tools: unknown[], callId: string, prior: readonly string[]): Record<string, unknown> {
 	const names = tools.map((t) => String(obj(t).name));
 	if (step.kind === "call") {
-		const call = callOf(step, names, (n) => obj(tools.find((t) => obj(t).name === n)).parameters, prior);
-		return { type: "function_call", id: `fc_${callId}`, status: "completed", name: call.name, arguments: JSON.stringify(call.args), call_id: callId };
+		// Codex groups MCP and multi-agent tools in `{type: "namespace", name, tools}`; a call names both.
+		const flat = tools.flatMap((t) => {
+			const tool = obj(t);
+			if (tool.type !== "namespace") return [{ name: String(tool.name), tool, namespace: undefined as string | undefined }];
+			return arr(tool.tools).map((inner) => ({ name: String(obj(inner).name), tool: obj(inner), namespace: String(tool.name) }));
+		});
+		const offered = flat.map((f) => (f.namespace ? `${f.namespace}.${f.name}` : f.name));
+		const picked = step.pick([...offered, ...flat.map((f) => f.name)]) ?? step.label;
+		const found = flat.find((f) => f.name === picked || `${f.namespace}.${f.name}` === picked);
+		const call = callOf({ ...step, pick: () => found?.name ?? picked }, offered, () => found?.tool.parameters, prior);
+		return {
+			type: "function_call",
+			id: `fc_${callId}`,
+			status: "completed",
+			name: call.name,
+			...(found?.namespace ? { namespace: found.namespace } : {}),
+			arguments: JSON.stringify(call.args),
+			call_id: callId,
+		};
 	}
 	const name = Object.keys(SHELL_TOOLS).find((n) => names.includes(n)) ?? "exec_command";
 	const command = step.kind === "shell" ? step.command : `cat '${step.path}'`;

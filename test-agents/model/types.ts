@@ -99,3 +99,22 @@ export function pathKey(schema: unknown): string {
 	const props = Object.keys(obj(obj(schema).properties));
 	return ["file_path", "absolute_path", "path", "filePath"].find((k) => props.includes(k)) ?? "file_path";
 }
+
+/**
+ * Arguments for a tool that hands text to a subagent, from its JSON schema: the task-like property gets
+ * `task`, a description a short title, an enum its first value, any other required property a sample.
+ */
+export function taskArgs(schema: unknown, task: string, known: Record<string, unknown> = {}): Record<string, unknown> {
+	const s = obj(schema);
+	const required = new Set(arr(s.required).map(String));
+	const out: Record<string, unknown> = {};
+	for (const [key, prop] of Object.entries(obj(s.properties))) {
+		const p = obj(prop);
+		if (key in known) out[key] = known[key];
+		else if (/prompt|message|task|query|objective|instruction/i.test(key) && (p.type ?? "string") === "string") out[key] = task;
+		else if (/description|title|name/i.test(key) && arr(p.enum).length === 0 && p.type === "string" && required.has(key)) out[key] = "cleanup";
+		else if (arr(p.enum).length > 0 && required.has(key)) out[key] = arr(p.enum)[0];
+		else if (required.has(key)) out[key] = p.type === "array" ? [] : p.type === "boolean" ? false : p.type === "number" || p.type === "integer" ? 1 : "cleanup";
+	}
+	return out;
+}
