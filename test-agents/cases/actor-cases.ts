@@ -151,6 +151,10 @@ export function subagentCase(driver: AgentDriver): AgentCase {
 						// What the README says: this agent does not say which subagent made a call, so a rule on
 						// `ctx.agent.subagent` cannot fire; the hook still sees the call, as the main agent's.
 						checks.expect("ctx.agent names the agent and no subagent (the agent does not say)", bash[0]?.agent?.name === driver.id && !bash[0]?.agent?.subagent, JSON.stringify(bash[0]));
+						checks.expect(
+							"so the subagent rule does not fire: `rm -rf build` ran (a sign to revisit if the agent starts to say)",
+							!existsSync(join(sandbox.proj, "build")),
+						);
 					}
 					if (actor.subagentEvents) {
 						const start = seen.find((s) => s.type === "subagent_start");
