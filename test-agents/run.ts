@@ -89,7 +89,13 @@ try {
 	}
 	const file = join(work, "state.json");
 	writeFileSync(file, JSON.stringify(state));
-	const args = [`--cases-from=${file}`, `--timeout=${values.timeout}`, `--agent=${wanted.join(",")}`, ...(values.keep ? ["--keep"] : []), ...(values.only ? [`--only=${values.only}`] : [])];
+	const args = [
+		`--cases-from=${file}`,
+		`--timeout=${values.timeout}`,
+		`--agent=${wanted.join(",")}`,
+		...(values.keep ? ["--keep"] : []),
+		...(values.only ? [`--only=${values.only}`] : []),
+	];
 	const network = "own network namespace, loopback only (1.1.1.1 checked unreachable)";
 	const child = Bun.spawn([...NETNS_PREFIX, process.execPath, import.meta.path, ...args, `--network=${network}`], {
 		stdio: ["ignore", "inherit", "inherit"],

@@ -50,7 +50,9 @@ export const copilotDriver: AgentDriver = {
 			args: (_name, schema) => taskArgs(schema, task, { agent_type: "general-purpose" }),
 		}),
 		mcp: (sandbox, [command, ...args]) =>
-			sandbox.write({ "home/.copilot/mcp-config.json": JSON.stringify({ mcpServers: { files: { type: "local", command, args, tools: ["*"] } } }) }),
+			sandbox.write({
+				"home/.copilot/mcp-config.json": JSON.stringify({ mcpServers: { files: { type: "local", command, args, tools: ["*"] } } }),
+			}),
 		namesSubagent: true,
 		subagentEvents: true,
 	},

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentDriver, HookCommands } from "../agents/types.ts";
 import { type Checks, tail } from "../checks.ts";
@@ -123,7 +123,11 @@ export function subagentCase(driver: AgentDriver): AgentCase {
 				{
 					prompt: `${MAIN_MARKER}: have a subagent clean the build folder`,
 					steps: [actor.spawn(task), ...(actor.afterSpawn ?? [])],
-					subagent: { marker: SUB_MARKER, mainMarker: MAIN_MARKER, steps: [{ kind: "shell", command: "rm -rf build", description: "clean" }] },
+					subagent: {
+						marker: SUB_MARKER,
+						mainMarker: MAIN_MARKER,
+						steps: [{ kind: "shell", command: "rm -rf build", description: "clean" }],
+					},
 					files: { "proj/build/keep.txt": "must survive\n" },
 				},
 				({ sandbox, server, seen }) => {
@@ -146,23 +150,55 @@ export function subagentCase(driver: AgentDriver): AgentCase {
 							JSON.stringify(who),
 						);
 						const spawn = seen.find((s) => s.type === "tool_call" && s.toolName !== "bash");
-						checks.expect("the spawning call came from the main agent (no ctx.agent.subagent)", !!spawn && !spawn.agent?.subagent, JSON.stringify(spawn));
+						checks.expect(
+							"the spawning call came from the main agent (no ctx.agent.subagent)",
+							!!spawn && !spawn.agent?.subagent,
+							JSON.stringify(spawn),
+						);
 					} else {
 						// What the README says: this agent does not say which subagent made a call, so a rule on
 						// `ctx.agent.subagent` cannot fire; the hook still sees the call, as the main agent's.
-						checks.expect("ctx.agent names the agent and no subagent (the agent does not say)", bash[0]?.agent?.name === driver.id && !bash[0]?.agent?.subagent, JSON.stringify(bash[0]));
+						checks.expect(
+							"ctx.agent names the agent and no subagent (the agent does not say)",
+							bash[0]?.agent?.name === driver.id && !bash[0]?.agent?.subagent,
+							JSON.stringify(bash[0]),
+						);
 						checks.expect(
 							"so the subagent rule does not fire: `rm -rf build` ran (a sign to revisit if the agent starts to say)",
 							!existsSync(join(sandbox.proj, "build")),
 						);
 					}
+					const decisions = readLines<{ agent?: string; subagent?: string; decision?: string }>(
+						join(sandbox.home, ".xcsh", "agent", "decisions.jsonl"),
+					);
+					if (actor.namesSubagent)
+						checks.expect(
+							"the decision log names the agent and the subagent of the blocked call",
+							decisions.some((d) => d.agent === driver.id && !!d.subagent && d.subagent === bash[0]?.agent?.subagent?.id),
+							JSON.stringify(decisions).slice(0, 600),
+						);
+					const sessions = join(sandbox.home, ".xcsh", "agent", "sessions", driver.id);
+					const files = existsSync(sessions) ? readdirSync(sessions) : [];
+					checks.expect("one session file for the agent and its subagent (counters do not split)", files.length <= 1, files.join(", "));
 					if (actor.subagentEvents) {
 						const start = seen.find((s) => s.type === "subagent_start");
 						const end = seen.find((s) => s.type === "subagent_end");
-						checks.expect("subagent_start reached the hook with the subagent's id", !!start?.subagent?.id, JSON.stringify(seen.filter((s) => s.type !== "tool_call")));
-						checks.expect("subagent_end reached the hook with the same id", !!end && end.subagent?.id === start?.subagent?.id, JSON.stringify(end));
+						checks.expect(
+							"subagent_start reached the hook with the subagent's id",
+							!!start?.subagent?.id,
+							JSON.stringify(seen.filter((s) => s.type !== "tool_call")),
+						);
+						checks.expect(
+							"subagent_end reached the hook with the same id",
+							!!end && end.subagent?.id === start?.subagent?.id,
+							JSON.stringify(end),
+						);
 						if (actor.namesSubagent)
-							checks.expect("the subagent's tool call names the id subagent_start announced", bash[0]?.agent?.subagent?.id === start?.subagent?.id, `${JSON.stringify(bash[0]?.agent)} vs ${JSON.stringify(start)}`);
+							checks.expect(
+								"the subagent's tool call names the id subagent_start announced",
+								bash[0]?.agent?.subagent?.id === start?.subagent?.id,
+								`${JSON.stringify(bash[0]?.agent)} vs ${JSON.stringify(start)}`,
+							);
 					}
 				},
 			);
@@ -194,13 +230,23 @@ export function mcpCase(driver: AgentDriver): AgentCase {
 					const offered = JSON.stringify(server.main()[0]?.body ?? "").includes("delete_path");
 					checks.expect("the agent offered the MCP tool to the model", offered, readMcpLog(sandbox));
 					const results = driver.api.toolResults(server.main().at(-1)?.body);
-					checks.expect("the model got the guard's reason for delete_path", !!results[0]?.text.includes(MCP_DENY), `result: ${JSON.stringify(results[0])}`);
+					checks.expect(
+						"the model got the guard's reason for delete_path",
+						!!results[0]?.text.includes(MCP_DENY),
+						`result: ${JSON.stringify(results[0])}`,
+					);
 					checks.expect("victim/keep.txt survived", existsSync(join(sandbox.proj, "victim", "keep.txt")));
 					const call = seen.find((s) => s.type === "tool_call" && s.mcp);
 					checks.expect(
 						"the hook saw event.mcp = {server: files, tool: delete_path} and toolName mcp__files__delete_path",
 						call?.mcp?.server === "files" && call.mcp.tool === "delete_path" && call.toolName === "mcp__files__delete_path",
 						JSON.stringify(seen).slice(0, 600),
+					);
+					const decisions = readLines<{ mcpServer?: string }>(join(sandbox.home, ".xcsh", "agent", "decisions.jsonl"));
+					checks.expect(
+						"the decision log names the MCP server",
+						decisions.some((d) => d.mcpServer === "files"),
+						JSON.stringify(decisions).slice(0, 600),
 					);
 					ctx.log(`${driver.id} names the MCP tool ${JSON.stringify(call?.agentToolName)}`);
 				},

@@ -112,9 +112,11 @@ export function taskArgs(schema: unknown, task: string, known: Record<string, un
 		const p = obj(prop);
 		if (key in known) out[key] = known[key];
 		else if (/prompt|message|task|query|objective|instruction/i.test(key) && (p.type ?? "string") === "string") out[key] = task;
-		else if (/description|title|name/i.test(key) && arr(p.enum).length === 0 && p.type === "string" && required.has(key)) out[key] = "cleanup";
+		else if (/description|title|name/i.test(key) && arr(p.enum).length === 0 && p.type === "string" && required.has(key))
+			out[key] = "cleanup";
 		else if (arr(p.enum).length > 0 && required.has(key)) out[key] = arr(p.enum)[0];
-		else if (required.has(key)) out[key] = p.type === "array" ? [] : p.type === "boolean" ? false : p.type === "number" || p.type === "integer" ? 1 : "cleanup";
+		else if (required.has(key))
+			out[key] = p.type === "array" ? [] : p.type === "boolean" ? false : p.type === "number" || p.type === "integer" ? 1 : "cleanup";
 	}
 	return out;
 }

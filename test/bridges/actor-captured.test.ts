@@ -41,7 +41,10 @@ describe("MCP tools as the real clients name them", () => {
 	test("Claude's mcp_server is an object {name, source}: its name splits a server name holding `__`", () => {
 		const { payload } = event(claudeBridge, "PreToolUse.mcp.json");
 		expect(payload.mcp_server).toEqual({ name: "files", source: "dynamic" });
-		const renamed = event(claudeBridge, "PreToolUse.mcp.json", { tool_name: "mcp__my__files__delete_path", mcp_server: { name: "my__files" } });
+		const renamed = event(claudeBridge, "PreToolUse.mcp.json", {
+			tool_name: "mcp__my__files__delete_path",
+			mcp_server: { name: "my__files" },
+		});
 		expect(renamed.event.mcp).toEqual({ server: "my__files", tool: "delete_path" });
 	});
 
@@ -71,7 +74,15 @@ describe("subagents as the real clients name them", () => {
 		});
 		// Gemini runs invoke_agent's calls under the main session, with the same fields as the main agent's.
 		const gemini = fixture("gemini", "BeforeTool.in-subagent.json");
-		expect(Object.keys(gemini).sort()).toEqual(["cwd", "hook_event_name", "session_id", "timestamp", "tool_input", "tool_name", "transcript_path"]);
+		expect(Object.keys(gemini).sort()).toEqual([
+			"cwd",
+			"hook_event_name",
+			"session_id",
+			"timestamp",
+			"tool_input",
+			"tool_name",
+			"transcript_path",
+		]);
 		expect(geminiBridge.subagent).toBeUndefined();
 	});
 
@@ -84,7 +95,11 @@ describe("subagents as the real clients name them", () => {
 	});
 
 	test("Copilot's four start/stop payloads: recognised without --event (SubagentStart has no event name), id, type, parent, last message", () => {
-		const subagent = { id: "8376863f-1a88-486c-8fc1-217f42352c44", type: "general-purpose", parentId: "b1f6a085-21e2-44b4-a61f-5d4a12184906" };
+		const subagent = {
+			id: "8376863f-1a88-486c-8fc1-217f42352c44",
+			type: "general-purpose",
+			parentId: "b1f6a085-21e2-44b4-a61f-5d4a12184906",
+		};
 		const start = event(copilotBridge, "subagentStart.json");
 		expect(start.name).toBe("subagentStart");
 		expect(start.event).toEqual({ type: "subagent_start", subagent });
