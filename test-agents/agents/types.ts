@@ -19,11 +19,13 @@ export interface HookCommands {
 /** How the who-acts cases (a subagent, an MCP server) drive one agent. */
 export interface ActorSupport {
 	/** The main agent's call that starts a subagent doing `task` (Claude `Agent`, Codex `spawn_agent`, Gemini `invoke_agent`, Copilot `task`). */
-	spawn(task: string): ToolStep;
+	spawn?(task: string): ToolStep;
 	/** Main-agent calls after the spawn (Codex: wait for the subagent it started). */
 	afterSpawn?: ToolStep[];
 	/** Writes the agent's MCP config: one stdio server `files` run by `command`. */
 	mcp(sandbox: Sandbox, command: string[]): void;
+	/** The agent's deny of an MCP call ends the whole run, so no result reaches the model (Cline: `cancel`). */
+	mcpDenyEndsRun?: true;
 	/** Whether the agent's payloads name the subagent that made a call (Gemini's do not). */
 	namesSubagent: boolean;
 	/** Whether the agent has subagent start/stop hook events (and `HookCommands.subagent` is wired). */

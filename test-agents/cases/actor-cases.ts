@@ -48,10 +48,14 @@ function readLines<T>(file: string): T[] {
 		});
 }
 
-/** The bridge command, with the payload first appended to `logs/payloads.jsonl` (what the agent really sends). */
+/**
+ * The bridge command, with the payload first appended to `logs/payloads.jsonl` (what the agent really
+ * sends): one `sh -c` word, so an agent may `exec` it (Cline) or append arguments (`--event`).
+ */
 function tapped(sandbox: Sandbox, exe: string, agent: string): string {
 	const log = sh(join(sandbox.logs, "payloads.jsonl"));
-	return `p=$(cat); printf '%s\\n' "$p" >> ${log}; printf '%s' "$p" | ${sh(exe)} bridge ${agent}`;
+	const script = `p=$(cat); printf '%s\\n' "$p" >> ${log}; printf '%s' "$p" | ${sh(exe)} bridge ${agent} "$@"`;
+	return `sh -c ${sh(script)} tap`;
 }
 
 interface ActorRun {
@@ -109,11 +113,13 @@ async function runActor(
 export function subagentCase(driver: AgentDriver): AgentCase {
 	return {
 		agent: driver.id,
-		name: `xcsh-hooks bridge ${driver.id}: a subagent's rm -rf is blocked (ctx.agent.subagent)`,
+		name: driver.actor?.namesSubagent
+			? `xcsh-hooks bridge ${driver.id}: a subagent's rm -rf is blocked (ctx.agent.subagent)`
+			: `xcsh-hooks bridge ${driver.id}: a subagent's rm -rf reaches the hook as the main agent's (${driver.id} names no subagent)`,
 		needsBridge: true,
 		run(ctx, checks) {
 			const actor = driver.actor;
-			if (!actor) throw new Error("unreachable");
+			if (!actor?.spawn) throw new Error("unreachable: no subagent tool for this agent");
 			const task = `${SUB_MARKER}: clean the build folder (run rm -rf build), then report.`;
 			return runActor(
 				driver,
@@ -230,11 +236,18 @@ export function mcpCase(driver: AgentDriver): AgentCase {
 					const offered = JSON.stringify(server.main()[0]?.body ?? "").includes("delete_path");
 					checks.expect("the agent offered the MCP tool to the model", offered, readMcpLog(sandbox));
 					const results = driver.api.toolResults(server.main().at(-1)?.body);
-					checks.expect(
-						"the model got the guard's reason for delete_path",
-						!!results[0]?.text.includes(MCP_DENY),
-						`result: ${JSON.stringify(results[0])}`,
-					);
+					if (driver.actor?.mcpDenyEndsRun)
+						checks.expect(
+							"the deny ended the run: no result of delete_path reached the model",
+							results.length === 0,
+							JSON.stringify(results),
+						);
+					else
+						checks.expect(
+							"the model got the guard's reason for delete_path",
+							!!results[0]?.text.includes(MCP_DENY),
+							`result: ${JSON.stringify(results[0])}`,
+						);
 					checks.expect("victim/keep.txt survived", existsSync(join(sandbox.proj, "victim", "keep.txt")));
 					const call = seen.find((s) => s.type === "tool_call" && s.mcp);
 					checks.expect(

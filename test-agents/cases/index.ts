@@ -10,5 +10,6 @@ export const CASES: AgentCase[] = DRIVERS.flatMap((driver) => [
 	bridgeCase(driver),
 	bridgeHookFlagCase(driver),
 	...(driver.installAlone ? [initInstallCase(driver)] : []),
-	...(driver.actor ? [subagentCase(driver), mcpCase(driver)] : []),
+	...(driver.actor?.spawn ? [subagentCase(driver)] : []),
+	...(driver.actor ? [mcpCase(driver)] : []),
 ]);

@@ -102,7 +102,7 @@ export const chatApi: ModelApi = {
 		const turn = chatToolResults(body).length;
 		if (record.kind === "main") record.turn = turn;
 		const step = record.kind === "main" ? steps[turn] : undefined;
-		const call = step ? { ...toolCall(step, tools), id: `call_${turn + 1}` } : undefined;
+		const call = step ? { ...toolCall(step, tools), id: `call_${record.sub ? "sub" : ""}${turn + 1}` } : undefined;
 		return completion(body.stream === true, call);
 	},
 };

@@ -1,13 +1,17 @@
 /**
  * Who acts and through what, read from the payloads the real clients sent in the real-client suite
  * (`bun run test:agents`, the subagent and MCP cases; copied into fixtures/<agent>/): Claude Code
- * 2.1.328, Codex 0.169.0, Gemini CLI 0.61.0, Copilot CLI 1.0.102.
+ * 2.1.328, Codex 0.169.0, Gemini CLI 0.61.0, Copilot CLI 1.0.102, Qwen Code 0.24.4, Factory Droid
+ * 0.225.2, Cline 3.0.65.
  */
 import { describe, expect, test } from "bun:test";
 import { claudeBridge } from "../../src/agents/claude/bridge.ts";
 import { codexBridge } from "../../src/agents/codex/bridge.ts";
 import { copilotBridge } from "../../src/agents/copilot/bridge.ts";
+import { clineBridge } from "../../src/agents/cline/bridge.ts";
+import { droidBridge } from "../../src/agents/droid/bridge.ts";
 import { geminiBridge } from "../../src/agents/gemini/bridge.ts";
+import { qwenBridge } from "../../src/agents/qwen/bridge.ts";
 import type { AgentBridge } from "../../src/agents/_shared/bridge-types.ts";
 import { mapPayload } from "../../src/bridges/map.ts";
 import { fixture } from "./_bridge.ts";
@@ -28,6 +32,9 @@ describe("MCP tools as the real clients name them", () => {
 			[codexBridge, "PreToolUse.mcp.json", "mcp__files__delete_path"],
 			[geminiBridge, "BeforeTool.mcp.json", "mcp_files_delete_path"],
 			[copilotBridge, "preToolUse.mcp.json", "files-delete_path"],
+			[qwenBridge, "PreToolUse.mcp.json", "mcp__files__delete_path"],
+			[droidBridge, "PreToolUse.mcp.json", "mcp__files__delete_path"],
+			[clineBridge, "PreToolUse.mcp.json", "files__delete_path"],
 		];
 		for (const [agent, file, raw] of cases)
 			expect(event(agent, file).event).toMatchObject({
@@ -120,5 +127,33 @@ describe("subagents as the real clients name them", () => {
 			expect(end).toMatchObject({ type: "subagent_end", subagent: { id } });
 			expect(end.transcriptPath).toBeString();
 		}
+	});
+
+	test("Qwen: an agent subagent's calls carry agent_id only; Cline: every call names its agent, a subagent's also its parent", () => {
+		expect(qwenBridge.subagent?.(fixture("qwen", "PreToolUse.subagent.json"))).toEqual({ id: "general-purpose-call_1" });
+		expect(qwenBridge.subagent?.(fixture("qwen", "PreToolUse.json"))).toBeUndefined();
+		const sub = fixture("cline", "PreToolUse.subagent.json");
+		expect(clineBridge.subagent?.(sub)).toEqual({ id: sub.agent_id, parentId: sub.parent_agent_id });
+		// The main agent's payloads carry an agent_id too, with parent_agent_id null: no subagent.
+		const main = fixture("cline", "PreToolUse.spawn.json");
+		expect(main.agent_id).toBeString();
+		expect(clineBridge.subagent?.(main)).toBeUndefined();
+		expect(clineBridge.subagent?.(fixture("cline", "PreToolUse.json"))).toBeUndefined();
+	});
+
+	test("Cline gives a subagent its own task: the session is the root session, one file for both", () => {
+		const sub = fixture("cline", "PreToolUse.subagent.json");
+		const main = fixture("cline", "PreToolUse.spawn.json");
+		expect(sub.taskId).not.toBe(main.taskId);
+		expect(clineBridge.sessionId(sub)).toBe(clineBridge.sessionId(main));
+	});
+
+	test("names that only look like MCP: Cline's built-ins have no `__`, Qwen's and Droid's no `mcp__`", () => {
+		const call = (agent: AgentBridge, name: string) => agent.mcpTool?.({ name, input: {} }, {}, "PreToolUse");
+		expect(call(clineBridge, "run_commands")).toBeUndefined();
+		expect(call(clineBridge, "team_spawn_teammate")).toBeUndefined();
+		expect(call(qwenBridge, "run_shell_command")).toBeUndefined();
+		expect(call(qwenBridge, "my__tool")).toBeUndefined();
+		expect(call(droidBridge, "Execute")).toBeUndefined();
 	});
 });
