@@ -153,7 +153,7 @@ function body(event: string, payload: Payload, outcome: Outcome, warn: (line: st
 			warn(`copilot ${event}: Copilot cannot cancel a compaction; the hook's cancel was ignored`);
 			return {};
 		case "deny-start":
-			warn(`copilot ${event}: Copilot was not seen to honour a denied subagent start; the hook's block was ignored`);
+			warn(`copilot ${event}: Copilot cannot be told not to start a subagent; the hook's block was ignored`);
 			return {};
 		case "none":
 			return {};
