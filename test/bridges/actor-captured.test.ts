@@ -133,7 +133,7 @@ describe("subagents as the real clients name them", () => {
 		expect(qwenBridge.subagent?.(fixture("qwen", "PreToolUse.subagent.json"))).toEqual({ id: "general-purpose-call_1" });
 		expect(qwenBridge.subagent?.(fixture("qwen", "PreToolUse.json"))).toBeUndefined();
 		const sub = fixture("cline", "PreToolUse.subagent.json");
-		expect(clineBridge.subagent?.(sub)).toEqual({ id: sub.agent_id, parentId: sub.parent_agent_id });
+		expect(clineBridge.subagent?.(sub)).toEqual({ id: String(sub.agent_id), parentId: String(sub.parent_agent_id) });
 		// The main agent's payloads carry an agent_id too, with parent_agent_id null: no subagent.
 		const main = fixture("cline", "PreToolUse.spawn.json");
 		expect(main.agent_id).toBeString();
