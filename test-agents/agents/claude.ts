@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { anthropicApi } from "../model/anthropic.ts";
 import { runProcess } from "../process.ts";
 import type { AgentDriver, HookCommands } from "./types.ts";
@@ -11,6 +13,9 @@ export function claudeSettings(hooks: HookCommands): string {
 				PreToolUse: [{ matcher: "*", hooks: [entry(hooks.pre, true)] }],
 				PostToolUse: [{ matcher: "*", hooks: [entry(hooks.post, false)] }],
 				UserPromptSubmit: [{ hooks: [entry(hooks.prompt, false)] }],
+				...(hooks.subagent
+					? { SubagentStart: [{ hooks: [entry(hooks.subagent, false)] }], SubagentStop: [{ hooks: [entry(hooks.subagent, false)] }] }
+					: {}),
 			},
 		},
 		null,
@@ -36,11 +41,20 @@ export const claudeDriver: AgentDriver = {
 			DISABLE_TELEMETRY: "1",
 			DISABLE_ERROR_REPORTING: "1",
 		});
-		return runProcess([...prefix, bin, "-p", prompt, "--allowedTools", "Bash Read", "--output-format", "json"], {
-			cwd: sandbox.proj,
-			env,
-			timeoutMs,
-		});
+		const mcp = join(sandbox.root, "mcp.json");
+		const tools = "Bash Read Agent Task mcp__files__delete_path";
+		const args = [
+			...prefix,
+			bin,
+			"-p",
+			prompt,
+			"--allowedTools",
+			tools,
+			"--output-format",
+			"json",
+			...(existsSync(mcp) ? ["--mcp-config", mcp] : []),
+		];
+		return runProcess(args, { cwd: sandbox.proj, env, timeoutMs });
 	},
 	selfcheck: {
 		deny: (reason) =>
@@ -54,6 +68,19 @@ export const claudeDriver: AgentDriver = {
 			if (typeof out.stdout === "string") out.stdout = redact(out.stdout);
 			return JSON.stringify({ hookSpecificOutput: { hookEventName: "PostToolUse", updatedToolOutput: out } });
 		},
+	},
+	actor: {
+		spawn: (task) => ({
+			kind: "call",
+			label: "Agent",
+			pick: (offered) => ["Agent", "Task"].find((n) => offered.includes(n)),
+			args: () => ({ description: "clean the build folder", prompt: task, subagent_type: "general-purpose" }),
+		}),
+		// `--mcp-config` (see run): a project `.mcp.json` would wait for the user's approval.
+		mcp: (sandbox, [command, ...args]) =>
+			sandbox.write({ "mcp.json": JSON.stringify({ mcpServers: { files: { type: "stdio", command, args } } }) }),
+		namesSubagent: true,
+		subagentEvents: true,
 	},
 	guardChecks(checks, denied) {
 		checks.expect(

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { chatApi } from "../model/chat.ts";
+import { taskArgs } from "../model/types.ts";
 import { runProcess } from "../process.ts";
 import type { Sandbox } from "../sandbox.ts";
 import type { AgentDriver } from "./types.ts";
@@ -55,6 +56,24 @@ export const clineDriver: AgentDriver = {
 		} finally {
 			endHubDaemons(sandbox);
 		}
+	},
+	actor: {
+		spawn: (task) => ({
+			kind: "call",
+			label: "use_subagents",
+			pick: (offered) => offered.find((n) => /subagent|spawn|task|agent/i.test(n)),
+			args: (_name, schema) => taskArgs(schema, task),
+		}),
+		mcp: (sandbox, [command, ...args]) => {
+			const settings = JSON.stringify({
+				mcpServers: { files: { type: "stdio", command, args, disabled: false, autoApprove: ["delete_path"] } },
+			});
+			sandbox.write({ "home/.cline/data/settings/cline_mcp_settings.json": settings, "home/.cline/mcp.json": settings });
+		},
+		// Only a shell call has a harmless deny (a command that prints the reason); any other is `cancel`.
+		mcpDenyEndsRun: true,
+		namesSubagent: true,
+		subagentEvents: false,
 	},
 	selfcheck: {
 		deny: (reason) => JSON.stringify({ overrideInput: { commands: [`echo '${reason}'; exit 1`] }, contextModification: reason }),

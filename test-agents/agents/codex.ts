@@ -1,4 +1,5 @@
 import { responsesApi } from "../model/responses.ts";
+import { obj, taskArgs } from "../model/types.ts";
 import { runProcess } from "../process.ts";
 import type { AgentDriver, HookCommands } from "./types.ts";
 import { join } from "node:path";
@@ -27,6 +28,7 @@ enabled = false
 hooks = true
 plugins = false
 apps = false
+multi_agent = true
 
 [projects.${JSON.stringify(proj)}]
 trust_level = "trusted"
@@ -37,7 +39,8 @@ trust_level = "trusted"
 export function codexHooks(hooks: HookCommands): string {
 	const entry = (command: string) => [{ hooks: [{ type: "command", command, timeout: 30 }] }];
 	const tool = (command: string) => [{ matcher: "*", hooks: [{ type: "command", command, timeout: 30 }] }];
-	return `${JSON.stringify({ hooks: { PreToolUse: tool(hooks.pre), PostToolUse: tool(hooks.post), UserPromptSubmit: entry(hooks.prompt) } }, null, 2)}\n`;
+	const subagent = hooks.subagent ? { SubagentStart: entry(hooks.subagent), SubagentStop: entry(hooks.subagent) } : {};
+	return `${JSON.stringify({ hooks: { PreToolUse: tool(hooks.pre), PostToolUse: tool(hooks.post), UserPromptSubmit: entry(hooks.prompt), ...subagent } }, null, 2)}\n`;
 }
 
 /** Codex CLI 0.169: `codex exec` against a Responses API provider at `base_url` (PROTOCOLS.md A.2.1). */
@@ -78,6 +81,39 @@ export const codexDriver: AgentDriver = {
 
 		// Codex replaces the output with a PostToolUse block's reason (PROTOCOLS.md A.2.3 `post-block`).
 		redact: (response, redact) => JSON.stringify({ decision: "block", reason: redact(String(response)) }),
+	},
+	actor: {
+		spawn: (task) => ({
+			kind: "call",
+			label: "spawn_agent",
+			pick: (offered) => offered.find((n) => n === "spawn_agent"),
+			args: (_name, schema) => taskArgs(schema, task),
+		}),
+		// `spawn_agent` returns at once; the main agent then waits for the subagent it started.
+		afterSpawn: [
+			{
+				kind: "call",
+				label: "wait_agent",
+				pick: (offered) => ["wait_agent", "wait"].find((n) => offered.includes(n)),
+				args: (_name, schema, prior) => {
+					const id = /"(?:agent_id|id|thread_id)"\s*:\s*"([^"]+)"/.exec(prior[0] ?? "")?.[1] ?? prior[0] ?? "";
+					const props = obj(obj(schema).properties);
+					const out: Record<string, unknown> = {};
+					for (const [key, prop] of Object.entries(props)) {
+						if (obj(prop).type === "array") out[key] = [id];
+						else if (/id|target|agent/i.test(key)) out[key] = id;
+						else if (/timeout/i.test(key)) out[key] = 60_000;
+					}
+					return out;
+				},
+			},
+		],
+		mcp: (sandbox, [command, ...args]) =>
+			sandbox.write({
+				"home/.codex/config.toml": `${codexConfig(sandbox.proj)}\n[mcp_servers.files]\ncommand = ${JSON.stringify(command)}\nargs = ${JSON.stringify(args)}\n`,
+			}),
+		namesSubagent: true,
+		subagentEvents: true,
 	},
 	// `codex exec` prints the last agent message on stdout.
 	finalText: (run) => run.stdout.trim().split("\n").at(-1),

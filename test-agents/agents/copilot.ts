@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { anthropicApi } from "../model/anthropic.ts";
+import { taskArgs } from "../model/types.ts";
 import { CACHE } from "../paths.ts";
 import { runProcess } from "../process.ts";
 import type { AgentDriver, HookCommands } from "./types.ts";
@@ -7,7 +8,16 @@ import type { AgentDriver, HookCommands } from "./types.ts";
 /** Project `.github/hooks/suite.json` with one camelCase command hook per role. */
 export function copilotHooks(hooks: HookCommands): string {
 	const entry = (bash: string) => [{ type: "command", bash, timeoutSec: 30 }];
-	return `${JSON.stringify({ version: 1, hooks: { preToolUse: entry(hooks.pre), postToolUse: entry(hooks.post), userPromptSubmitted: entry(hooks.prompt) } }, null, 2)}\n`;
+	// Both spellings of subagent start/stop (the camelCase payloads name no event: `--event` does).
+	const subagent = hooks.subagent
+		? {
+				SubagentStart: entry(hooks.subagent),
+				SubagentStop: entry(hooks.subagent),
+				subagentStart: entry(`${hooks.subagent} --event subagentStart`),
+				subagentStop: entry(`${hooks.subagent} --event subagentStop`),
+			}
+		: {};
+	return `${JSON.stringify({ version: 1, hooks: { preToolUse: entry(hooks.pre), postToolUse: entry(hooks.post), userPromptSubmitted: entry(hooks.prompt), ...subagent } }, null, 2)}\n`;
 }
 
 /** GitHub Copilot CLI 1.0.x, BYOK Anthropic provider, offline, no GitHub login (PROTOCOLS.md A.4.1.1). */
@@ -31,6 +41,20 @@ export const copilotDriver: AgentDriver = {
 		});
 		const args = [bin, "-p", prompt, "--allow-all-tools", "--no-color", "--no-auto-update", "--trust-folder", "--log-dir", sandbox.logs];
 		return runProcess(args, { cwd: sandbox.proj, env, timeoutMs });
+	},
+	actor: {
+		spawn: (task) => ({
+			kind: "call",
+			label: "task",
+			pick: (offered) => offered.find((n) => n === "task"),
+			args: (_name, schema) => taskArgs(schema, task, { agent_type: "general-purpose" }),
+		}),
+		mcp: (sandbox, [command, ...args]) =>
+			sandbox.write({
+				"home/.copilot/mcp-config.json": JSON.stringify({ mcpServers: { files: { type: "local", command, args, tools: ["*"] } } }),
+			}),
+		namesSubagent: true,
+		subagentEvents: true,
 	},
 	selfcheck: {
 		deny: (reason) => JSON.stringify({ permissionDecision: "deny", permissionDecisionReason: reason }),

@@ -38,6 +38,13 @@ export const droidDriver: AgentDriver = {
 		const env = sandbox.env({ FACTORY_DROID_AUTO_UPDATE_ENABLED: "false", FACTORY_DISABLE_KEYRING: "1" });
 		return runProcess([bin, "exec", "--skip-permissions-unsafe", "-m", "custom:mock-model", prompt], { cwd: sandbox.proj, env, timeoutMs });
 	},
+	actor: {
+		// No subagent case: in `droid exec` the Task tool answers "Could not reach the daemon" offline.
+		mcp: (sandbox, [command, ...args]) =>
+			sandbox.write({ "home/.factory/mcp.json": JSON.stringify({ mcpServers: { files: { type: "stdio", command, args } } }) }),
+		namesSubagent: true,
+		subagentEvents: false,
+	},
 	selfcheck: {
 		deny: (reason) =>
 			JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: reason } }),

@@ -1,4 +1,5 @@
 import { googleApi } from "../model/google.ts";
+import { taskArgs } from "../model/types.ts";
 import { runProcess } from "../process.ts";
 import type { AgentDriver, HookCommands } from "./types.ts";
 
@@ -54,6 +55,20 @@ export const geminiDriver: AgentDriver = {
 				decision: "deny",
 				reason: redact(String((response as { llmContent?: unknown }).llmContent ?? JSON.stringify(response ?? ""))),
 			}),
+	},
+	actor: {
+		spawn: (task) => ({
+			kind: "call",
+			label: "invoke_agent",
+			pick: (offered) => ["invoke_agent", "generalist", "generalist_agent"].find((n) => offered.includes(n)),
+			args: (_name, schema) => taskArgs(schema, task, { agent_name: "generalist" }),
+		}),
+		mcp: (sandbox, [command, ...args]) =>
+			sandbox.write({
+				"home/.gemini/settings.json": `${JSON.stringify({ ...USER_SETTINGS, mcpServers: { files: { command, args, trust: true } } }, null, 2)}\n`,
+			}),
+		namesSubagent: false,
+		subagentEvents: false,
 	},
 	finalText(run) {
 		try {

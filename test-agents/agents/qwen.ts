@@ -1,4 +1,5 @@
 import { chatApi } from "../model/chat.ts";
+import { taskArgs } from "../model/types.ts";
 import { runProcess } from "../process.ts";
 import type { AgentDriver, HookCommands } from "./types.ts";
 
@@ -41,6 +42,20 @@ export const qwenDriver: AgentDriver = {
 	run(bin, sandbox, baseUrl, prompt, timeoutMs) {
 		const env = sandbox.env({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: baseUrl, OPENAI_MODEL: "mock-model" });
 		return runProcess([bin, "--yolo", "--output-format", "text", prompt], { cwd: sandbox.proj, env, timeoutMs });
+	},
+	actor: {
+		spawn: (task) => ({
+			kind: "call",
+			label: "task",
+			pick: (offered) => ["task", "agent", "Task"].find((n) => offered.includes(n)),
+			args: (_name, schema) => taskArgs(schema, task, { subagent_type: "general-purpose" }),
+		}),
+		mcp: (sandbox, [command, ...args]) =>
+			sandbox.write({
+				"home/.qwen/settings.json": `${JSON.stringify({ ...USER_SETTINGS, mcpServers: { files: { command, args, trust: true } } }, null, 2)}\n`,
+			}),
+		namesSubagent: true,
+		subagentEvents: false,
 	},
 	selfcheck: {
 		deny: (reason) =>

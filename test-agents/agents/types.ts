@@ -1,5 +1,5 @@
 import type { Checks } from "../checks.ts";
-import type { ModelApi, SeenToolResult } from "../model/types.ts";
+import type { ModelApi, SeenToolResult, ToolStep } from "../model/types.ts";
 import type { RunResult } from "../process.ts";
 import type { Sandbox } from "../sandbox.ts";
 import type { AgentId, AgentPin } from "../pins.ts";
@@ -12,6 +12,24 @@ export interface HookCommands {
 	post: string;
 	/** Prompt submit (Claude/Codex `UserPromptSubmit`, Gemini `BeforeAgent`, Copilot `userPromptSubmitted`). */
 	prompt: string;
+	/** Subagent start and stop, where the agent has them (Claude/Codex/Copilot `SubagentStart`/`SubagentStop`). */
+	subagent?: string;
+}
+
+/** How the who-acts cases (a subagent, an MCP server) drive one agent. */
+export interface ActorSupport {
+	/** The main agent's call that starts a subagent doing `task` (Claude `Agent`, Codex `spawn_agent`, Gemini `invoke_agent`, Copilot `task`). */
+	spawn?(task: string): ToolStep;
+	/** Main-agent calls after the spawn (Codex: wait for the subagent it started). */
+	afterSpawn?: ToolStep[];
+	/** Writes the agent's MCP config: one stdio server `files` run by `command`. */
+	mcp(sandbox: Sandbox, command: string[]): void;
+	/** The agent's deny of an MCP call ends the whole run, so no result reaches the model (Cline: `cancel`). */
+	mcpDenyEndsRun?: true;
+	/** Whether the agent's payloads name the subagent that made a call (Gemini's do not). */
+	namesSubagent: boolean;
+	/** Whether the agent has subagent start/stop hook events (and `HookCommands.subagent` is wired). */
+	subagentEvents: boolean;
 }
 
 /** How the suite drives one agent. */
@@ -48,6 +66,8 @@ export interface AgentDriver {
 	loadErrorCase?: boolean;
 	/** Checks only this agent promises (run after the standard ones, when the guard is expected to deny). */
 	guardChecks?(checks: Checks, denied: SeenToolResult | undefined): void;
+	/** The subagent and MCP cases; absent: not driven for this agent. */
+	actor?: ActorSupport;
 	/** Where the agent's final text shows up in its output, for a last check; undefined when it has no machine form. */
 	finalText?(run: RunResult): string | undefined;
 }

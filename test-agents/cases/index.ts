@@ -1,4 +1,5 @@
 import { DRIVERS } from "../agents/index.ts";
+import { mcpCase, subagentCase } from "./actor-cases.ts";
 import { bridgeCase, bridgeHookFlagCase, controlCase, initInstallCase, loadErrorCase, selfCheckCase } from "./agent-cases.ts";
 import { managedCase } from "./managed.ts";
 import { pluginLoadErrorCase, pluginSuiteCase } from "./plugin-cases.ts";
@@ -16,6 +17,8 @@ export const CASES: AgentCase[] = DRIVERS.flatMap((driver) =>
 				bridgeHookFlagCase(driver),
 				...(driver.installAlone ? [initInstallCase(driver)] : []),
 				...(driver.loadErrorCase ? [loadErrorCase(driver)] : []),
+				...(driver.actor?.spawn ? [subagentCase(driver)] : []),
+				...(driver.actor ? [mcpCase(driver)] : []),
 				...(driver.id === "claude" || driver.id === "codex" ? [managedCase(driver)] : []),
 			],
 );

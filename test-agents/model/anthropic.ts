@@ -1,5 +1,6 @@
 import {
 	arr,
+	callOf,
 	FINAL_TEXT,
 	type ModelApi,
 	obj,
@@ -19,11 +20,15 @@ const READ = ["Read", "view"];
 /** The `tool_use` input for `step`, shaped after the tool the client offered. */
 function toolCall(step: ToolStep, tools: unknown[]): { name: string; input: Record<string, unknown> } {
 	const names = tools.map((t) => String(obj(t).name));
+	const schemaOf = (name: string) => obj(tools.find((t) => obj(t).name === name)).input_schema;
+	if (step.kind === "call") {
+		const { name, args } = callOf(step, names, schemaOf);
+		return { name, input: args };
+	}
 	if (step.kind === "shell")
 		return { name: pickName(names, SHELL), input: { command: step.command, description: step.description ?? "run it" } };
 	const name = pickName(names, READ);
-	const schema = obj(tools.find((t) => obj(t).name === name)).input_schema;
-	return { name, input: { [pathKey(schema)]: step.path } };
+	return { name, input: { [pathKey(schemaOf(name))]: step.path } };
 }
 
 /** Counts the tool results in the conversation: that is the index of the step to answer with. */
@@ -129,6 +134,6 @@ export const anthropicApi: ModelApi = {
 		const step = steps[turn];
 		if (!step) return body.stream ? sseResponse(stream(model, id, { text: FINAL_TEXT })) : plain(model, id, FINAL_TEXT);
 		const call = toolCall(step, tools);
-		return sseResponse(stream(model, id, { ...call, id: `toolu_${turn + 1}` }));
+		return sseResponse(stream(model, id, { ...call, id: `toolu_${record.sub ? "sub" : ""}${turn + 1}` }));
 	},
 };

@@ -1,4 +1,5 @@
 import {
+	callOf,
 	arr,
 	FINAL_TEXT,
 	type ModelApi,
@@ -32,6 +33,7 @@ function fillRequired(parameters: Record<string, unknown>, args: Record<string, 
 function toolCall(step: ToolStep, tools: unknown[]): { name: string; args: Record<string, unknown> } {
 	const offered = functions(tools);
 	const names = offered.map((f) => f.name);
+	if (step.kind === "call") return callOf(step, names, (n) => offered.find((f) => f.name === n)?.parameters ?? {});
 	const name = pickName(names, step.kind === "shell" ? SHELL : READ);
 	const parameters = offered.find((f) => f.name === name)?.parameters ?? {};
 	if (step.kind === "shell") {
@@ -100,7 +102,7 @@ export const chatApi: ModelApi = {
 		const turn = chatToolResults(body).length;
 		if (record.kind === "main") record.turn = turn;
 		const step = record.kind === "main" ? steps[turn] : undefined;
-		const call = step ? { ...toolCall(step, tools), id: `call_${turn + 1}` } : undefined;
+		const call = step ? { ...toolCall(step, tools), id: `call_${record.sub ? "sub" : ""}${turn + 1}` } : undefined;
 		return completion(body.stream === true, call);
 	},
 };

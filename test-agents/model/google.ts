@@ -1,5 +1,6 @@
 import {
 	arr,
+	callOf,
 	FINAL_TEXT,
 	type ModelApi,
 	obj,
@@ -55,6 +56,13 @@ export function sampleFor(schema: unknown): unknown {
 /** The `functionCall` part for `step`, shaped after the declarations the client offered. */
 function functionCall(step: ToolStep, decls: Record<string, unknown>[], id: string): Record<string, unknown> {
 	const names = decls.map((d) => String(d.name));
+	if (step.kind === "call") {
+		const call = callOf(step, names, (n) => {
+			const decl = decls.find((d) => d.name === n);
+			return decl?.parametersJsonSchema ?? decl?.parameters;
+		});
+		return { id, name: call.name, args: call.args };
+	}
 	if (step.kind === "shell") {
 		return { id, name: pickName(names, ["run_shell_command"]), args: { command: step.command, description: step.description ?? "run it" } };
 	}
@@ -99,7 +107,7 @@ export const googleApi: ModelApi = {
 			const turn = googleToolResults(body).length;
 			record.turn = turn;
 			const step = steps[turn];
-			parts = step ? [{ functionCall: functionCall(step, decls, `call_${turn + 1}`) }] : [{ text: FINAL_TEXT }];
+			parts = step ? [{ functionCall: functionCall(step, decls, `call_${record.sub ? "sub" : ""}${turn + 1}`) }] : [{ text: FINAL_TEXT }];
 		}
 		return streaming ? sseResponse([sse(reply(parts))]) : Response.json(reply(parts));
 	},

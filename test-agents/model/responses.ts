@@ -1,5 +1,6 @@
 import {
 	arr,
+	callOf,
 	FINAL_TEXT,
 	type ModelApi,
 	obj,
@@ -34,8 +35,29 @@ export function responsesToolResults(body: unknown): SeenToolResult[] {
 }
 
 /** The function call item for `step` (Codex has no file-read tool: a read is `cat`). */
-function functionCall(step: ToolStep, tools: unknown[], callId: string): Record<string, unknown> {
+function functionCall(step: ToolStep, tools: unknown[], callId: string, prior: readonly string[]): Record<string, unknown> {
 	const names = tools.map((t) => String(obj(t).name));
+	if (step.kind === "call") {
+		// Codex groups MCP and multi-agent tools in `{type: "namespace", name, tools}`; a call names both.
+		const flat = tools.flatMap((t) => {
+			const tool = obj(t);
+			if (tool.type !== "namespace") return [{ name: String(tool.name), tool, namespace: undefined as string | undefined }];
+			return arr(tool.tools).map((inner) => ({ name: String(obj(inner).name), tool: obj(inner), namespace: String(tool.name) }));
+		});
+		const offered = flat.map((f) => (f.namespace ? `${f.namespace}.${f.name}` : f.name));
+		const picked = step.pick([...offered, ...flat.map((f) => f.name)]) ?? step.label;
+		const found = flat.find((f) => f.name === picked || `${f.namespace}.${f.name}` === picked);
+		const call = callOf({ ...step, pick: () => found?.name ?? picked }, offered, () => found?.tool.parameters, prior);
+		return {
+			type: "function_call",
+			id: `fc_${callId}`,
+			status: "completed",
+			name: call.name,
+			...(found?.namespace ? { namespace: found.namespace } : {}),
+			arguments: JSON.stringify(call.args),
+			call_id: callId,
+		};
+	}
 	const name = Object.keys(SHELL_TOOLS).find((n) => names.includes(n)) ?? "exec_command";
 	const command = step.kind === "shell" ? step.command : `cat '${step.path}'`;
 	const args = (SHELL_TOOLS[name] as (c: string) => Record<string, unknown>)(command);
@@ -99,7 +121,12 @@ export const responsesApi: ModelApi = {
 		const step = record.kind === "main" ? steps[turn] : undefined;
 		if (record.kind === "main") record.turn = turn;
 		const item = step
-			? functionCall(step, tools, `call_${turn + 1}`)
+			? functionCall(
+					step,
+					tools,
+					`call_${record.sub ? "sub" : ""}${turn + 1}`,
+					responsesToolResults(body).map((r) => r.text),
+				)
 			: {
 					type: "message",
 					id: `msg_${counter + 1}`,

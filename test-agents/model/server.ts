@@ -6,8 +6,10 @@ export interface ModelServer {
 	url: string;
 	/** Every request received, in order. */
 	requests: RecordedRequest[];
-	/** The main turns (requests that offered tools). */
+	/** The main agent's turns (requests that offered tools, outside a subagent's conversation). */
 	main(): RecordedRequest[];
+	/** The subagent's turns (see {@link SubagentScript}). */
+	sub(): RecordedRequest[];
 	stop(): void;
 }
 
@@ -20,8 +22,19 @@ async function bodyText(req: Request): Promise<string> {
 	return new TextDecoder().decode(bytes);
 }
 
+/**
+ * A second script for a subagent's conversation: a request whose body holds `marker` (the task the main
+ * agent gave its subagent) but not `mainMarker` (in the user's prompt, which only the main conversation
+ * holds) is the subagent's and is answered from `steps`.
+ */
+export interface SubagentScript {
+	marker: string;
+	mainMarker: string;
+	steps: readonly ToolStep[];
+}
+
 /** Starts `api` on 127.0.0.1 (a free port), answering main turns with `steps` in order, then a final text. */
-export function startModelServer(api: ModelApi, steps: readonly ToolStep[]): ModelServer {
+export function startModelServer(api: ModelApi, steps: readonly ToolStep[], subagent?: SubagentScript): ModelServer {
 	const requests: RecordedRequest[] = [];
 	const server = Bun.serve({
 		hostname: "127.0.0.1",
@@ -43,8 +56,10 @@ export function startModelServer(api: ModelApi, steps: readonly ToolStep[]): Mod
 				kind: "other",
 			};
 			requests.push(record);
+			const isSub = !!subagent && text.includes(subagent.marker) && !text.includes(subagent.mainMarker);
+			if (isSub) record.sub = true;
 			try {
-				return api.handle(record, steps);
+				return api.handle(record, isSub && subagent ? subagent.steps : steps);
 			} catch (error) {
 				return new Response(`mock ${api.name} failed: ${String(error)}`, { status: 500 });
 			}
@@ -53,7 +68,8 @@ export function startModelServer(api: ModelApi, steps: readonly ToolStep[]): Mod
 	return {
 		url: `http://127.0.0.1:${server.port}`,
 		requests,
-		main: () => requests.filter((r) => r.kind === "main"),
+		main: () => requests.filter((r) => r.kind === "main" && !r.sub),
+		sub: () => requests.filter((r) => r.kind === "main" && r.sub),
 		stop: () => server.stop(true),
 	};
 }

@@ -322,9 +322,10 @@ describe("who acts and through what (issue 22)", () => {
 		expect(geminiBridge.subagent).toBeUndefined();
 	});
 
-	test("a Copilot subagent's own session id gives way to the top-level session's", () => {
-		expect(copilotBridge.sessionId({ sessionId: "sub", parentSessionId: "top" })).toBe("top");
-		expect(copilotBridge.sessionId({ session_id: "sub", parent_session_id: "top" })).toBe("top");
+	test("a Copilot subagent's own session id (its agentId) gives way to the session that started it", () => {
+		expect(copilotBridge.sessionId({ sessionId: "sub", agentId: "sub", parentAgentId: "top" })).toBe("top");
+		expect(copilotBridge.sessionId({ session_id: "sub", agent_id: "sub", parent_agent_id: "top" })).toBe("top");
+		expect(copilotBridge.sessionId({ sessionId: "top", agentId: "sub", parentAgentId: "top" })).toBe("top");
 		expect(copilotBridge.sessionId({ sessionId: "only" })).toBe("only");
 	});
 

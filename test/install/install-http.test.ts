@@ -51,6 +51,8 @@ describe("install claude --http", () => {
 			"SessionEnd",
 			"SessionStart",
 			"Stop",
+			"SubagentStart",
+			"SubagentStop",
 			"UserPromptSubmit",
 		]);
 		expect(result.notes.join("\n")).toContain("XCSH_HOOKS_TOKEN");
@@ -72,7 +74,7 @@ describe("install claude --http", () => {
 		config = read(p.file);
 		expect(config.hooks.PreToolUse[1].hooks[0].url).toBe("http://127.0.0.1:9000/claude");
 		const removed = await uninstallBridge("claude", { cwd: p.dir });
-		expect(removed.changes).toHaveLength(7);
+		expect(removed.changes).toHaveLength(9);
 		expect(read(p.file).hooks).toEqual({ PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "./guard.sh" }] }] });
 	}, 60_000);
 

@@ -210,6 +210,20 @@ describe("install details", () => {
 		]);
 	}, 60_000);
 
+	test("subagent start/stop are registered where the agent has them (Claude, Codex, Copilot), with our bridge; uninstall takes them out", async () => {
+		for (const agent of ["claude", "codex", "copilot"] as const) {
+			const { dir, file, text } = seed(agent);
+			await installBridge(agent, { cwd: dir, command: CMD });
+			const root = JSON.parse(readFileSync(file, "utf8"));
+			const found = ours(agent, root);
+			for (const event of ["SubagentStart", "SubagentStop"]) expect(found[event]).toHaveLength(1);
+			await uninstallBridge(agent, { cwd: dir });
+			expect(readFileSync(file, "utf8")).toBe(text);
+		}
+		for (const agent of ["gemini", "qwen", "droid"] as const)
+			expect(agentSpec(agent).events.map((e) => e.name)).not.toContain("SubagentStart");
+	}, 60_000);
+
 	test("an entry of ours with an old command is updated in place, not duplicated", async () => {
 		const { dir, file } = seed("claude");
 		await installBridge("claude", { cwd: dir, command: "/old/xcsh-hooks" });

@@ -3,7 +3,7 @@ import { answerJson, isRecord, nonEmpty, specificOutput, stringField } from "../
 import { any, obj, opt, str, type Shape } from "../_shared/fields.ts";
 import { outputAsText } from "../_shared/text.ts";
 import { fileRules, shellRule } from "../_shared/tools.ts";
-import { claudeStyleSubagentEvent, splitPrefixed, subagentOf } from "../_shared/actor.ts";
+import { claudeStyleSubagentEvent, nestedString, splitPrefixed, subagentOf } from "../_shared/actor.ts";
 import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } from "../_shared/bridge-types.ts";
 
 /**
@@ -143,8 +143,9 @@ export const claudeBridge: AgentBridge = {
 	mcpTool(call, payload) {
 		const split = splitPrefixed(call.name, "mcp__", "__");
 		if (!split) return undefined;
-		// `mcp_server` names the server as configured; the tool is what follows it in the name.
-		const server = stringField(payload, "mcp_server");
+		// `mcp_server` names the server as configured: `{name, source}` in 2.1.328 (a string in older notes);
+		// the tool is what follows it in the name.
+		const server = stringField(payload, "mcp_server") ?? nestedString(payload, "mcp_server", "name");
 		if (!server || server === split.server) return split;
 		const prefix = `mcp__${server}__`;
 		return { server, tool: call.name.startsWith(prefix) && call.name.length > prefix.length ? call.name.slice(prefix.length) : split.tool };

@@ -19,6 +19,8 @@ export const claudeInstall: AgentSpec = {
 		{ name: "SessionEnd" },
 		{ name: "PreCompact" },
 		{ name: "Stop" },
+		{ name: "SubagentStart" },
+		{ name: "SubagentStop" },
 	]),
 	// `onFailure: "block"` (A.1): a bridge that cannot start, times out or answers garbage blocks the guarded action.
 	handler: (event, command) => ({ type: "command", command, timeout: TIMEOUT_S, ...(event.guard ? { onFailure: "block" } : {}) }),

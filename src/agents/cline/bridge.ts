@@ -3,6 +3,7 @@ import { answerJson, isRecord, nonEmpty, stringField } from "../_shared/answer.t
 import { arr, obj, opt, str, type Shape } from "../_shared/fields.ts";
 import { outputAsText } from "../_shared/text.ts";
 import { shellRule } from "../_shared/tools.ts";
+import { splitPrefixed, subagentOf } from "../_shared/actor.ts";
 import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } from "../_shared/bridge-types.ts";
 
 /**
@@ -132,7 +133,15 @@ export const clineBridge: AgentBridge = {
 		const roots = Array.isArray(payload.workspaceRoots) ? payload.workspaceRoots : [];
 		return [typeof roots[0] === "string" ? roots[0] : undefined, stringField(payload.workspaceInfo, "rootPath")];
 	},
-	sessionId: (payload) => stringField(payload, "taskId") ?? stringField(payload.sessionContext, "rootSessionId"),
+	// Measured in 3.0.65: a `spawn_agent` subagent runs its own task (`taskId`) in the same root session
+	// (`sessionContext.rootSessionId`): the root keeps one session file for the agent and its subagents.
+	sessionId: (payload) => stringField(payload.sessionContext, "rootSessionId") ?? stringField(payload, "taskId"),
+	// Every payload names its agent (`agent_id`) and that agent's parent (`parent_agent_id`, null for the
+	// main agent): one with a parent is a subagent (`spawn_agent`).
+	subagent: (payload) =>
+		stringField(payload, "parent_agent_id") ? subagentOf(payload, { id: ["agent_id"], parentId: ["parent_agent_id"] }) : undefined,
+	// Measured in 3.0.65: MCP tools are `<server>__<tool>` (no prefix; no built-in tool has `__`), split at the first `__`.
+	mcpTool: (call) => splitPrefixed(call.name, "", "__"),
 	outputText(call) {
 		const output = call.output;
 		if (Array.isArray(output) && output.every((o) => isRecord(o) && "result" in o))

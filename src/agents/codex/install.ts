@@ -19,6 +19,8 @@ export const codexInstall: AgentSpec = {
 		{ name: "SessionEnd" },
 		{ name: "PreCompact" },
 		{ name: "Stop" },
+		{ name: "SubagentStart" },
+		{ name: "SubagentStop" },
 	]),
 	handler: (_event, command) => ({ type: "command", command, timeout: TIMEOUT_S }),
 	// Managed hooks live in requirements.toml (Codex 0.169 reads /etc/codex/requirements.toml); they need no hook trust.

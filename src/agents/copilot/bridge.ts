@@ -76,10 +76,25 @@ export const copilotEvents: Record<string, AgentEventSpec> = {
 	SessionEnd: { fields: pascal, to: "session_shutdown" },
 	Stop: { fields: pascal, to: "agent_end" },
 	PreCompact: { fields: pascal, to: "session_before_compact", compaction },
-	subagentStart: { fields: camel, to: "subagent_start" },
-	subagentStop: { fields: camel, to: "subagent_end", subagentEvent: (p) => claudeStyleSubagentEvent(p, copilotBridge.subagent?.(p)) },
-	SubagentStart: { fields: pascal, to: "subagent_start" },
-	SubagentStop: { fields: pascal, to: "subagent_end", subagentEvent: (p) => claudeStyleSubagentEvent(p, copilotBridge.subagent?.(p)) },
+	// Measured in 1.0.102: subagentStart `{sessionId, timestamp, transcriptPath, agentName, agentId, agentType,
+	// parentAgentId}`; SubagentStart the same with `agent_id`, `agent_type`, `parent_agent_id` and still **no
+	// event name** (epoch-ms timestamp); subagentStop adds `response` (the last message) and `stopReason`;
+	// SubagentStop is Claude-style (`hook_event_name`, `last_assistant_message`).
+	subagentStart: { fields: { ...camel, agentId: str }, to: "subagent_start" },
+	subagentStop: {
+		fields: { ...camel, agentId: str, response: opt(str) },
+		to: "subagent_end",
+		subagentEvent: (p) => {
+			const said = claudeStyleSubagentEvent(p, copilotBridge.subagent?.(p));
+			return said && { ...said, lastMessage: said.lastMessage ?? stringField(p, "response") };
+		},
+	},
+	SubagentStart: { fields: { ...camel, agent_id: str }, to: "subagent_start" },
+	SubagentStop: {
+		fields: { ...pascal, agent_id: str, last_assistant_message: opt(str) },
+		to: "subagent_end",
+		subagentEvent: (p) => claudeStyleSubagentEvent(p, copilotBridge.subagent?.(p)),
+	},
 };
 // Fired too, but after the guard already decided (permissionRequest) or without a counterpart.
 for (const name of [
@@ -97,6 +112,13 @@ for (const name of [
 
 /** The camelCase event a payload without an event name is, by the fields only that event carries. */
 function sniff(p: Record<string, unknown>): string | undefined {
+	// A subagent's start and stop name it and carry no tool or prompt; its own calls are sniffed as usual.
+	const named = p.agentId !== undefined ? "camel" : p.agent_id !== undefined ? "snake" : undefined;
+	if (named && p.toolName === undefined && p.prompt === undefined) {
+		if (p.stopReason !== undefined || p.response !== undefined) return named === "camel" ? "subagentStop" : "SubagentStop";
+		if (p.agentName !== undefined || p.agentType !== undefined || p.agent_type !== undefined)
+			return named === "camel" ? "subagentStart" : "SubagentStart";
+	}
 	if (p.toolResult !== undefined) return "postToolUse";
 	if (p.toolArgs !== undefined) return "preToolUse";
 	if (p.transformedPrompt !== undefined) return "userPromptTransformed";
@@ -131,7 +153,7 @@ function body(event: string, payload: Payload, outcome: Outcome, warn: (line: st
 			warn(`copilot ${event}: Copilot cannot cancel a compaction; the hook's cancel was ignored`);
 			return {};
 		case "deny-start":
-			warn(`copilot ${event}: Copilot was not seen to honour a denied subagent start; the hook's block was ignored`);
+			warn(`copilot ${event}: Copilot cannot be told not to start a subagent; the hook's block was ignored`);
 			return {};
 		case "none":
 			return {};
@@ -152,13 +174,16 @@ export const copilotBridge: AgentBridge = {
 	// camelCase payloads state no event: their fields only suggest one, which a `?event=` may name.
 	payloadEvent: (payload) => stringField(payload, "hook_event_name") ?? stringField(payload, "hookName"),
 	projectDirs: (payload, env) => [env[COPILOT.projectVariable], stringField(payload, "cwd")],
-	// A subagent gets its own session id: the top-level session's, when the payload names it, keeps one
-	// session file per session, so a hook's counters do not split between the agent and its subagents.
-	sessionId: (payload) =>
-		stringField(payload, "parentSessionId") ??
-		stringField(payload, "parent_session_id") ??
-		stringField(payload, "sessionId") ??
-		stringField(payload, "session_id"),
+	// Measured in 1.0.102: a subagent's own calls carry `sessionId` = its `agentId`, and `parentAgentId` =
+	// the session that started it. That session's id keeps one session file per top-level session, so a
+	// hook's counters do not split between the agent and its subagents. (A subagent's subagent would get
+	// its parent's id: one level, which is what Copilot's `task` starts.)
+	sessionId(payload) {
+		const own = stringField(payload, "sessionId") ?? stringField(payload, "session_id");
+		const agentId = stringField(payload, "agentId") ?? stringField(payload, "agent_id");
+		const parent = stringField(payload, "parentAgentId") ?? stringField(payload, "parent_agent_id");
+		return own !== undefined && own === agentId && parent ? parent : own;
+	},
 	// Inside a subagent (`task`) both spellings name it, and the agent that started it.
 	subagent: (payload) =>
 		subagentOf(payload, {

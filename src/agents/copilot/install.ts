@@ -5,7 +5,8 @@ import { join } from "pathe";
 import { type AgentSpec, TIMEOUT_S, homeOverride } from "../_shared/install-spec.ts";
 
 // PascalCase keys: their payloads carry `hook_event_name`, so one `bridge copilot` command serves every
-// event (camelCase payloads name no event, A.4). Copilot has no PascalCase pre-compact event.
+// event (camelCase payloads name no event, A.4). Copilot has no PascalCase pre-compact event. The one
+// exception, SubagentStart (no event name in 1.0.102), is recognised by its fields.
 export const copilotInstall: AgentSpec = {
 	id: COPILOT.name,
 	label: COPILOT.label,
@@ -21,6 +22,8 @@ export const copilotInstall: AgentSpec = {
 		{ name: "SessionStart" },
 		{ name: "SessionEnd" },
 		{ name: "Stop" },
+		{ name: "SubagentStart" },
+		{ name: "SubagentStop" },
 	]),
 	handler: (_event, command) => ({ type: "command", bash: command, timeoutSec: TIMEOUT_S }),
 	notes: (scope, dir) =>

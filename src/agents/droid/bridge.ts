@@ -4,6 +4,7 @@ import { claudeStyleCall, claudeStyleCommon, claudeStyleDeny } from "../_shared/
 import { any, obj, opt, str, type Shape } from "../_shared/fields.ts";
 import { outputAsText } from "../_shared/text.ts";
 import { fileRules, shellRule } from "../_shared/tools.ts";
+import { splitPrefixed, subagentOf } from "../_shared/actor.ts";
 import type { AgentBridge, AgentEventSpec, Outcome } from "../_shared/bridge-types.ts";
 
 /**
@@ -82,6 +83,11 @@ export const droidBridge: AgentBridge = {
 	projectDirs: (payload, env) => [env[DROID.projectVariable], env.DROID_PROJECT_DIR, stringField(payload, "cwd")],
 	sessionId: (payload) => stringField(payload, "session_id"),
 	transcript: (payload) => stringField(payload, "transcript_path"),
+	// Claude's subagent fields, should Droid send them: not seen, as `droid exec`'s Task cannot start a
+	// subagent offline ("Could not reach the daemon"), so a subagent's call may reach hooks as the main agent's.
+	subagent: (payload) => subagentOf(payload, { id: ["agent_id"], type: ["agent_type"] }),
+	// Measured in 0.225.2: MCP tools are `mcp__<server>__<tool>`, with no server field beside them.
+	mcpTool: (call) => splitPrefixed(call.name, "mcp__", "__"),
 	outputText: (call) => outputAsText(call.output),
 	answer: (event, _payload, outcome, notes) => answerJson(body(event, outcome, notes.warn)),
 	denyUnknown: (reason) => JSON.stringify(claudeStyleDeny(reason)),

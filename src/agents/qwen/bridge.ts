@@ -4,6 +4,7 @@ import { claudeStyleCall, claudeStyleCommon, claudeStyleDeny } from "../_shared/
 import { any, obj, opt, str, type Shape } from "../_shared/fields.ts";
 import { outputAsText } from "../_shared/text.ts";
 import { fileRules, shellRule } from "../_shared/tools.ts";
+import { splitPrefixed, subagentOf } from "../_shared/actor.ts";
 import type { AgentBridge, AgentEventSpec, Outcome } from "../_shared/bridge-types.ts";
 
 /**
@@ -97,6 +98,11 @@ export const qwenBridge: AgentBridge = {
 	projectDirs: (payload, env) => [env[QWEN.projectVariable], stringField(payload, "cwd")],
 	sessionId: (payload) => stringField(payload, "session_id"),
 	transcript: (payload) => stringField(payload, "transcript_path"),
+	// Measured in 0.24.4: an `agent` subagent's calls carry `agent_id` (`general-purpose-call_1`), no type
+	// and no parent; the main agent's carry none.
+	subagent: (payload) => subagentOf(payload, { id: ["agent_id"], type: ["agent_type"] }),
+	// MCP tools are `mcp__<server>__<tool>` (Claude's form), with no server field beside them.
+	mcpTool: (call) => splitPrefixed(call.name, "mcp__", "__"),
 	outputText(call) {
 		const output = call.output;
 		if (!isRecord(output)) return outputAsText(output);
