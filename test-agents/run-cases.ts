@@ -10,13 +10,15 @@ export interface RunCasesOptions {
 	state: SetupState;
 	timeoutMs: number;
 	keep: boolean;
+	/** Only the cases whose name contains this text (`--case`); all when absent. */
+	only?: string;
 	log(line: string): void;
 }
 
 /** Runs every case of the wanted agents, in order, and resolves their reports (a throwing case is a failed check). */
 export async function runCases(options: RunCasesOptions): Promise<CaseReport[]> {
 	const reports: CaseReport[] = [];
-	for (const c of CASES.filter((c) => options.wanted.includes(c.agent))) {
+	for (const c of CASES.filter((c) => options.wanted.includes(c.agent) && (!options.only || c.name.includes(options.only)))) {
 		const checks = new Checks();
 		const t0 = performance.now();
 		const installed = options.state.installs[c.agent];

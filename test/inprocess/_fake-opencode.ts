@@ -41,7 +41,18 @@ for (const step of steps) {
 		const args = { command: "cat deploy.conf", description: "show" };
 		await before("bash", args, "call_5");
 		const text = "SERVICE=demo\nAPI_KEY=sk-live-123\n";
-		const output = { title: "cat", output: text, metadata: { output: text, preview: "API_KEY=sk-live-123", exit: 0, truncated: false } };
+		const output = {
+			title: "cat",
+			output: text,
+			metadata: {
+				output: text,
+				preview: "API_KEY=sk-live-123",
+				exit: 0,
+				truncated: false,
+				// As OpenCode 1.18.33's read tool stores it: the file's text again, one level down.
+				display: { type: "file", text: "SERVICE=demo\nAPI_KEY=sk-live-123", lineStart: 1, lines: ["API_KEY=sk-live-123", "SERVICE=demo"] },
+			},
+		};
 		await hooks["tool.execute.after"]?.({ tool: "bash", sessionID: "ses_1", callID: "call_5", args }, output);
 		out.after = output;
 	}

@@ -83,7 +83,12 @@ for (const cli of useClis()) {
 			expect(out.read.ran).toBe(true);
 			expect(out.after.output).toBe("SERVICE=demo\nAPI_KEY=[REDACTED]\n");
 			expect(out.after.metadata.output).toBe("SERVICE=demo\nAPI_KEY=[REDACTED]\n");
-			expect(out.after.metadata).toEqual({ output: "SERVICE=demo\nAPI_KEY=[REDACTED]\n", exit: 0, truncated: false });
+			expect(out.after.metadata).toEqual({
+				output: "SERVICE=demo\nAPI_KEY=[REDACTED]\n",
+				exit: 0,
+				truncated: false,
+				display: { lineStart: 1, lines: ["SERVICE=demo"] },
+			});
 			expect(JSON.stringify(out)).not.toContain("sk-live-123");
 			expect(out.system).toEqual(["You are OpenCode.", "TEST-CONTEXT for hello there"]);
 			expect(existsSync(join(p.proj, "build", "keep.txt"))).toBe(true);
