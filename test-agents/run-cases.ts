@@ -11,7 +11,7 @@ export interface RunCasesOptions {
 	timeoutMs: number;
 	keep: boolean;
 	/** Only the cases whose name contains this text (`--case`); all when absent. */
-	only?: string;
+	only?: string | undefined;
 	log(line: string): void;
 }
 

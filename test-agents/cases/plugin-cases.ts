@@ -35,6 +35,49 @@ function filesUnder(dir: string, out: string[] = [], depth = 0): string[] {
 	return out;
 }
 
+/** Package files: what an install of dependencies leaves (by us or by the agent's background install). */
+const PACKAGE_FILES = ["node_modules", "package.json", "package-lock.json", "bun.lock", "bun.lockb"];
+
+/** Every path below `dir` (bounded) whose name is one of `names`. */
+function named(dir: string, names: string[], depth = 0): string[] {
+	if (depth > 6 || !existsSync(dir) || !statSync(dir).isDirectory()) return [];
+	return readdirSync(dir).flatMap((name) => {
+		const path = join(dir, name);
+		return names.includes(name) ? [path] : named(path, names, depth + 1);
+	});
+}
+
+/**
+ * Right after `install <agent>`: the project's plugin folder holds our one file and nothing else, no
+ * package file is next to it or in the user's config folder, and the runtime the executable wrote under
+ * `~/.xcsh/agent/` is plain files with no dependency install: nothing but the executable was needed.
+ */
+export function checkNothingInstalled(driver: AgentDriver, sandbox: Sandbox, checks: Checks): boolean {
+	const [project, ...user] = (driver.pluginDirs ?? []).map((dir) => join(sandbox.root, dir));
+	if (!project) return checks.expect(`${driver.id} names its plugin folders`, false);
+	const files = existsSync(project) ? readdirSync(project) : [];
+	const one = checks.expect(
+		`install wrote exactly one file into ${driver.id}'s plugin folder`,
+		files.length === 1 && /\.(ts|js)$/.test(files[0] ?? ""),
+		JSON.stringify(files),
+	);
+	const configDirs = [project, ...user].map((dir) => join(dir, ".."));
+	const packages = [...configDirs, join(sandbox.home, ".xcsh")].flatMap((dir) => named(dir, PACKAGE_FILES));
+	const none = checks.expect(
+		"install wrote no package files (node_modules, package.json, lockfiles)",
+		packages.length === 0,
+		packages.join(", "),
+	);
+	return one && none;
+}
+
+/** After the run: the agent's config folders still have no `node_modules` (its own background install found nothing offline). */
+export function checkNoDependencies(driver: AgentDriver, sandbox: Sandbox, checks: Checks): void {
+	const dirs = (driver.pluginDirs ?? []).map((dir) => join(sandbox.root, dir, ".."));
+	const found = dirs.flatMap((dir) => named(dir, ["node_modules"]));
+	checks.expect(`no node_modules in ${driver.id}'s config folders after the run`, found.length === 0, found.join(", "));
+}
+
 /** The typed suite hooks (guard, redact, context) approved, plus `install <agent>`. */
 export function pluginSuiteCase(driver: AgentDriver): AgentCase {
 	return {

@@ -64,6 +64,21 @@ for (const step of steps) {
 	}
 	if (step === "event") await hooks.event?.({ event: { id: "evt_1", type: "session.created", properties: {} } });
 	if (step.startsWith("wait")) await Bun.sleep(Number(step.slice(4)));
+	// The host is up and its hooks loaded: tell the test (a file, as the test cannot read stdout yet).
+	if (step === "ready") await Bun.write(".host-ready", "1");
+	// `rmUntil<ms>`: the `rm` call again every 100 ms until a hook blocks it, bounded by <ms>; a file watcher
+	// on a busy machine may take seconds to report, so no fixed sleep can tell "slow" from "never".
+	if (step.startsWith("rmUntil")) {
+		const deadline = Date.now() + Number(step.slice(7));
+		let tries = 0;
+		do {
+			tries++;
+			out.rm = await before("bash", { command: "rm -rf build", description: "clean" }, `call_rm_${tries}`);
+			if (!out.rm.ran) break;
+			await Bun.sleep(100);
+		} while (Date.now() < deadline);
+		out.rmTries = tries;
+	}
 }
 await (hooks.dispose as (() => Promise<void>) | undefined)?.();
 console.log(JSON.stringify(out));
