@@ -140,3 +140,32 @@ export function pluginLoadErrorCase(driver: AgentDriver): AgentCase {
 		},
 	};
 }
+
+/**
+ * `install <agent> --user`: the plugin in the user's config folder (`~/.config/<agent>/plugin/`) is loaded
+ * too and guards a project whose only xcsh file is the approved `init guard` hook.
+ */
+export function pluginUserInstallCase(driver: AgentDriver): AgentCase {
+	return {
+		agent: driver.id,
+		name: `xcsh-hooks init guard + xcsh-hooks install ${driver.id} --user: the user plugin folder is loaded`,
+		needsBridge: true,
+		run(ctx, checks) {
+			if (!("exe" in ctx.bridge)) throw new Error("unreachable: no executable");
+			const exe = ctx.bridge.exe;
+			return drive(driver, ctx, checks, "plugin-user", {
+				async prepare(sandbox, c) {
+					const init = await cli(exe, sandbox, ["init", "guard"]);
+					if (!c.expect("`xcsh-hooks init guard` scaffolded and approved the guard", init.code === 0, init.stderr.trim())) return false;
+					const res = await cli(exe, sandbox, ["install", driver.id, "--user"]);
+					if (!c.expect(`\`xcsh-hooks install ${driver.id} --user\` wrote the plugin`, res.code === 0, res.stderr.trim())) return false;
+					const user = driver.pluginDirs?.[1];
+					const files = user && existsSync(join(sandbox.root, user)) ? readdirSync(join(sandbox.root, user)) : [];
+					return c.expect(`the plugin is in ${user}`, files.length === 1, JSON.stringify(files));
+				},
+				expect: { deny: true, harmless: true, redact: false, context: false },
+				markers: { deny: "guard: blocked a recursive delete (build lies outside temp dirs) [filesystem/recursive-delete]", context: "" },
+			});
+		},
+	};
+}

@@ -73,8 +73,9 @@ for (const step of steps) {
 		let tries = 0;
 		do {
 			tries++;
-			out.rm = await before("bash", { command: "rm -rf build", description: "clean" }, `call_rm_${tries}`);
-			if (!out.rm.ran) break;
+			const rm = await before("bash", { command: "rm -rf build", description: "clean" }, `call_rm_${tries}`);
+			out.rm = rm;
+			if (!rm.ran) break;
 			await Bun.sleep(100);
 		} while (Date.now() < deadline);
 		out.rmTries = tries;
