@@ -10,7 +10,7 @@ export interface RunCasesOptions {
 	state: SetupState;
 	timeoutMs: number;
 	keep: boolean;
-	/** Only the cases whose name holds this text (`--only`). */
+	/** Only the cases whose name contains this text (`--case`); all when absent. */
 	only?: string | undefined;
 	log(line: string): void;
 }

@@ -6,7 +6,7 @@
  *
  *   bun run test:agents [--agent claude,codex,gemini,copilot] [--keep] [--timeout SECONDS]
  *                       [--exe PATH (a built xcsh-hooks instead of building one)] [--no-bridge] [--no-netns]
- *                       [--only TEXT (only the cases whose name holds TEXT)]
+ *                       [--case TEXT (only the cases whose name contains TEXT)]
  *
  * Setup (npm install, building the executable) runs here; the cases then run in a child process inside
  * its own network namespace with only loopback up, so no agent can reach anything but our model server.
@@ -25,11 +25,11 @@ const { values } = parseArgs({
 	options: {
 		agent: { type: "string" },
 		keep: { type: "boolean", default: false },
+		case: { type: "string" },
 		timeout: { type: "string", default: "120" },
 		"no-netns": { type: "boolean", default: false },
 		"no-bridge": { type: "boolean", default: false },
 		exe: { type: "string" },
-		only: { type: "string" },
 		// Internal: the cases phase, reading the setup phase's state.
 		"cases-from": { type: "string" },
 		network: { type: "string", default: "host network (not isolated)" },
@@ -64,7 +64,7 @@ async function casesPhase(state: SetupState, network: string): Promise<never> {
 		}),
 		`network: ${network}`,
 	];
-	const reports = await runCases({ wanted, state, timeoutMs, keep: values.keep, only: values.only, log });
+	const reports = await runCases({ wanted, state, timeoutMs, keep: values.keep, only: values.case, log });
 	process.exit(printSummary(header, reports, performance.now() - started) ? 1 : 0);
 }
 
@@ -94,7 +94,7 @@ try {
 		`--timeout=${values.timeout}`,
 		`--agent=${wanted.join(",")}`,
 		...(values.keep ? ["--keep"] : []),
-		...(values.only ? [`--only=${values.only}`] : []),
+		...(values.case ? [`--case=${values.case}`] : []),
 	];
 	const network = "own network namespace, loopback only (1.1.1.1 checked unreachable)";
 	const child = Bun.spawn([...NETNS_PREFIX, process.execPath, import.meta.path, ...args, `--network=${network}`], {

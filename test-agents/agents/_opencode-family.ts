@@ -10,6 +10,8 @@ interface Family {
 	pin: AgentPin;
 	/** The project config file (`opencode.json`, `kilo.json`). */
 	config: string;
+	/** Its config folders (project, user) relative to the sandbox root; plugins load from `plugin/` in each. */
+	configDirs: readonly string[];
 	/** The agent's own `*_DISABLE_*` variables for an offline run. */
 	env: Record<string, string>;
 }
@@ -52,6 +54,7 @@ export function opencodeFamilyDriver(family: Family): AgentDriver {
 		api: chatApi,
 		installAlone: true,
 		inProcess: true,
+		pluginDirs: family.configDirs.map((dir) => `${dir}/plugin`),
 		// No command hooks: the cases write the plugin with `xcsh-hooks install` instead.
 		configure() {},
 		async run(bin: string, sandbox: Sandbox, baseUrl: string, prompt: string, timeoutMs: number) {

@@ -6,6 +6,7 @@ export const kiloDriver = opencodeFamilyDriver({
 	id: "kilo",
 	pin: { pkg: "@kilocode/cli", version: "7.7.7", bin: "kilo", path: join("@kilocode", "cli-linux-x64", "bin", "kilo") },
 	config: "kilo.json",
+	configDirs: ["proj/.kilo", "home/.config/kilo"],
 	env: {
 		KILO_DISABLE_AUTOUPDATE: "1",
 		KILO_DISABLE_MODELS_FETCH: "1",

@@ -6,6 +6,7 @@ export const opencodeDriver = opencodeFamilyDriver({
 	id: "opencode",
 	pin: { pkg: "opencode-ai", version: "1.18.33", bin: "opencode", path: join("opencode-linux-x64", "bin", "opencode") },
 	config: "opencode.json",
+	configDirs: ["proj/.opencode", "home/.config/opencode"],
 	env: {
 		OPENCODE_DISABLE_AUTOUPDATE: "1",
 		OPENCODE_DISABLE_MODELS_FETCH: "1",

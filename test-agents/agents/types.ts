@@ -41,6 +41,8 @@ export interface AgentDriver {
 	installAlone?: boolean;
 	/** It loads our plugin in its own process (OpenCode, Kilo): the plugin cases run instead of the command-hook ones. */
 	inProcess?: boolean;
+	/** The folders the agent loads plugins from (project, then user), relative to the sandbox root. */
+	pluginDirs?: readonly string[];
 	/** The model API its client speaks. */
 	api: ModelApi;
 	/** Writes the agent's user settings and the project's hook config into the sandbox. */

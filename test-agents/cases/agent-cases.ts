@@ -5,6 +5,7 @@ import { SECRET } from "../scenario.ts";
 import { approveHooks, bridgeHookFiles, bridgeMarkers } from "./_bridge.ts";
 import { runProcess } from "../process.ts";
 import { drive } from "./drive.ts";
+import { checkNoDependencies, checkNothingInstalled } from "./plugin-cases.ts";
 import { SELFCHECK, selfcheckMarkers, sh } from "./_selfcheck.ts";
 import type { AgentCase } from "./types.ts";
 
@@ -142,11 +143,16 @@ export function initInstallCase(driver: AgentDriver): AgentCase {
 					)
 						return false;
 					const install = await run(["install", driver.id]);
-					return c.expect(
+					const ok = c.expect(
 						`\`xcsh-hooks install ${driver.id}\` wrote the agent's config`,
 						install.code === 0,
 						`exit ${install.code}: ${install.stderr.trim()}`,
 					);
+					// In-process agents: the executable alone guards them, with no package installed into the agent.
+					return ok && (!driver.inProcess || checkNothingInstalled(driver, sandbox, c));
+				},
+				after: (c, { sandbox }) => {
+					if (driver.inProcess) checkNoDependencies(driver, sandbox, c);
 				},
 				expect: { deny: true, harmless: true, redact: false, context: false },
 				markers: { deny: "guard: blocked a recursive delete (build lies outside temp dirs) [filesystem/recursive-delete]", context: "" },

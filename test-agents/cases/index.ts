@@ -2,14 +2,14 @@ import { DRIVERS } from "../agents/index.ts";
 import { mcpCase, subagentCase } from "./actor-cases.ts";
 import { bridgeCase, bridgeHookFlagCase, controlCase, initInstallCase, loadErrorCase, selfCheckCase } from "./agent-cases.ts";
 import { managedCase } from "./managed.ts";
-import { pluginLoadErrorCase, pluginSuiteCase } from "./plugin-cases.ts";
+import { pluginLoadErrorCase, pluginSuiteCase, pluginUserInstallCase } from "./plugin-cases.ts";
 import type { AgentCase } from "./types.ts";
 
 /** Every case in run order: per agent the control and self-check first, so a harness fault shows before a bridge fault. */
 export const CASES: AgentCase[] = DRIVERS.flatMap((driver) =>
 	driver.inProcess
 		? // In-process agents: no command hooks, so no control or self-check of a hook protocol; the plugin cases.
-			[initInstallCase(driver), pluginSuiteCase(driver), pluginLoadErrorCase(driver)]
+			[initInstallCase(driver), pluginSuiteCase(driver), pluginLoadErrorCase(driver), pluginUserInstallCase(driver)]
 		: [
 				controlCase(driver),
 				selfCheckCase(driver),

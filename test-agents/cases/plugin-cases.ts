@@ -35,6 +35,49 @@ function filesUnder(dir: string, out: string[] = [], depth = 0): string[] {
 	return out;
 }
 
+/** Package files: what an install of dependencies leaves (by us or by the agent's background install). */
+const PACKAGE_FILES = ["node_modules", "package.json", "package-lock.json", "bun.lock", "bun.lockb"];
+
+/** Every path below `dir` (bounded) whose name is one of `names`. */
+function named(dir: string, names: string[], depth = 0): string[] {
+	if (depth > 6 || !existsSync(dir) || !statSync(dir).isDirectory()) return [];
+	return readdirSync(dir).flatMap((name) => {
+		const path = join(dir, name);
+		return names.includes(name) ? [path] : named(path, names, depth + 1);
+	});
+}
+
+/**
+ * Right after `install <agent>`: the project's plugin folder holds our one file and nothing else, no
+ * package file is next to it or in the user's config folder, and the runtime the executable wrote under
+ * `~/.xcsh/agent/` is plain files with no dependency install: nothing but the executable was needed.
+ */
+export function checkNothingInstalled(driver: AgentDriver, sandbox: Sandbox, checks: Checks): boolean {
+	const [project, ...user] = (driver.pluginDirs ?? []).map((dir) => join(sandbox.root, dir));
+	if (!project) return checks.expect(`${driver.id} names its plugin folders`, false);
+	const files = existsSync(project) ? readdirSync(project) : [];
+	const one = checks.expect(
+		`install wrote exactly one file into ${driver.id}'s plugin folder`,
+		files.length === 1 && /\.(ts|js)$/.test(files[0] ?? ""),
+		JSON.stringify(files),
+	);
+	const configDirs = [project, ...user].map((dir) => join(dir, ".."));
+	const packages = [...configDirs, join(sandbox.home, ".xcsh")].flatMap((dir) => named(dir, PACKAGE_FILES));
+	const none = checks.expect(
+		"install wrote no package files (node_modules, package.json, lockfiles)",
+		packages.length === 0,
+		packages.join(", "),
+	);
+	return one && none;
+}
+
+/** After the run: the agent's config folders still have no `node_modules` (its own background install found nothing offline). */
+export function checkNoDependencies(driver: AgentDriver, sandbox: Sandbox, checks: Checks): void {
+	const dirs = (driver.pluginDirs ?? []).map((dir) => join(sandbox.root, dir, ".."));
+	const found = dirs.flatMap((dir) => named(dir, ["node_modules"]));
+	checks.expect(`no node_modules in ${driver.id}'s config folders after the run`, found.length === 0, found.join(", "));
+}
+
 /** The typed suite hooks (guard, redact, context) approved, plus `install <agent>`. */
 export function pluginSuiteCase(driver: AgentDriver): AgentCase {
 	return {
@@ -93,6 +136,35 @@ export function pluginLoadErrorCase(driver: AgentDriver): AgentCase {
 						JSON.stringify(results[1]),
 					);
 				},
+			});
+		},
+	};
+}
+
+/**
+ * `install <agent> --user`: the plugin in the user's config folder (`~/.config/<agent>/plugin/`) is loaded
+ * too and guards a project whose only xcsh file is the approved `init guard` hook.
+ */
+export function pluginUserInstallCase(driver: AgentDriver): AgentCase {
+	return {
+		agent: driver.id,
+		name: `xcsh-hooks init guard + xcsh-hooks install ${driver.id} --user: the user plugin folder is loaded`,
+		needsBridge: true,
+		run(ctx, checks) {
+			if (!("exe" in ctx.bridge)) throw new Error("unreachable: no executable");
+			const exe = ctx.bridge.exe;
+			return drive(driver, ctx, checks, "plugin-user", {
+				async prepare(sandbox, c) {
+					const init = await cli(exe, sandbox, ["init", "guard"]);
+					if (!c.expect("`xcsh-hooks init guard` scaffolded and approved the guard", init.code === 0, init.stderr.trim())) return false;
+					const res = await cli(exe, sandbox, ["install", driver.id, "--user"]);
+					if (!c.expect(`\`xcsh-hooks install ${driver.id} --user\` wrote the plugin`, res.code === 0, res.stderr.trim())) return false;
+					const user = driver.pluginDirs?.[1];
+					const files = user && existsSync(join(sandbox.root, user)) ? readdirSync(join(sandbox.root, user)) : [];
+					return c.expect(`the plugin is in ${user}`, files.length === 1, JSON.stringify(files));
+				},
+				expect: { deny: true, harmless: true, redact: false, context: false },
+				markers: { deny: "guard: blocked a recursive delete (build lies outside temp dirs) [filesystem/recursive-delete]", context: "" },
 			});
 		},
 	};

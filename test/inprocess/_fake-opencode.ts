@@ -41,7 +41,18 @@ for (const step of steps) {
 		const args = { command: "cat deploy.conf", description: "show" };
 		await before("bash", args, "call_5");
 		const text = "SERVICE=demo\nAPI_KEY=sk-live-123\n";
-		const output = { title: "cat", output: text, metadata: { output: text, preview: "API_KEY=sk-live-123", exit: 0, truncated: false } };
+		const output = {
+			title: "cat",
+			output: text,
+			metadata: {
+				output: text,
+				preview: "API_KEY=sk-live-123",
+				exit: 0,
+				truncated: false,
+				// As OpenCode 1.18.33's read tool stores it: the file's text again, one level down.
+				display: { type: "file", text: "SERVICE=demo\nAPI_KEY=sk-live-123", lineStart: 1, lines: ["API_KEY=sk-live-123", "SERVICE=demo"] },
+			},
+		};
 		await hooks["tool.execute.after"]?.({ tool: "bash", sessionID: "ses_1", callID: "call_5", args }, output);
 		out.after = output;
 	}
@@ -53,6 +64,22 @@ for (const step of steps) {
 	}
 	if (step === "event") await hooks.event?.({ event: { id: "evt_1", type: "session.created", properties: {} } });
 	if (step.startsWith("wait")) await Bun.sleep(Number(step.slice(4)));
+	// The host is up and its hooks loaded: tell the test (a file, as the test cannot read stdout yet).
+	if (step === "ready") await Bun.write(".host-ready", "1");
+	// `rmUntil<ms>`: the `rm` call again every 100 ms until a hook blocks it, bounded by <ms>; a file watcher
+	// on a busy machine may take seconds to report, so no fixed sleep can tell "slow" from "never".
+	if (step.startsWith("rmUntil")) {
+		const deadline = Date.now() + Number(step.slice(7));
+		let tries = 0;
+		do {
+			tries++;
+			const rm = await before("bash", { command: "rm -rf build", description: "clean" }, `call_rm_${tries}`);
+			out.rm = rm;
+			if (!rm.ran) break;
+			await Bun.sleep(100);
+		} while (Date.now() < deadline);
+		out.rmTries = tries;
+	}
 }
 await (hooks.dispose as (() => Promise<void>) | undefined)?.();
 console.log(JSON.stringify(out));

@@ -83,7 +83,12 @@ for (const cli of useClis()) {
 			expect(out.read.ran).toBe(true);
 			expect(out.after.output).toBe("SERVICE=demo\nAPI_KEY=[REDACTED]\n");
 			expect(out.after.metadata.output).toBe("SERVICE=demo\nAPI_KEY=[REDACTED]\n");
-			expect(out.after.metadata).toEqual({ output: "SERVICE=demo\nAPI_KEY=[REDACTED]\n", exit: 0, truncated: false });
+			expect(out.after.metadata).toEqual({
+				output: "SERVICE=demo\nAPI_KEY=[REDACTED]\n",
+				exit: 0,
+				truncated: false,
+				display: { lineStart: 1, lines: ["SERVICE=demo"] },
+			});
 			expect(JSON.stringify(out)).not.toContain("sk-live-123");
 			expect(out.system).toEqual(["You are OpenCode.", "TEST-CONTEXT for hello there"]);
 			expect(existsSync(join(p.proj, "build", "keep.txt"))).toBe(true);
@@ -122,20 +127,23 @@ for (const cli of useClis()) {
 			// The hook appears while the host runs, at the user level (which runs without approval).
 			const userHook = join(p.home, ".xcsh", "agent", "hooks", "late.ts");
 			const script = `export default function (pi) { pi.on("tool_call", () => ({ block: true, reason: "LATE-HOOK" })); }\n`;
-			const running = runArgv([process.execPath, FAKE_HOST, p.plugin, ["harmless", "wait1500", "rm"].join(",")], {
+			const running = runArgv([process.execPath, FAKE_HOST, p.plugin, ["harmless", "ready", "rmUntil60000"].join(",")], {
 				cwd: p.proj,
 				home: p.home,
 				env: minimalEnv(p.home),
-				timeoutMs: 60_000,
+				timeoutMs: 90_000,
 			});
-			await Bun.sleep(700);
+			// Bounded polling, not a fixed sleep: the host may take long to start on a busy machine.
+			const ready = join(p.proj, ".host-ready");
+			for (let i = 0; i < 600 && !existsSync(ready); i++) await Bun.sleep(100);
+			expect(existsSync(ready)).toBe(true);
 			writeFiles(p.home, { ".xcsh/agent/hooks/late.ts": script });
 			const run = await running;
 			const out = JSON.parse(run.stdout.trim().split("\n").at(-1) as string);
 			expect(existsSync(userHook)).toBe(true);
 			expect(out.harmless.ran).toBe(true);
 			expect(out.rm).toEqual({ ran: false, reason: "LATE-HOOK" });
-		}, 120_000);
+		}, 180_000);
 	});
 
 	describe(`install/uninstall opencode|kilo via ${cli.name}`, () => {

@@ -77,13 +77,31 @@ function setText(message: StoredMessage, text: string): void {
 /**
  * The tool's metadata after a hook replaced its output (and gave no details of its own): OpenCode stores
  * it with the tool part and shows it, so the original must not survive there. `output` gets the new
- * text; other text fields that the new text does not contain (the read tool's `preview` of the file,
- * observed holding the unredacted secret) are dropped. Numbers, flags and objects stay.
+ * text; other text that the new text does not contain is dropped, at any depth: the read tool's
+ * `preview` and its `display.text` (observed on the real client holding the unredacted secret in the
+ * session store). Numbers and flags stay, and so do objects and lists, minus such text.
  */
 function scrubMetadata(metadata: Record<string, unknown>, replaced: string): void {
-	for (const [key, value] of Object.entries(metadata)) {
-		if (key === "output") metadata.output = replaced;
-		else if (typeof value === "string" && value !== "" && !replaced.includes(value)) delete metadata[key];
+	if ("output" in metadata) metadata.output = replaced;
+	scrubText(metadata, replaced, 0, "output");
+}
+
+/** Drops from `value` (an object or list, changed in place) every string `replaced` does not contain. */
+function scrubText(value: Record<string, unknown> | unknown[], replaced: string, depth: number, keep?: string): void {
+	const stale = (item: unknown) => typeof item === "string" && item !== "" && !replaced.includes(item);
+	// Past this depth nothing is kept: a deeper structure cannot be checked, so it goes whole.
+	const deep = (item: unknown) => depth >= 8 && typeof item === "object" && item !== null;
+	if (Array.isArray(value)) {
+		const kept = value.filter((item) => !stale(item) && !deep(item));
+		value.splice(0, value.length, ...kept);
+		for (const item of value)
+			if (typeof item === "object" && item !== null) scrubText(item as Record<string, unknown>, replaced, depth + 1);
+		return;
+	}
+	for (const [key, item] of Object.entries(value)) {
+		if (key === keep) continue;
+		if (stale(item) || deep(item)) delete value[key];
+		else if (typeof item === "object" && item !== null) scrubText(item as Record<string, unknown>, replaced, depth + 1);
 	}
 }
 

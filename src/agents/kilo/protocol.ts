@@ -6,6 +6,10 @@ export const KILO = {
 	timeoutSeconds: 30,
 	/** Kilo reads `.kilo/` and `.kilocode/`, not `.opencode/` (observed: a plugin there did not load). */
 	projectDir: ".kilo/plugin",
-	/** The user folder, by analogy with OpenCode's (inferred). */
+	/**
+	 * The user folder under XDG_CONFIG_HOME: Kilo 7.7.7's bundled docs name `~/.config/kilo/` as the
+	 * "XDG global" config folder, always loaded, with plugins from `{plugin,plugins}/*.{ts,js}` in every
+	 * config folder; observed on the real client (test-agents: `install kilo --user` guards a run).
+	 */
 	userDir: "kilo/plugin",
 } as const;
