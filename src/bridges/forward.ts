@@ -56,13 +56,15 @@ export interface Forwarding {
 }
 
 /**
- * The forwarding of a `bridge` command line, or `undefined` when it must run locally: a known agent
+ * The forwarding of a `bridge` command line, or `undefined` when it must run locally: a known bridged agent
  * followed only by `--event NAME`, `--timeout SECONDS` (positive) and `--allow-load-errors`, each at most once,
  * and the marker `install` ends its entries with (it changes nothing about the call).
  */
 export function forwarding(argv: readonly string[]): Forwarding | undefined {
 	const agent = argv[1];
-	if (argv[0] !== "bridge" || agent === undefined || findAgent(agent) === undefined) return undefined;
+	// An agent that runs our runner in its own process (OpenCode, Kilo) has no bridge to forward.
+	const found = agent === undefined ? undefined : findAgent(agent);
+	if (argv[0] !== "bridge" || agent === undefined || found === undefined || found.inProcess !== undefined) return undefined;
 	const result: Forwarding = { agent, allowLoadErrors: false };
 	const seen = new Set<string>();
 	for (let i = 2; i < argv.length; i++) {

@@ -8,6 +8,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { PACKAGE_VERSION } from "../../src/package-version.ts";
 import { runCli, useClis } from "./_cli.ts";
 import { tempDir, writeFiles } from "./_fixtures.ts";
 import { decisionOf, preToolUse, socketOf, startSocketServer, stopServers } from "./_socket.ts";
@@ -85,7 +86,7 @@ describe("serve --socket: one owner per call", () => {
 			const s = setup();
 			await startSocketServer(cli, s.home, s.project);
 			const payload = new TextEncoder().encode(preToolUse("claude", s.project, "echo deny-left"));
-			const line = `${JSON.stringify({ agent: "claude", pwd: s.project, env: {}, length: payload.length })}\n`;
+			const line = `${JSON.stringify({ agent: "claude", version: PACKAGE_VERSION, pwd: s.project, env: {}, length: payload.length })}\n`;
 			// A raw client: the request, the server's first line, then it closes without confirming.
 			const first = await new Promise<string>((resolve, reject) => {
 				let text = "";
