@@ -5,6 +5,7 @@
  */
 export const SUMMARIES: Partial<Record<string, string>> = {
 	init: "Scaffold a typed hook and its test file",
+	types: "Write type declarations for editors and tsc",
 	list: "List the hooks and what will happen to each",
 	check: "Load every hook and report what it registers",
 	emit: "Dispatch one event to the hooks and print the result",

@@ -1,6 +1,6 @@
 import { relative } from "pathe";
 import { EXIT_OK, EXIT_USAGE, globalArgs, hookPaths, printJson, projectDir, writeErr, writeOut, defineCommand } from "./_shared.ts";
-import { createHost, describeSkips } from "../host/host.ts";
+import { createHost, describeSkips, reportedSkips } from "../host/host.ts";
 
 export const checkCommand = defineCommand({
 	meta: {
@@ -18,10 +18,10 @@ export const checkCommand = defineCommand({
 			commands: [...hook.commands.values()].map((c) => ({ name: c.name, description: c.description ?? null })),
 			renderers: [...hook.messageRenderers.keys()],
 		}));
-		// A project hook not approved is not checked: "all good" would be a lie (SPEC §10).
+		// A project hook not approved is not checked: "all good" would be a lie.
 		const ok = host.loadErrors.length === 0 && host.skipped.length === 0;
 		if (args.json) {
-			await printJson({ ok, hooks, loadErrors: host.loadErrors, skipped: host.skipped, warnings: host.warnings });
+			await printJson({ ok, hooks, loadErrors: host.loadErrors, skipped: reportedSkips(host.skipped), warnings: host.warnings });
 			return ok ? EXIT_OK : EXIT_USAGE;
 		}
 		const show = (path: string) => (path.startsWith(cwd) ? relative(cwd, path) : path);

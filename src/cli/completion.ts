@@ -32,11 +32,12 @@ export interface CompletionValues {
  * templates, shells and commands. Loaded only by `completion`, never on a hot path.
  */
 export async function completionValues(commandNames: readonly string[]): Promise<CompletionValues> {
-	const [{ bridgeNames }, { installableAgents }, { hookEventTypes }, { BUILTIN_TOOL_NAMES }] = await Promise.all([
+	const [{ bridgeNames }, { installableAgents }, { hookEventTypes }, { BUILTIN_TOOL_NAMES }, { TRUST_ACTIONS }] = await Promise.all([
 		import("../bridges/index.ts"),
 		import("../install/index.ts"),
 		import("../hooks/checks.ts"),
 		import("../tools/builtin.ts"),
+		import("./trust.ts"),
 	]);
 	const events = hookEventTypes();
 	return {
@@ -47,7 +48,7 @@ export async function completionValues(commandNames: readonly string[]): Promise
 			emit: events,
 			schema: events,
 			run: BUILTIN_TOOL_NAMES,
-			trust: ["approve", "revoke"],
+			trust: TRUST_ACTIONS,
 			guard: ["explain"],
 			completion: COMPLETION_SHELLS,
 			help: commandNames,

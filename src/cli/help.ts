@@ -35,12 +35,29 @@ export function wrap(text: string, width: number): string[] {
 }
 
 /**
- * A description that may hold its own layout (`serve`'s protocol table): each line is kept, and one
- * longer than `width` is wrapped with a hanging indent under where its text starts.
+ * Unindented lines that follow each other are one paragraph (source text wrapped at its own width),
+ * joined here so that {@link wrapBlock} reflows them; indented lines (a table) and blank lines stay.
+ */
+function paragraphs(text: string): string[] {
+	const lines: string[] = [];
+	let prose = false;
+	for (const line of text.split("\n")) {
+		const isProse = line !== "" && !/^\s/.test(line);
+		if (isProse && prose) lines[lines.length - 1] += ` ${line}`;
+		else lines.push(line);
+		prose = isProse;
+	}
+	return lines;
+}
+
+/**
+ * A description that may hold its own layout (`serve`'s protocol table): paragraphs are reflowed,
+ * each table line is kept, and one longer than `width` is wrapped with a hanging indent under where
+ * its text starts.
  */
 function wrapBlock(text: string, width: number): string[] {
 	const out: string[] = [];
-	for (const raw of text.split("\n")) {
+	for (const raw of paragraphs(text)) {
 		if (Bun.stringWidth(raw) <= width) {
 			out.push(raw);
 			continue;

@@ -1,6 +1,7 @@
 import { type PlannedHook, planHooks } from "../discovery/discover.ts";
 import { installableAgents, bridgeStatus } from "../install/index.ts";
 import { TrustStore } from "../trust/trust-store.ts";
+import { reportedSkips } from "../host/host.ts";
 import { hanging, narrowTable, shownPath } from "./_layout.ts";
 import { EXIT_OK, globalArgs, hookPaths, printJson, projectDir, writeErr, writeOut, defineCommand } from "./_shared.ts";
 
@@ -41,7 +42,7 @@ export const listCommand = defineCommand({
 				status: e.status,
 				detail: e.detail ?? null,
 			}));
-			await printJson({ hooks, skipped: plan.skipped, bridges, warnings: plan.warnings });
+			await printJson({ hooks, skipped: reportedSkips(plan.skipped), bridges, warnings: plan.warnings });
 			return EXIT_OK;
 		}
 		const show = (path: string) => shownPath(path, cwd);

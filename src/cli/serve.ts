@@ -10,18 +10,23 @@ import { CliError, EXIT_OK, EXIT_USAGE, hookArgs, hookPaths, projectDir, writeAl
 // The protocol in short; src/serve/index.ts documents it in full.
 const DESCRIPTION = `Run the hooks as a long-lived process speaking newline-delimited JSON on stdin/stdout.
 
-  request   {"id": 1, "method": "toolCall", "params": {"toolName": "bash", "input": {"command": "ls"}}}
-  response  {"id": 1, "result": {"block": false}}  or  {"id": 1, "error": {"code": "invalid_params", "message": "..."}}
+  request   {"id": 1, "method": "toolCall",
+             "params": {"toolName": "bash", "input": {"command": "ls"}}}
+  response  {"id": 1, "result": {"block": false}}
+            or {"id": 1, "error": {"code": "invalid_params", "message": "..."}}
 
   methods   emit {<hook event>} → {result, errors, loadErrors}
-            toolCall {toolName, toolCallId?, input} → {block, reason?, input?}   (fails closed; input: the rewritten input)
+            toolCall {toolName, toolCallId?, input} → {block, reason?, input?}
+              (fails closed; input: the rewritten input)
             context {messages} → {messages, errors}
             beforeAgentStart {prompt, images?} → {message?, errors}
             command {name, args?} → {ok: true, errors}
             reload → {hooks, loadErrors}
-  errors    parse_error, invalid_request, invalid_params, method_not_found, command_not_found,
-            handler_error, reload_failed, shutting_down, internal_error
-  notices   {"method": "ready", ...} at start, {"method": "reloaded", "params": {hooks, loadErrors}} after a file change
+  errors    parse_error, invalid_request, invalid_params, method_not_found,
+            command_not_found, handler_error, reload_failed, shutting_down,
+            internal_error
+  notices   {"method": "ready", ...} at start; after a file change
+            {"method": "reloaded", "params": {hooks, loadErrors}}
 
 Requests run concurrently; match responses by id. Hook files, discovery folders and settings are
 watched and reloaded (debounced); running requests finish on the hooks they started with. On stdin

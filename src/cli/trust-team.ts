@@ -19,8 +19,17 @@ export interface TeamHook {
 	content?: (() => Uint8Array) | undefined;
 }
 
-/** `trust export [--out FILE]`: the project's hooks approved here, as a team list (stdout without --out). */
-export async function trustExport(store: TrustStore, hooks: TeamHook[], cwd: string, out: string | undefined): Promise<number> {
+/**
+ * `trust export [--out FILE]`: the project's hooks approved here, as a team list (stdout without --out:
+ * the list is the JSON, with or without --json). With --out and --json: `{list, approved, notExported}`.
+ */
+export async function trustExport(
+	store: TrustStore,
+	hooks: TeamHook[],
+	cwd: string,
+	out: string | undefined,
+	json?: boolean | undefined,
+): Promise<number> {
 	const approved: TeamListEntry[] = [];
 	const left: string[] = [];
 	for (const { path, content } of hooks) {
@@ -44,6 +53,10 @@ export async function trustExport(store: TrustStore, hooks: TeamHook[], cwd: str
 	if (out === undefined) await writeOutExactly(text);
 	else {
 		await writeFileAtomic(out, text);
+		if (json) {
+			await printJson({ list: out, approved: approved.length, notExported: left });
+			return EXIT_OK;
+		}
 		await writeOut(
 			`wrote ${out}: ${approved.length} approved hook${approved.length === 1 ? "" : "s"}; sign it with: xcsh-hooks trust sign --key KEY ${out}`,
 		);

@@ -75,6 +75,9 @@ function coversText(covers: string[] | undefined, cwd: string): string {
 	return ` with the ${covers.length === 1 ? "file" : `${covers.length} files`} it runs: ${shown.join(", ")}`;
 }
 
+/** The actions of `trust <action>` (completion offers them; a typo gets the nearest). */
+export const TRUST_ACTIONS = ["approve", "revoke", "export", "sign", "keygen"] as const;
+
 export const trustCommand = defineCommand({
 	meta: {
 		name: "trust",
@@ -113,13 +116,17 @@ export const trustCommand = defineCommand({
 			// Loaded only for these actions: Web Crypto and the list format are nothing the others need.
 			const team = await import("./trust-team.ts");
 			const out = args.out === undefined ? undefined : resolvePath(args.out, cwd);
-			if (action === "export") return team.trustExport(store, await projectHooks(cwd), cwd, out);
+			if (action === "export") return team.trustExport(store, await projectHooks(cwd), cwd, out, args.json);
 			if (action === "keygen") return team.trustKeygen(out, args.json);
 			const list = (args._ as string[]).filter((p) => p !== action)[0];
 			return team.trustSign(args.key && resolvePath(args.key, cwd), list && resolvePath(list, cwd), args.json);
 		}
-		if (action !== "approve" && action !== "revoke")
-			throw new CliError(`unknown action "${action}"; expected approve, revoke, export, sign or keygen (or nothing, to show the status)`);
+		if (action !== "approve" && action !== "revoke") {
+			const near = (await import("../suggest.ts")).didYouMean(action, TRUST_ACTIONS);
+			throw new CliError(
+				`unknown action "${action}"${near || "; expected approve, revoke, export, sign or keygen (or nothing, to show the status)"}`,
+			);
+		}
 		const given = (args._ as string[]).filter((p) => p !== action).map((p) => resolvePath(p, cwd));
 		if (given.length === 0 && !args.all) throw new CliError(`trust ${action} needs hook paths, or --all for every project hook`);
 		const hooks = await projectHooks(cwd);

@@ -221,6 +221,23 @@ function assertSessionFile(file: string): void {
 		);
 }
 
+/** A skipped hook as the CLI and `serve` report it (JSON and words alike): one word per state. */
+export interface ReportedSkip extends Omit<SkippedHook, "reason"> {
+	/**
+	 * `not-approved`: never approved (the library's {@link SkippedHook} and `TrustCheck` call it `unknown`);
+	 * `changed` and `unverifiable` as in the library.
+	 */
+	reason: "not-approved" | "changed" | "unverifiable";
+}
+
+/**
+ * The skips in the words every output uses (`list`, `trust`, `check`, `serve`'s ready notice): the
+ * library's `unknown` (kept for API compatibility) is `not-approved` there, as `list` and `trust` say it.
+ */
+export function reportedSkips(skipped: readonly SkippedHook[]): ReportedSkip[] {
+	return skipped.map((s) => ({ ...s, reason: s.reason === "unknown" ? "not-approved" : s.reason }));
+}
+
 /**
  * Human lines about project hooks awaiting approval, and discovery warnings. (Hooks that changed
  * since their approval are load errors, reported with the errors.)

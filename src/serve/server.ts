@@ -2,7 +2,7 @@ import { writeSync } from "node:fs";
 import { withTimeout } from "../timeouts.ts";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { dispatch } from "../host/dispatch.ts";
-import { createHost, describeSkips, type Host, type HostOptions } from "../host/host.ts";
+import { createHost, describeSkips, type Host, type HostOptions, reportedSkips } from "../host/host.ts";
 import type { HookError } from "../hooks/types.ts";
 import { errorMessage } from "../hooks/_describe.ts";
 import {
@@ -225,7 +225,10 @@ export async function createServer(options: ServerOptions): Promise<Server> {
 		}
 	};
 
-	send({ method: "ready", params: { ...summary(current.host), skipped: current.host.skipped, warnings: current.host.warnings } });
+	send({
+		method: "ready",
+		params: { ...summary(current.host), skipped: reportedSkips(current.host.skipped), warnings: current.host.warnings },
+	});
 
 	return {
 		handleLine(line) {

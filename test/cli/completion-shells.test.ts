@@ -54,6 +54,21 @@ describe("completion in the shells themselves", () => {
 			expect(complete("log --agent ge")).toBe("gemini");
 			expect(complete("log --dec")).toBe("--decision");
 			expect(complete("help uni")).toBe("uninstall");
+			// What came later: the in-process agents and pi, trust's team actions, types, managed installs.
+			expect(complete("install op")).toBe("opencode");
+			expect(complete("install ki")).toBe("kilo");
+			expect(complete("uninstall p")).toBe("pi");
+			expect(complete("bridge p")).toBe("pi");
+			expect(complete("log --agent p")).toBe("pi");
+			expect(complete("trust ex")).toBe("export");
+			expect(complete("trust k")).toBe("keygen");
+			expect(complete("trust --k")).toBe("--key");
+			expect(complete("typ")).toBe("types");
+			expect(complete("types --u")).toBe("--user");
+			expect(complete("install --man")).toBe("--managed");
+			expect(complete("install --only")).toBe("--only-managed");
+			expect(complete("serve --sta")).toBe("--status");
+			expect(complete("serve --j")).toBe("--json");
 		},
 		60_000,
 	);
@@ -82,6 +97,11 @@ words=(xcsh-hooks ${words.map((w) => `'${w}'`).join(" ")}); CURRENT=$#words; _xc
 			expect(offered(["install", ""])).toContain("1:argument:(claude codex gemini");
 			expect(offered(["emit", ""])).toMatch(/1:argument:\(.*\btool_call\b/);
 			expect(offered(["init", ""])).toContain("--template[Template");
+			expect(top).toContain("types:Write type declarations for editors and tsc");
+			expect(offered(["install", ""])).toMatch(/1:argument:\(.*\bopencode kilo pi\)/);
+			expect(offered(["trust", ""])).toContain("1:argument:(approve revoke export sign keygen)");
+			expect(offered(["install", ""])).toContain("--managed[");
+			expect(offered(["serve", ""])).toContain("--status[");
 		},
 		60_000,
 	);
@@ -102,6 +122,12 @@ words=(xcsh-hooks ${words.map((w) => `'${w}'`).join(" ")}); CURRENT=$#words; _xc
 			expect(complete("xcsh-hooks run ba")).toEqual(["bash"]);
 			expect(complete("xcsh-hooks init --template gu")).toEqual(["guard"]);
 			expect(complete("xcsh-hooks log --dec")).toEqual(["--decision"]);
+			expect(complete("xcsh-hooks typ")).toEqual(["types"]);
+			expect(complete("xcsh-hooks install ki")).toEqual(["kilo"]);
+			expect(complete("xcsh-hooks install op")).toEqual(["opencode"]);
+			expect(complete("xcsh-hooks trust ke")).toEqual(["keygen"]);
+			expect(complete("xcsh-hooks install --only")).toEqual(["--only-managed"]);
+			expect(complete("xcsh-hooks serve --stat")).toEqual(["--status"]);
 		},
 		60_000,
 	);

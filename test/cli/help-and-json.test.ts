@@ -23,35 +23,93 @@ function commandsOf(help: string): string[] {
 		.filter((name): name is string => name !== undefined);
 }
 
-/** Lines wider than 80 columns, and summaries cut mid-word ("fa…"; `[arguments…]` and `<path…>` are fine). */
+/**
+ * Lines wider than 80 columns, summaries cut mid-word ("fa…"; `[arguments…]` and `<path…>` are fine),
+ * and ragged prose: a short line whose sentence goes on, unindented, on the next (text wrapped twice).
+ */
 function layoutProblems(label: string, text: string): string[] {
 	const problems: string[] = [];
-	for (const line of text.split("\n")) {
+	const lines = text.split("\n");
+	for (const [i, line] of lines.entries()) {
 		if (Bun.stringWidth(line) > 80) problems.push(`${label}: ${Bun.stringWidth(line)} columns: ${line}`);
 		if (/[A-Za-z]…(?![\]>])/.test(line)) problems.push(`${label}: cut: ${line}`);
+		if (/^\S/.test(line) && Bun.stringWidth(line) < 50 && /^[a-z]/.test(lines[i + 1] ?? "")) problems.push(`${label}: ragged: ${line}`);
 	}
 	return problems;
 }
 
-/** One invocation per command that takes --json, and how its stdout reads. */
-const JSON_RUNS: Record<string, { args: string[]; lines?: true }> = {
-	init: { args: ["init", "my-hook", "--json"] },
-	list: { args: ["list", "--json"] },
-	check: { args: ["check", "--json"] },
-	emit: { args: ["emit", "tool_call", "--json", "--data", '{"toolName":"bash","input":{"command":"echo hi"}}'] },
-	run: { args: ["run", "bash", "--json", "--input", '{"command":"echo hi"}'] },
-	command: { args: ["command", "--json", "--no-discovery", "--hook", "command-hook.ts", "hello"] },
-	schema: { args: ["schema", "tool_call", "--json"] },
-	trust: { args: ["trust", "--json"] },
-	demo: { args: ["demo", "--json"] },
-	install: { args: ["install", "claude", "--dry-run", "--json"] },
-	uninstall: { args: ["uninstall", "claude", "--dry-run", "--json"] },
-	log: { args: ["log", "--json"], lines: true },
-	guard: { args: ["guard", "explain", "rm -rf /", "--json"] },
-	version: { args: ["version", "--json"] },
-	serve: { args: ["serve", "--status", "--json"] },
-	completion: { args: ["completion", "zsh", "--json"] },
+/** One invocation that takes --json: its stdout, and the keys the documented object has. */
+interface JsonRun {
+	args: string[];
+	/** JSON Lines (`log`), not one document. */
+	lines?: true;
+	/** Top-level keys of the document (of each line for JSON Lines). */
+	keys: string[];
+	/** Its exit code (default 0; `guard explain` exits 2 on a command it blocks). */
+	code?: number;
+	/** Values it must have (a dry run writes nothing). */
+	has?: Record<string, unknown>;
+}
+
+const INSTALL_KEYS = ["agent", "scope", "file", "changes", "written"];
+const install = (agent: string, ...more: string[]): JsonRun => ({
+	args: ["install", agent, "--dry-run", "--json", ...more],
+	keys: INSTALL_KEYS,
+	has: { agent, written: false },
+});
+
+/**
+ * Every command that takes --json, each with at least one case; `trust` has one per action and
+ * `install` one per agent its --help lists (a new action or agent without a case fails the test).
+ * The runs go in this order (keygen before export before sign).
+ */
+const JSON_RUNS: Record<string, JsonRun[]> = {
+	init: [{ args: ["init", "my-hook", "--json"], keys: ["template", "dir", "files", "next"] }],
+	types: [{ args: ["types", "--json"], keys: ["dir", "files", "bytes", "tsconfig"] }],
+	list: [{ args: ["list", "--json"], keys: ["hooks", "skipped", "bridges", "warnings"] }],
+	check: [{ args: ["check", "--json"], keys: ["ok", "hooks", "loadErrors", "skipped", "warnings"] }],
+	emit: [
+		{
+			args: ["emit", "tool_call", "--json", "--data", '{"toolName":"bash","input":{"command":"echo hi"}}'],
+			keys: ["event", "result", "errors", "loadErrors"],
+		},
+	],
+	run: [{ args: ["run", "bash", "--json", "--input", '{"command":"echo hi"}'], keys: ["content", "details", "errors"] }],
+	command: [{ args: ["command", "--json", "--no-discovery", "--hook", "command-hook.ts", "hello"], keys: ["command", "args", "errors"] }],
+	schema: [{ args: ["schema", "tool_call", "--json"], keys: ["event", "result"] }],
+	trust: [
+		{ args: ["trust", "--json"], keys: ["trustFile", "hooks", "approved"] },
+		{ args: ["trust", "approve", "--all", "--json"], keys: ["action", "hooks"], has: { action: "approve" } },
+		{ args: ["trust", "keygen", "--out", "team.key", "--json"], keys: ["privateKey", "publicKeyFile", "publicKey"] },
+		// Without --out the list itself is the JSON on stdout; with --out a summary.
+		{ args: ["trust", "export", "--json"], keys: ["version", "kind", "approved"] },
+		{ args: ["trust", "export", "--out", "team.json", "--json"], keys: ["list", "approved", "notExported"] },
+		{ args: ["trust", "sign", "--key", "team.key", "team.json", "--json"], keys: ["list", "signature"] },
+		{ args: ["trust", "revoke", "--all", "--json"], keys: ["action", "hooks"], has: { action: "revoke" } },
+	],
+	demo: [{ args: ["demo", "--json"], keys: ["blocked", "allowed", "hookErrors"] }],
+	install: [
+		...["claude", "codex", "gemini", "cursor", "copilot", "qwen", "droid", "cline", "opencode", "kilo", "pi"].map((a) => install(a)),
+		{ ...install("claude", "--managed", "--command", "/usr/bin/env"), has: { agent: "claude", scope: "managed", written: false } },
+	],
+	uninstall: [{ args: ["uninstall", "claude", "--dry-run", "--json"], keys: INSTALL_KEYS, has: { written: false } }],
+	log: [{ args: ["log", "--json"], lines: true, keys: ["time", "agent", "event", "decision"] }],
+	guard: [{ args: ["guard", "explain", "rm -rf /", "--json"], keys: ["block", "commands"], has: { block: true }, code: 2 }],
+	version: [{ args: ["version", "--json"], keys: ["version", "bun"] }],
+	serve: [{ args: ["serve", "--status", "--json"], keys: ["running", "socket"], has: { running: false } }],
+	completion: [{ args: ["completion", "zsh", "--json"], keys: ["shell", "script"], has: { shell: "zsh" } }],
 };
+
+/** The choices a command's first argument lists in its --help (`approve | revoke | …`), or []. */
+function choicesOf(help: string): string[] {
+	const section = help.split("Arguments:\n")[1]?.split("\n\n")[0] ?? "";
+	const text = section.replace(/\s+/g, " ").replace(/\(.*?\)/g, "");
+	const list = /:\s*([\w-]+(?:\s*\|\s*[\w-]+)+)/.exec(text)?.[1] ?? /> ([\w-]+(?: \| [\w-]+)+)/.exec(text)?.[1] ?? "";
+	return list
+		.split("|")
+		.map((w) => w.trim())
+		.filter(Boolean);
+}
 
 for (const cli of useClis()) {
 	describe(cli.name, () => {
@@ -85,25 +143,40 @@ for (const cli of useClis()) {
 			expect(problems).toEqual([]);
 		}, 90_000);
 
-		test("every command that takes --json prints JSON (log: JSON Lines) on stdout alone", async () => {
+		test("every command that takes --json prints JSON (log: JSON Lines) on stdout alone, as documented", async () => {
 			const names = commandsOf(rootHelp).filter((n) => n !== "help");
 			const withJson: string[] = [];
-			for (const name of names) if ((await run(cli, [name, "--help"])).stdout.includes("--json")) withJson.push(name);
+			const helps: Record<string, string> = {};
+			for (const name of names) {
+				helps[name] = (await run(cli, [name, "--help"])).stdout;
+				if (helps[name].includes("--json")) withJson.push(name);
+			}
 			expect(withJson.sort()).toEqual(Object.keys(JSON_RUNS).sort());
-			for (const [name, { args, lines }] of Object.entries(JSON_RUNS)) {
+			// Each action of trust and each agent of install has its own case.
+			for (const name of ["trust", "install"]) {
+				const choices = choicesOf(helps[name] ?? "");
+				expect(choices.length).toBeGreaterThan(3);
+				const covered = new Set((JSON_RUNS[name] ?? []).map((r) => r.args[1]));
+				expect({ name, missing: choices.filter((c) => !covered.has(c)) }).toEqual({ name, missing: [] });
+			}
+			for (const { args, lines, keys, has, code = 0 } of Object.values(JSON_RUNS).flat()) {
 				const shown = await run(cli, args);
-				expect({ name, timedOut: shown.timedOut }).toEqual({ name, timedOut: false });
+				expect({ args, timedOut: shown.timedOut, code: shown.code }).toEqual({ args, timedOut: false, code });
 				const parse = (text: string) => {
 					try {
-						return JSON.parse(text) as unknown;
+						return JSON.parse(text) as Record<string, unknown>;
 					} catch {
 						throw new Error(`${args.join(" ")}: stdout is not ${lines ? "JSON Lines" : "JSON"}:\n${shown.stdout}\n${shown.stderr}`);
 					}
 				};
-				if (lines) {
-					const parsed = shown.stdout.split("\n").filter(Boolean).map(parse);
-					expect(parsed.length).toBeGreaterThan(0); // emit and run above logged their decisions
-				} else expect(parse(shown.stdout)).toBeObject();
+				const documents = lines ? shown.stdout.split("\n").filter(Boolean).map(parse) : [parse(shown.stdout)];
+				expect(documents.length).toBeGreaterThan(0); // log: emit and run above logged their decisions
+				for (const document of documents) {
+					expect(document).toBeObject();
+					const missing = keys.filter((k) => !(k in document));
+					expect({ args, missing }).toEqual({ args, missing: [] });
+					if (has) expect(document).toMatchObject(has);
+				}
 			}
 		}, 90_000);
 	});

@@ -2,7 +2,7 @@
  * A newcomer's first hour, scripted: only the compiled executable (copied alone into a folder that
  * is the whole PATH, so no `bun` can be found), a fresh HOME and a fresh project with no
  * `node_modules` anywhere above it. `init`, editor types that `tsc` accepts, `test`, `check`,
- * `install claude --dry-run`, `log` — each output checked.
+ * `install claude --dry-run`, `log -n 5` — each output checked.
  */
 import { describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -37,7 +37,7 @@ async function tsc(project: string, home: string) {
 }
 
 describe("a newcomer with only the executable", () => {
-	test("init, editor types, test, check, install claude --dry-run, log", async () => {
+	test("init, editor types, test, check, install claude --dry-run, log -n 5", async () => {
 		const { bin, path } = lonelyExecutable();
 		const home = tempDir("xcsh-newcomer-home-");
 		const project = tempDir("xcsh-newcomer-project-");
@@ -91,6 +91,7 @@ describe("a newcomer with only the executable", () => {
 		expect(check.stdout).toContain("✓ .xcsh/hooks/my-guard.ts");
 		expect(check.stdout).toContain("1 hook loaded, 0 failed");
 
+		expect((await run(["emit", "tool_call", "--data", JSON.stringify({ toolName: "bash", input: { command: "pwd" } })])).code).toBe(0);
 		const blocked = await run(["emit", "tool_call", "--data", JSON.stringify({ toolName: "bash", input: { command: "rm -rf /" } })]);
 		expect(blocked.code).toBe(2);
 		expect(blocked.stdout).toContain("my-guard: blocked a recursive delete");
@@ -103,11 +104,21 @@ describe("a newcomer with only the executable", () => {
 		expect(dry.stderr).toContain(`would write ${join(project, ".claude", "settings.json")}`);
 		expect(existsSync(join(project, ".claude"))).toBe(false);
 
-		// `log -n 5` is the documented form once `log` takes `-n`; plain `log` shows the same entry today.
-		const log = await run(["log"]);
+		// Six decisions logged (allow, deny, four allows); `log -n 5` shows the last five, oldest first.
+		for (const command of ["ls", "echo hi", "date", "true"]) {
+			const allowed = await run(["emit", "tool_call", "--data", JSON.stringify({ toolName: "bash", input: { command } })]);
+			expect(allowed.code).toBe(0);
+		}
+		const log = await run(["log", "-n", "5"]);
+		expect(log.stderr).toBe("");
 		expect(log.code).toBe(0);
-		expect(log.stdout).toMatch(/ cli +- +tool_call\/bash +deny /);
-		expect(log.stdout).toContain("my-guard: blocked a recursive delete");
+		const entries = log.stdout.split("\n").filter((line) => / cli +- +tool_call\/bash /.test(line));
+		expect(entries).toHaveLength(5);
+		expect(entries[0]).toMatch(/ deny .*my-guard: blocked a recursive delete/);
+		expect(entries.slice(1).every((line) => / allow\b/.test(line))).toBe(true);
+		const last = await run(["log", "-n", "1", "--json"]);
+		expect(last.stdout.trim().split("\n")).toHaveLength(1);
+		expect(JSON.parse(last.stdout)).toMatchObject({ agent: "cli", event: "tool_call", decision: "allow" });
 	}, 120_000);
 
 	test("a second hook, written where the tsconfig already maps the library, is approved and runs", async () => {
