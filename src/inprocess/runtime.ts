@@ -53,6 +53,7 @@ export async function startInProcess(options: InProcessOptions): Promise<InProce
 	const sessionFile = join(userAgentDir(), "sessions", `${options.agent}.jsonl`);
 
 	const load = async (fresh: boolean): Promise<Loaded> => {
+		loadStarted = Date.now();
 		try {
 			const host = await createHost({
 				cwd,
@@ -76,6 +77,7 @@ export async function startInProcess(options: InProcessOptions): Promise<InProce
 		}
 	};
 
+	let loadStarted = 0;
 	let current = await load(false);
 	let reloading: Promise<void> | undefined;
 	let watcher: HookWatcher | undefined;
@@ -86,7 +88,11 @@ export async function startInProcess(options: InProcessOptions): Promise<InProce
 		watcher = undefined;
 		if (options.watch === false || closed || !current.host) return;
 		try {
-			watcher = watchHost(current.host, true, 100, () => void reload());
+			watcher = watchHost(current.host, true, 100, () => {
+				if (!closed) void reload();
+			});
+			// A change while the load ran, before this watcher started, is reloaded now, not missed.
+			if (watcher.changedSince(loadStarted)) void reload();
 		} catch (error) {
 			log(`cannot watch hook files (no automatic reload): ${errorMessage(error)}`);
 		}

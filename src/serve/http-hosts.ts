@@ -86,6 +86,7 @@ export function createHostPool(options: HostPoolOptions): HostPool {
 	};
 
 	const load = async (entry: Entry, request: BridgeHostRequest): Promise<Host> => {
+		const started = Date.now();
 		const viewOf = (open: () => SessionManager) => {
 			const fallback = agentSessionView(open, request.agent, request.payload, options.log);
 			return new DeferredSessionView(() => {
@@ -114,11 +115,14 @@ export function createHostPool(options: HostPoolOptions): HostPool {
 		for (const line of describeSkips(host)) options.log(line);
 		for (const e of host.loadErrors) options.log(`hook failed to load: ${e.path}: ${e.error}`);
 		if (options.watch !== false && !entry.retired) {
-			entry.watcher = watchHost(host, options.discovery, options.debounceMs, () => {
+			const changed = () => {
 				reloads++;
 				options.log(`hook files changed under ${host.cwd}: the hooks reload on the next request`);
 				retire(entry);
-			});
+			};
+			entry.watcher = watchHost(host, options.discovery, options.debounceMs, changed);
+			// A change while the load ran, before the watcher started, is not missed: the next request reloads.
+			if (entry.watcher.changedSince(started)) changed();
 		}
 		return host;
 	};

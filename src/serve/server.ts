@@ -76,7 +76,9 @@ export async function createServer(options: ServerOptions): Promise<Server> {
 	// Attributes each handler error to the request whose dispatch raised it, even with requests interleaved.
 	const requestErrors = new AsyncLocalStorage<HookError[]>();
 
+	let loadStarted = 0;
 	const load = async (fresh: boolean, sessionFile: string | undefined): Promise<Generation> => {
+		loadStarted = Date.now();
 		const host = await createHost({ notify: log, ...options.host, sessionFile, fresh, interactive: false, collectErrors: false });
 		host.runner.onError((error) => {
 			const errors = requestErrors.getStore();
@@ -122,12 +124,15 @@ export async function createServer(options: ServerOptions): Promise<Server> {
 	const rewatch = () => {
 		watcher?.close();
 		if (options.watch === false || closing) return;
-		watcher = watchHost(current.host, options.host.discovery, options.debounceMs, () => {
+		const automatic = () => {
 			if (closing) return;
 			reload()
 				.then((gen) => send({ method: "reloaded", params: summary(gen.host) }))
 				.catch((error) => log(`automatic reload failed: ${message(error)}`));
-		});
+		};
+		watcher = watchHost(current.host, options.host.discovery, options.debounceMs, automatic);
+		// A change while the load ran, before this watcher started, is reloaded now, not missed.
+		if (watcher.changedSince(loadStarted)) automatic();
 	};
 	rewatch();
 

@@ -21,6 +21,22 @@ export interface WatchTargets {
 /** A set of watchers; `close` stops them and any pending debounce. */
 export interface HookWatcher {
 	close(): void;
+	/**
+	 * Whether anything watched changed at or after `since` (epoch ms), by its timestamps. A reload
+	 * starts its new watcher only once the load is done, and closing the old one drops a change it was
+	 * still debouncing: a change that landed while the load ran (after it read that file) would be
+	 * missed for the life of the process. Asked once the new watcher runs, this closes that window.
+	 */
+	changedSince(since: number): boolean;
+}
+
+/** Slack for file timestamps, which the kernel takes from a clock up to a tick behind `Date.now()`. */
+const STAMP_SLACK_MS = 20;
+
+/** The newest change time of `path` (content, rename or entry list), or undefined when it is absent. */
+function stampOf(path: string): number | undefined {
+	const info = statSync(path, { throwIfNoEntry: false });
+	return info ? Math.max(info.mtimeMs, info.ctimeMs) : undefined;
 }
 
 /** What discovery reads for `cwd` (asked of the providers) and both settings files. */
@@ -77,10 +93,14 @@ export function watchHookFiles(targets: WatchTargets, debounceMs: number, onChan
 			// Unreadable folder: nothing to watch there.
 		}
 	}
+	const stamped = [...targets.files, ...filters.keys()];
 	return {
 		close() {
 			clearTimeout(timer);
 			for (const watcher of watchers) watcher.close();
+		},
+		changedSince(since) {
+			return stamped.some((path) => (stampOf(path) ?? 0) >= since - STAMP_SLACK_MS);
 		},
 	};
 }

@@ -2,7 +2,7 @@ import type { AgentMessage } from "../../hooks/types.ts";
 import { isRecord } from "./answer.ts";
 import type { InProcessAgent, InProcessRuntime } from "./inprocess.ts";
 import { contentText } from "./text.ts";
-import { type MappedTool, shellRule, type ToolRule, toAgentInput, toBuiltin } from "./tools.ts";
+import { type MappedTool, setOwn, shellRule, type ToolRule, toAgentInput, toBuiltin } from "./tools.ts";
 
 /*
  * The plugin hooks of OpenCode and its fork Kilo Code (PROTOCOLS.md D.1, D.2; the same API in both,
@@ -41,7 +41,7 @@ interface StoredMessage {
 /** Replaces every key of `target` with those of `source`, keeping the object (the agent holds it). */
 function replaceInPlace(target: Record<string, unknown>, source: Record<string, unknown>): void {
 	for (const key of Object.keys(target)) delete target[key];
-	Object.assign(target, source);
+	for (const [key, value] of Object.entries(source)) setOwn(target, key, value); // not Object.assign: see setOwn
 }
 
 const textOfParts = (parts: StoredMessage["parts"]) =>

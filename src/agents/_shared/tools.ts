@@ -73,7 +73,16 @@ export function toAgentInput(
 	if (!rule) return { ...rewritten };
 	const agentFields = new Set(Object.values(rule.fields));
 	const result: Record<string, unknown> = {};
-	for (const [key, value] of Object.entries(original)) if (!agentFields.has(key)) result[key] = value;
-	for (const [key, value] of Object.entries(rewritten)) result[rule.fields[key] ?? key] = value;
+	for (const [key, value] of Object.entries(original)) if (!agentFields.has(key)) setOwn(result, key, value);
+	for (const [key, value] of Object.entries(rewritten)) setOwn(result, rule.fields[key] ?? key, value);
 	return result;
+}
+
+/**
+ * `target[key] = value` as a plain own property, whatever the key: an assignment to `__proto__` (an
+ * own key of any JSON the model or a hook wrote) would set the object's prototype instead, so the tool
+ * would inherit fields no hook saw as its input.
+ */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+	Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
 }

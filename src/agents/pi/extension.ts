@@ -96,7 +96,13 @@ function forward(command, payload, say) {
 		});
 		child.stderr.on("data", (chunk) => { if (stderr.length < 65536) stderr += chunk; });
 		child.stdin.on("error", () => {}); // an early exit closes the pipe: its exit code tells what happened
-		child.on("close", (code, signal) => {
+		// Settled once the call has exited and its stdout has ended, not on "close": that also waits for
+		// stderr, which a hook's background child may hold open long after the answer was given.
+		let exit;
+		let stdoutEnded = false;
+		const settle = () => {
+			if (!exit || !stdoutEnded) return;
+			const [code, signal] = exit;
 			const text = stdout.trim();
 			let answer = {};
 			if (text) {
@@ -106,7 +112,10 @@ function forward(command, payload, say) {
 			if (answer.block === true) return finish({ answer });
 			if (code !== 0) return finish({ failure: "xcsh-hooks " + (signal ? "was killed by " + signal : "exited " + code) + (stderr.trim() ? ": " + stderr.trim().split("\\n").pop() : "") });
 			finish({ answer });
-		});
+		};
+		child.on("exit", (code, signal) => { exit = [code, signal]; settle(); });
+		child.stdout.on("end", () => { stdoutEnded = true; settle(); });
+		child.stdout.on("close", () => { stdoutEnded = true; settle(); });
 		child.stdin.end(JSON.stringify(payload));
 	});
 }
@@ -123,7 +132,9 @@ function toolCallAnswer(event, result) {
 	if (answer.input !== undefined) {
 		if (!isObject(answer.input) || !isObject(event.input)) return { block: true, reason: "xcsh-hooks: a rewritten input must be an object (blocked)" };
 		for (const key of Object.keys(event.input)) delete event.input[key];
-		Object.assign(event.input, answer.input);
+		// Own properties, never assignments: assigning a "__proto__" key would set the prototype instead.
+		for (const [key, value] of Object.entries(answer.input))
+			Object.defineProperty(event.input, key, { value, writable: true, enumerable: true, configurable: true });
 	}
 	return undefined;
 }
