@@ -2,6 +2,7 @@ import { accessSync, constants, statSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { dirname } from "pathe";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
+import { rootOnlyProblem } from "../fs/root-owned.ts";
 import { ConfigText } from "./_config-text.ts";
 import { readJsonFile } from "./_json-file.ts";
 import { memberOf } from "./_json-text.ts";
@@ -59,17 +60,13 @@ function currentPlatform(): Platform {
 }
 
 /**
- * Why `path` is not at a system path, or `undefined`: it and its folder must be owned by root and
- * writable by no one else (a user who could replace the executable could replace the guard).
+ * Why `path` is not at a system path, or `undefined`: it, every folder above it and every symlink target
+ * on the way must be owned by root and writable by no one else (src/fs/root-owned.ts) — a user who could
+ * replace the executable, or rename a folder it sits in, could replace the guard.
  */
 function notSystemOwned(path: string): string | undefined {
-	for (const target of [path, dirname(path)]) {
-		const info = statSync(target, { throwIfNoEntry: false });
-		if (!info) return `${target} does not exist`;
-		if (info.uid !== 0) return `${target} is not owned by root`;
-		if ((info.mode & 0o022) !== 0) return `${target} is writable by ${(info.mode & 0o002) !== 0 ? "others" : "its group"}`;
-	}
-	return undefined;
+	const problem = rootOnlyProblem(path);
+	return problem === null ? `${path} does not exist` : problem;
 }
 
 /** The entries' program, checked: an absolute path (every absolute word of it) that only root can change. */
