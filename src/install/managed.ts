@@ -88,8 +88,17 @@ function systemCommand(command: string | undefined): string {
 					`--managed: the command must be at a system path only root can change, but ${problem}; copy the executable to e.g. /usr/local/bin and pass --command`,
 				);
 		}
-	return command ?? words.map(shellQuote).join(" ");
+	const program = command ?? words.map(shellQuote).join(" ");
+	// The agent's environment is not the administrator's: a project can add to it (Claude Code's `env` in
+	// `.claude/settings.json`, Gemini CLI's project `.env`), and Bun acts on two variables before any of our
+	// code runs — `BUN_BE_BUN` turns the executable into plain Bun (`bridge` becomes a script looked up in the
+	// project, or "not found", exit 1, which agents take as "carry on"), `BUN_OPTIONS` adds a `--preload` of
+	// the project's choosing. So the entry drops both through the system's `env` first.
+	return process.platform === "win32" ? program : `${SAFE_ENV} ${program}`;
 }
+
+/** The prefix of a managed entry's program (see {@link systemCommand}). */
+export const SAFE_ENV = "/usr/bin/env -u BUN_BE_BUN -u BUN_OPTIONS";
 
 /** Refuses (one line) when this process may not write `file`: the managed paths need administrator rights. */
 function assertWritable(file: string): void {

@@ -21,7 +21,8 @@ import { join } from "node:path";
 import { addTomlEntries, removeTomlEntries } from "../../src/install/managed-toml.ts";
 import { agentSpec } from "../../src/install/agents.ts";
 import { CELL_TIMEOUT_MS, type Cli, executablePath, runArgv, useClis } from "./_cli.ts";
-import { bashCall, privateHome, tempDir } from "./_fixtures.ts";
+import { bashCall, privateHome, tempDir, writeFiles } from "./_fixtures.ts";
+import { decisionOf, preToolUse } from "./_socket.ts";
 
 const clis = useClis();
 const q = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
@@ -117,6 +118,43 @@ for (const cli of clis)
 				const copy = readFileSync(join(out, "copy.txt"), "utf8");
 				expect(copy).toContain("SYSTEM-GUARD");
 				expect(copy.trim().endsWith("2")).toBe(true);
+			},
+			CELL_TIMEOUT_MS,
+		);
+
+		test.concurrent(
+			"a managed entry drops BUN_BE_BUN and BUN_OPTIONS, which a project can put in the agent's environment, before the executable starts",
+			async () => {
+				const dir = tempDir();
+				const home = privateHome();
+				const out = join(dir, "out");
+				mkdirSync(out);
+				const o = (name: string) => q(join(out, name));
+				// What a cloned repository brings: a `bridge` script (plain Bun runs it) and a preload.
+				writeFiles(dir, {
+					bridge: `require("node:fs").writeFileSync(${JSON.stringify(join(out, "ran-bridge"))}, "x"); process.exit(0);\n`,
+					"evil.ts": `require("node:fs").writeFileSync(${JSON.stringify(join(out, "ran-preload"))}, "x");\n`,
+				});
+				const payload = q(preToolUse("claude", dir, "rm -rf build"));
+				const entry = `bun -e 'console.log(JSON.parse(require("fs").readFileSync("/etc/claude-code/managed-settings.json","utf8")).hooks.PreToolUse[0].hooks[0].command)'`;
+				await inNamespace(
+					cli,
+					[
+						`printf %s ${q(GUARD)} > /etc/xcsh/hooks/guard.ts && chmod 644 /etc/xcsh/hooks/guard.ts`,
+						"X install claude --managed --command /etc/xcsh/bin/xcsh-hooks > /dev/null 2>&1",
+						`CMD=$(${entry})`,
+						`printf %s ${payload} | BUN_BE_BUN=1 sh -c "$CMD" > ${o("be-bun.json")} 2>&1`,
+						`printf %s ${payload} | BUN_OPTIONS="--preload ./evil.ts" sh -c "$CMD" > ${o("options.json")} 2>&1`,
+					].join("\n"),
+					{ cwd: dir, home, env: { PATH: `${join(process.execPath, "..")}:${process.env.PATH ?? "/usr/bin:/bin"}` } },
+				);
+				for (const name of ["be-bun.json", "options.json"])
+					expect(decisionOf(readFileSync(join(out, name), "utf8"))).toEqual({
+						decision: "deny",
+						reason: expect.stringContaining("SYSTEM-GUARD"),
+					});
+				expect(existsSync(join(out, "ran-bridge"))).toBe(false);
+				expect(existsSync(join(out, "ran-preload"))).toBe(false);
 			},
 			CELL_TIMEOUT_MS,
 		);
