@@ -16,8 +16,17 @@ export const SYSTEM_SETTINGS_FILE = "/etc/xcsh/settings.json";
 /** Bound on the symlinks one path may pass through (the kernel's own limit is 40). */
 const MAX_LINKS = 40;
 
-function problemOf(path: string, info: { uid: number; mode: number }): string | undefined {
-	if (info.uid !== 0) return `${path} is not owned by root (uid ${info.uid})`;
+/**
+ * Owners that count as root: uid 0 and whoever owns `/` (root itself, except inside an unprivileged user
+ * namespace, where the real root shows as the overflow id; the owner of `/` can rename anything below it,
+ * so trusting it adds no one).
+ */
+function isRoot(uid: number, rootUid: number): boolean {
+	return uid === 0 || uid === rootUid;
+}
+
+function problemOf(path: string, info: { uid: number; mode: number }, rootUid: number): string | undefined {
+	if (!isRoot(info.uid, rootUid)) return `${path} is not owned by root (uid ${info.uid})`;
 	if ((info.mode & 0o022) !== 0) return `${path} is writable by ${(info.mode & 0o002) !== 0 ? "others" : "its group"}`;
 	return undefined;
 }
@@ -32,7 +41,8 @@ export function rootOnlyProblem(path: string): string | null | undefined {
 	let pending = path.split("/").filter((part) => part !== "" && part !== ".");
 	let current = "";
 	let links = 0;
-	const top = problemOf("/", lstatSync("/"));
+	const root = lstatSync("/");
+	const top = problemOf("/", root, root.uid);
 	if (top) return top;
 	while (pending.length > 0) {
 		const name = pending.shift() as string;
@@ -57,7 +67,7 @@ export function rootOnlyProblem(path: string): string | null | undefined {
 			pending = [...target.split("/").filter((part) => part !== "" && part !== "."), ...pending];
 			continue;
 		}
-		const problem = problemOf(next, info);
+		const problem = problemOf(next, info, root.uid);
 		if (problem) return problem;
 		current = next;
 	}
