@@ -245,6 +245,7 @@ async function installToml(agent: Agent, file: string, command: string, options:
 	const key = options.onlyManaged ? spec.managed?.onlyManagedKey : undefined;
 	const before = await readText(file);
 	const edit = addTomlEntries(before ?? "", spec, command, file, key);
+	assertStillToml(before ?? "", edit.text, file, key, spec.managed?.alsoPin);
 	const result: InstallResult = {
 		agent,
 		scope: "managed",
@@ -266,6 +267,30 @@ async function installToml(agent: Agent, file: string, command: string, options:
 	await write(file, edit.text);
 	result.written = true;
 	return result;
+}
+
+/**
+ * Refuses an edit that would leave the agent without its requirements: text that parsed before and does
+ * not after (say, the administrator's `[hooks]` table defines `PreToolUse` as a static array, to which our
+ * `[[hooks.PreToolUse]]` cannot append), or a switch that does not read as `true` where the agent looks.
+ */
+function assertStillToml(before: string, after: string, file: string, key?: string, pin?: { table: string; key: string }): void {
+	const parse = (text: string): Record<string, unknown> | undefined => {
+		try {
+			return Bun.TOML.parse(text) as Record<string, unknown>;
+		} catch {
+			return undefined;
+		}
+	};
+	if (parse(before) === undefined) return; // a file our parser cannot read is the administrator's to judge
+	const parsed = parse(after);
+	const pinned = pin && (parsed?.[pin.table] as Record<string, unknown> | undefined)?.[pin.key];
+	if (!parsed || (key && parsed[key] !== true) || (key && pin && pinned !== true))
+		throw new InstallError(
+			"shape",
+			file,
+			`${file}: our entries cannot be added to it as it is (it would no longer be valid TOML, or the switch would not be set); not changed`,
+		);
 }
 
 async function uninstallToml(agent: Agent, file: string, options: ManagedOptions): Promise<InstallResult> {

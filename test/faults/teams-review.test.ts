@@ -160,6 +160,31 @@ for (const cli of clis)
 		);
 
 		test.concurrent(
+			"install codex --managed refuses, and keeps the file, when our tables would make the administrator's requirements.toml invalid",
+			async () => {
+				const dir = tempDir();
+				const home = privateHome();
+				const out = join(dir, "out");
+				mkdirSync(out);
+				const admin = '[hooks]\nPreToolUse = [{ matcher = "Bash", hooks = [{ type = "command", command = "/usr/local/bin/audit" }] }]\n';
+				await inNamespace(
+					cli,
+					[
+						`mkdir -p /etc/codex && printf %s ${q(admin)} > /etc/codex/requirements.toml`,
+						`X install codex --managed --command /etc/xcsh/bin/xcsh-hooks > ${q(join(out, "install.txt"))} 2>&1; echo $? >> ${q(join(out, "install.txt"))}`,
+						`cp /etc/codex/requirements.toml ${q(join(out, "after.toml"))}`,
+					].join("\n"),
+					{ cwd: dir, home },
+				);
+				const install = readFileSync(join(out, "install.txt"), "utf8");
+				expect(install).toContain("/etc/codex/requirements.toml: our entries cannot be added to it as it is");
+				expect(install.trim().split("\n").at(-1)).not.toBe("0");
+				expect(readFileSync(join(out, "after.toml"), "utf8")).toBe(admin);
+			},
+			CELL_TIMEOUT_MS,
+		);
+
+		test.concurrent(
 			"/etc/xcsh/settings.json's otlp gets every decision, although the user's variables disable or redirect the export",
 			async () => {
 				const team = receiver();
