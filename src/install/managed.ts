@@ -78,8 +78,24 @@ function systemCommand(command: string | undefined): string {
 			undefined,
 			"--managed: --command must start with the absolute path of the executable at a system path, e.g. --command /usr/local/bin/xcsh-hooks",
 		);
+	// The agent runs the entry in the project's folder: a relative word (`cli.ts`, `--preload=./x`) would name
+	// the project's file, and Bun without `--no-env-file --config=/dev/null` reads the project's `.env` and
+	// `bunfig.toml` (whose `preload` runs before the guard). Neither is a program only root can change.
+	const relative = words.slice(1).find((w) => {
+		const value = w.startsWith("-") ? w.slice(w.indexOf("=") + 1 || w.length) : w;
+		return value !== "" && !value.startsWith("/") && (!w.startsWith("-") || value.includes("/") || value.includes("."));
+	});
+	if (relative !== undefined)
+		throw new InstallError("usage", undefined, `--managed: every path in --command must be absolute, but ${relative} is not`);
+	const program0 = (words[0] as string).slice((words[0] as string).lastIndexOf("/") + 1);
+	if (/^bunx?(\.exe)?$/.test(program0) && !(words.includes("--no-env-file") && words.some((w) => w.startsWith("--config="))))
+		throw new InstallError(
+			"usage",
+			undefined,
+			"--managed: a --command running Bun needs --no-env-file --config=/dev/null (else the project's .env and bunfig.toml apply), e.g. --command '/usr/local/bin/bun --no-env-file --config=/dev/null /opt/xcsh-hooks/src/cli.ts'",
+		);
 	if (process.platform !== "win32")
-		for (const word of words.filter((w) => w.startsWith("/"))) {
+		for (const word of words.flatMap((w) => (w.startsWith("-") ? [w.slice(w.indexOf("=") + 1)] : [w])).filter((w) => w.startsWith("/") && w !== "/dev/null")) {
 			const problem = notSystemOwned(word);
 			if (problem)
 				throw new InstallError(

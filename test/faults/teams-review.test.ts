@@ -185,6 +185,40 @@ for (const cli of clis)
 		);
 
 		test.concurrent(
+			"a managed --command with a relative path, or running Bun that would read the project's bunfig.toml, is refused",
+			async () => {
+				const dir = tempDir();
+				const home = privateHome();
+				const out = join(dir, "out");
+				mkdirSync(out);
+				const bun = "/etc/xcsh/bin/bun";
+				const o = (name: string) => q(join(out, name));
+				await inNamespace(
+					cli,
+					[
+						`cp ${q(process.execPath)} ${bun} && chmod 755 ${bun}`,
+						`X install claude --managed --command '/etc/xcsh/bin/xcsh-hooks --preload=./x.ts' > ${o("relative.txt")} 2>&1; echo $? >> ${o("relative.txt")}`,
+						`X install claude --managed --command '${bun} --no-env-file --config=/dev/null cli.ts' > ${o("script.txt")} 2>&1; echo $? >> ${o("script.txt")}`,
+						`X install claude --managed --command '${bun} /etc/xcsh/bin/cli.ts' > ${o("bunfig.txt")} 2>&1; echo $? >> ${o("bunfig.txt")}`,
+						`[ -e /etc/claude-code/managed-settings.json ] && echo written > ${o("written")}`,
+					].join("\n"),
+					{ cwd: dir, home },
+				);
+				for (const [name, why] of [
+					["relative", "every path in --command must be absolute, but --preload=./x.ts is not"],
+					["script", "every path in --command must be absolute, but cli.ts is not"],
+					["bunfig", "a --command running Bun needs --no-env-file --config=/dev/null"],
+				] as const) {
+					const text = readFileSync(join(out, `${name}.txt`), "utf8");
+					expect(text).toContain(why);
+					expect(text.trim().split("\n").at(-1)).toBe("1");
+				}
+				expect(existsSync(join(out, "written"))).toBe(false);
+			},
+			CELL_TIMEOUT_MS,
+		);
+
+		test.concurrent(
 			"/etc/xcsh/settings.json's otlp gets every decision, although the user's variables disable or redirect the export",
 			async () => {
 				const team = receiver();
