@@ -95,7 +95,9 @@ function systemCommand(command: string | undefined): string {
 			"--managed: a --command running Bun needs --no-env-file --config=/dev/null (else the project's .env and bunfig.toml apply), e.g. --command '/usr/local/bin/bun --no-env-file --config=/dev/null /opt/xcsh-hooks/src/cli.ts'",
 		);
 	if (process.platform !== "win32")
-		for (const word of words.flatMap((w) => (w.startsWith("-") ? [w.slice(w.indexOf("=") + 1)] : [w])).filter((w) => w.startsWith("/") && w !== "/dev/null")) {
+		for (const word of words
+			.flatMap((w) => (w.startsWith("-") ? [w.slice(w.indexOf("=") + 1)] : [w]))
+			.filter((w) => w.startsWith("/") && w !== "/dev/null")) {
 			const problem = notSystemOwned(word);
 			if (problem)
 				throw new InstallError(
