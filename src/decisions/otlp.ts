@@ -4,6 +4,7 @@
  * imported only once a record is to be exported, so a call with export off loads none of it.
  */
 
+import { readRootOnlyJson, SYSTEM_SETTINGS_FILE } from "../fs/root-owned.ts";
 import type { DecisionEntry } from "./decision-log.ts";
 
 /** Where decision records go: an OTLP/HTTP (JSON) logs endpoint and its headers. */
@@ -62,16 +63,41 @@ const isHttpUrl = (text: string): boolean => {
 
 const withLogsPath = (base: string): string => `${base.replace(/\/+$/, "")}/v1/logs`;
 
+/** The string-valued headers of a settings' `otlp.headers`. */
+function settingsHeaders(headers: unknown): Record<string, string> {
+	const result: Record<string, string> = {};
+	if (headers && typeof headers === "object")
+		for (const [key, value] of Object.entries(headers)) if (typeof value === "string") result[key] = value;
+	return result;
+}
+
+/** The collector the machine's root-only `/etc/xcsh/settings.json` names in `otlp`, or `undefined`. */
+function managedTarget(file: string): OtlpTarget | undefined {
+	const configured = readRootOnlyJson(file).value?.otlp as Partial<OtlpSettings> | undefined;
+	if (!configured || typeof configured !== "object" || typeof configured.endpoint !== "string") return undefined;
+	const url = withLogsPath(configured.endpoint.trim());
+	return isHttpUrl(url) ? { url, headers: settingsHeaders(configured.headers) } : undefined;
+}
+
 /**
- * Where this call's decisions are exported, or `undefined` (the default: nowhere). In order:
- * `OTEL_EXPORTER_OTLP_LOGS_ENDPOINT` (the full URL), `OTEL_EXPORTER_OTLP_ENDPOINT` (a base, `/v1/logs`
- * appended), then the settings' `otlp.endpoint` (a base) — settings here are the user's or the managed
- * ones: a project's file cannot set it (discovery drops it), so a cloned repository cannot send your
- * decisions anywhere. `OTEL_SDK_DISABLED=true` or `OTEL_LOGS_EXPORTER=none` turn it off; only OTLP over
- * HTTP with JSON is sent, so a `grpc` or `http/protobuf` protocol setting exports nothing. An endpoint
- * that is not an http(s) URL exports nothing either.
+ * Where this call's decisions are exported, or `undefined` (the default: nowhere). First the managed
+ * `otlp` of `/etc/xcsh/settings.json` (read only while it is root's alone): when the organisation names a
+ * collector there, every decision goes there and nothing the user sets — no variable, not even
+ * `OTEL_SDK_DISABLED`, no user setting — turns it off or sends it elsewhere (the same file's
+ * `teamApprovals` are the organisation's too). Otherwise, in order: `OTEL_EXPORTER_OTLP_LOGS_ENDPOINT`
+ * (the full URL), `OTEL_EXPORTER_OTLP_ENDPOINT` (a base, `/v1/logs` appended), then the settings'
+ * `otlp.endpoint` (a base) — settings here are the user's: a project's file cannot set it (discovery
+ * drops it), so a cloned repository cannot send your decisions anywhere. `OTEL_SDK_DISABLED=true` or
+ * `OTEL_LOGS_EXPORTER=none` turn that off; only OTLP over HTTP with JSON is sent, so a `grpc` or
+ * `http/protobuf` protocol setting exports nothing. An endpoint that is not an http(s) URL exports nothing either.
  */
-export function otlpTarget(settings: Readonly<Record<string, unknown>> | undefined, env: Env = process.env): OtlpTarget | undefined {
+export function otlpTarget(
+	settings: Readonly<Record<string, unknown>> | undefined,
+	env: Env = process.env,
+	managedFile: string = SYSTEM_SETTINGS_FILE,
+): OtlpTarget | undefined {
+	const managed = managedTarget(managedFile);
+	if (managed) return managed;
 	if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === "true") return undefined;
 	if (env.OTEL_LOGS_EXPORTER?.trim().toLowerCase() === "none") return undefined;
 	const protocol = (env.OTEL_EXPORTER_OTLP_LOGS_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL)?.trim().toLowerCase();
@@ -83,9 +109,7 @@ export function otlpTarget(settings: Readonly<Record<string, unknown>> | undefin
 		fromEnv ??
 		(baseFromEnv ? withLogsPath(baseFromEnv) : typeof configured?.endpoint === "string" ? withLogsPath(configured.endpoint) : undefined);
 	if (url === undefined || !isHttpUrl(url)) return undefined;
-	const headers: Record<string, string> = {};
-	if (!fromEnv && !baseFromEnv && configured?.headers && typeof configured.headers === "object")
-		for (const [key, value] of Object.entries(configured.headers)) if (typeof value === "string") headers[key] = value;
+	const headers = !fromEnv && !baseFromEnv ? settingsHeaders(configured?.headers) : {};
 	Object.assign(headers, parseOtlpHeaders(env.OTEL_EXPORTER_OTLP_HEADERS), parseOtlpHeaders(env.OTEL_EXPORTER_OTLP_LOGS_HEADERS));
 	return { url, headers };
 }

@@ -1,4 +1,5 @@
 import { lstatSync, readdirSync, statSync } from "node:fs";
+import { rootOnlyProblem } from "../fs/root-owned.ts";
 import type { Hook } from "./hooks-capability.ts";
 import type { ProviderDefinition } from "../capability/registry.ts";
 import { MODULE_GLOB } from "../hooks/module-files.ts";
@@ -27,16 +28,16 @@ function systemDirs(): HookDir[] {
 
 /**
  * Why the system folder must not be loaded, or `undefined` when it may: `/etc/xcsh`, the hooks folder,
- * its `pre/` and `post/` folders and every entry in them (symlinks followed) must be owned by root and
- * not writable by group or others. A missing folder is `null` (nothing to load, nothing to say).
+ * its `pre/` and `post/` folders and every entry in them must be root's alone — each path resolved the
+ * way the kernel does, every folder and symlink target on the way owned by root and writable by no one
+ * else (src/fs/root-owned.ts). A missing folder is `null` (nothing to load, nothing to say).
  */
 export function systemFolderProblem(dir: string = SYSTEM_HOOKS_DIR): string | null | undefined {
 	const top = lstatSync(dir, { throwIfNoEntry: false });
 	if (!top) return null;
-	const parent = dir.slice(0, dir.lastIndexOf("/"));
-	const checked = [parent, dir];
+	const checked = [dir];
 	for (const sub of ["pre", "post"]) if (statSync(`${dir}/${sub}`, { throwIfNoEntry: false })) checked.push(`${dir}/${sub}`);
-	for (const folder of checked.slice(1)) {
+	for (const folder of [...checked]) {
 		let names: string[];
 		try {
 			names = readdirSync(folder);
@@ -46,14 +47,9 @@ export function systemFolderProblem(dir: string = SYSTEM_HOOKS_DIR): string | nu
 		for (const name of names) checked.push(`${folder}/${name}`);
 	}
 	for (const path of checked) {
-		let info: ReturnType<typeof statSync>;
-		try {
-			info = statSync(path);
-		} catch (error) {
-			return `${path} cannot be checked (${(error as NodeJS.ErrnoException).code})`;
-		}
-		if (info.uid !== 0) return `${path} is not owned by root (uid ${info.uid})`;
-		if ((info.mode & 0o022) !== 0) return `${path} is writable by ${(info.mode & 0o002) !== 0 ? "others" : "its group"}`;
+		const problem = rootOnlyProblem(path);
+		if (problem === null) return `${path} cannot be checked (it points nowhere)`;
+		if (problem) return problem;
 	}
 	return undefined;
 }
@@ -78,20 +74,5 @@ export const systemProvider: ProviderDefinition<Hook> = {
 	watch: () => ({ dirs: process.platform === "win32" ? [] : systemDirs().map((d) => d.dir) }),
 };
 
-/** The machine's xcsh settings, `/etc/xcsh/settings.json`: read only while it is root's alone. */
-export const SYSTEM_SETTINGS_FILE = "/etc/xcsh/settings.json";
-
-/**
- * Why `path` (and its folder) may not be trusted as the administrator's, or `undefined` when it is root's
- * alone; `null` when it does not exist.
- */
-export function rootOnlyProblem(path: string): string | null | undefined {
-	if (!statSync(path, { throwIfNoEntry: false })) return null;
-	for (const target of [path, path.slice(0, path.lastIndexOf("/")) || "/"]) {
-		const info = statSync(target, { throwIfNoEntry: false });
-		if (!info) return `${target} cannot be checked`;
-		if (info.uid !== 0) return `${target} is not owned by root (uid ${info.uid})`;
-		if ((info.mode & 0o022) !== 0) return `${target} is writable by ${(info.mode & 0o002) !== 0 ? "others" : "its group"}`;
-	}
-	return undefined;
-}
+/** The machine's xcsh settings and the check of a root-only path live in src/fs/root-owned.ts (the OTLP export reads them too). */
+export { rootOnlyProblem, SYSTEM_SETTINGS_FILE } from "../fs/root-owned.ts";

@@ -35,6 +35,9 @@ function block(spec: AgentSpec, command: string): string {
 	return `${lines.join("\n")}\n`;
 }
 
+/** Where the first table header (`[t]` or `[[t]]`, maybe indented) starts: top-level keys live before it. */
+const firstTableAt = (text: string): number => /^[ \t]*\[/m.exec(text)?.index ?? text.length;
+
 function ourBlock(text: string, agent: string): { start: number; end: number } | undefined {
 	const start = text.indexOf(BEGIN(agent));
 	if (start < 0) return undefined;
@@ -50,8 +53,7 @@ export function addTomlEntries(
 	file: string,
 	key: string | undefined,
 ): { text: string; changes: EntryChange[] } {
-	const firstTable = /^\[/m.exec(text)?.index ?? text.length;
-	if (/^\s*hooks\s*=/m.test(text.slice(0, firstTable)))
+	if (/^\s*hooks\s*=/m.test(text.slice(0, firstTableAt(text))))
 		throw new InstallError(
 			"shape",
 			file,
@@ -71,7 +73,8 @@ export function addTomlEntries(
 	const pin = spec.managed?.alsoPin;
 	if (key && pin) next = addPin(next, pin, file, changes);
 	if (key) {
-		const line = new RegExp(`^${key}\\s*=\\s*(.*)$`, "m").exec(next);
+		// Only a top-level key is the switch: the same name inside some table switches nothing.
+		const line = new RegExp(`^[ \\t]*${key}\\s*=\\s*(.*)$`, "m").exec(next.slice(0, firstTableAt(next)));
 		if (!line) {
 			next = `${key} = true ${SWITCH_MARK}\n${next}`;
 			changes.push({ action: "add", event: key, command: "true" });
@@ -87,7 +90,9 @@ export function addTomlEntries(
  * refused otherwise.
  */
 function addPin(text: string, pin: { table: string; key: string }, file: string, changes: EntryChange[]): string {
-	const header = new RegExp(`^\\[${pin.table}\\][ \\t]*(#.*)?\\n`, "m").exec(text);
+	// The header may end the file without a newline, or end in CRLF: still that table (a dotted key at the top
+	// would then define it twice, which is invalid TOML and would leave the agent without its requirements).
+	const header = new RegExp(`^[ \\t]*\\[[ \\t]*${pin.table}[ \\t]*\\][ \\t]*(#.*)?(\\r?\\n|$(?![\\s\\S]))`, "m").exec(text);
 	let existing: RegExpExecArray | null;
 	if (header) {
 		const start = header.index + header[0].length;
@@ -96,10 +101,11 @@ function addPin(text: string, pin: { table: string; key: string }, file: string,
 		existing = new RegExp(`^${pin.key}\\s*=\\s*(.*)$`, "m").exec(body);
 		if (!existing) {
 			changes.push({ action: "add", event: `${pin.table}.${pin.key}`, command: "true" });
-			return `${text.slice(0, start)}${pin.key} = true ${SWITCH_MARK}\n${text.slice(start)}`;
+			const gap = header[0].endsWith("\n") ? "" : "\n";
+			return `${text.slice(0, start)}${gap}${pin.key} = true ${SWITCH_MARK}\n${text.slice(start)}`;
 		}
 	} else {
-		existing = new RegExp(`^${pin.table}\\.${pin.key}\\s*=\\s*(.*)$`, "m").exec(text);
+		existing = new RegExp(`^[ \\t]*${pin.table}\\.${pin.key}\\s*=\\s*(.*)$`, "m").exec(text.slice(0, firstTableAt(text)));
 		if (!existing) {
 			changes.push({ action: "add", event: `${pin.table}.${pin.key}`, command: "true" });
 			return `${pin.table}.${pin.key} = true ${SWITCH_MARK}\n${text}`;

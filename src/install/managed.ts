@@ -2,6 +2,7 @@ import { accessSync, constants, statSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { dirname } from "pathe";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
+import { rootOnlyProblem } from "../fs/root-owned.ts";
 import { ConfigText } from "./_config-text.ts";
 import { readJsonFile } from "./_json-file.ts";
 import { memberOf } from "./_json-text.ts";
@@ -59,17 +60,13 @@ function currentPlatform(): Platform {
 }
 
 /**
- * Why `path` is not at a system path, or `undefined`: it and its folder must be owned by root and
- * writable by no one else (a user who could replace the executable could replace the guard).
+ * Why `path` is not at a system path, or `undefined`: it, every folder above it and every symlink target
+ * on the way must be owned by root and writable by no one else (src/fs/root-owned.ts) — a user who could
+ * replace the executable, or rename a folder it sits in, could replace the guard.
  */
 function notSystemOwned(path: string): string | undefined {
-	for (const target of [path, dirname(path)]) {
-		const info = statSync(target, { throwIfNoEntry: false });
-		if (!info) return `${target} does not exist`;
-		if (info.uid !== 0) return `${target} is not owned by root`;
-		if ((info.mode & 0o022) !== 0) return `${target} is writable by ${(info.mode & 0o002) !== 0 ? "others" : "its group"}`;
-	}
-	return undefined;
+	const problem = rootOnlyProblem(path);
+	return problem === null ? `${path} does not exist` : problem;
 }
 
 /** The entries' program, checked: an absolute path (every absolute word of it) that only root can change. */
@@ -81,8 +78,26 @@ function systemCommand(command: string | undefined): string {
 			undefined,
 			"--managed: --command must start with the absolute path of the executable at a system path, e.g. --command /usr/local/bin/xcsh-hooks",
 		);
+	// The agent runs the entry in the project's folder: a relative word (`cli.ts`, `--preload=./x`) would name
+	// the project's file, and Bun without `--no-env-file --config=/dev/null` reads the project's `.env` and
+	// `bunfig.toml` (whose `preload` runs before the guard). Neither is a program only root can change.
+	const relative = words.slice(1).find((w) => {
+		const value = w.startsWith("-") ? w.slice(w.indexOf("=") + 1 || w.length) : w;
+		return value !== "" && !value.startsWith("/") && (!w.startsWith("-") || value.includes("/") || value.includes("."));
+	});
+	if (relative !== undefined)
+		throw new InstallError("usage", undefined, `--managed: every path in --command must be absolute, but ${relative} is not`);
+	const program0 = (words[0] as string).slice((words[0] as string).lastIndexOf("/") + 1);
+	if (/^bunx?(\.exe)?$/.test(program0) && !(words.includes("--no-env-file") && words.some((w) => w.startsWith("--config="))))
+		throw new InstallError(
+			"usage",
+			undefined,
+			"--managed: a --command running Bun needs --no-env-file --config=/dev/null (else the project's .env and bunfig.toml apply), e.g. --command '/usr/local/bin/bun --no-env-file --config=/dev/null /opt/xcsh-hooks/src/cli.ts'",
+		);
 	if (process.platform !== "win32")
-		for (const word of words.filter((w) => w.startsWith("/"))) {
+		for (const word of words
+			.flatMap((w) => (w.startsWith("-") ? [w.slice(w.indexOf("=") + 1)] : [w]))
+			.filter((w) => w.startsWith("/") && w !== "/dev/null")) {
 			const problem = notSystemOwned(word);
 			if (problem)
 				throw new InstallError(
@@ -91,8 +106,17 @@ function systemCommand(command: string | undefined): string {
 					`--managed: the command must be at a system path only root can change, but ${problem}; copy the executable to e.g. /usr/local/bin and pass --command`,
 				);
 		}
-	return command ?? words.map(shellQuote).join(" ");
+	const program = command ?? words.map(shellQuote).join(" ");
+	// The agent's environment is not the administrator's: a project can add to it (Claude Code's `env` in
+	// `.claude/settings.json`, Gemini CLI's project `.env`), and Bun acts on two variables before any of our
+	// code runs — `BUN_BE_BUN` turns the executable into plain Bun (`bridge` becomes a script looked up in the
+	// project, or "not found", exit 1, which agents take as "carry on"), `BUN_OPTIONS` adds a `--preload` of
+	// the project's choosing. So the entry drops both through the system's `env` first.
+	return process.platform === "win32" ? program : `${SAFE_ENV} ${program}`;
 }
+
+/** The prefix of a managed entry's program (see {@link systemCommand}). */
+export const SAFE_ENV = "/usr/bin/env -u BUN_BE_BUN -u BUN_OPTIONS";
 
 /** Refuses (one line) when this process may not write `file`: the managed paths need administrator rights. */
 function assertWritable(file: string): void {
@@ -239,6 +263,7 @@ async function installToml(agent: Agent, file: string, command: string, options:
 	const key = options.onlyManaged ? spec.managed?.onlyManagedKey : undefined;
 	const before = await readText(file);
 	const edit = addTomlEntries(before ?? "", spec, command, file, key);
+	assertStillToml(before ?? "", edit.text, file, key, spec.managed?.alsoPin);
 	const result: InstallResult = {
 		agent,
 		scope: "managed",
@@ -260,6 +285,30 @@ async function installToml(agent: Agent, file: string, command: string, options:
 	await write(file, edit.text);
 	result.written = true;
 	return result;
+}
+
+/**
+ * Refuses an edit that would leave the agent without its requirements: text that parsed before and does
+ * not after (say, the administrator's `[hooks]` table defines `PreToolUse` as a static array, to which our
+ * `[[hooks.PreToolUse]]` cannot append), or a switch that does not read as `true` where the agent looks.
+ */
+function assertStillToml(before: string, after: string, file: string, key?: string, pin?: { table: string; key: string }): void {
+	const parse = (text: string): Record<string, unknown> | undefined => {
+		try {
+			return Bun.TOML.parse(text) as Record<string, unknown>;
+		} catch {
+			return undefined;
+		}
+	};
+	if (parse(before) === undefined) return; // a file our parser cannot read is the administrator's to judge
+	const parsed = parse(after);
+	const pinned = pin && (parsed?.[pin.table] as Record<string, unknown> | undefined)?.[pin.key];
+	if (!parsed || (key && parsed[key] !== true) || (key && pin && pinned !== true))
+		throw new InstallError(
+			"shape",
+			file,
+			`${file}: our entries cannot be added to it as it is (it would no longer be valid TOML, or the switch would not be set); not changed`,
+		);
 }
 
 async function uninstallToml(agent: Agent, file: string, options: ManagedOptions): Promise<InstallResult> {
