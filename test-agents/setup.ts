@@ -61,7 +61,7 @@ export async function setup(
 		}
 		log("exe" in built ? `bridge executable: ${built.exe}` : `bridge cases will be skipped: ${built.missing}`);
 	} finally {
-		sandbox.dispose(false);
+		await sandbox.dispose(false);
 	}
 	return state;
 }

@@ -84,6 +84,8 @@ export function bridgeCase(driver: AgentDriver): AgentCase {
 				},
 				expect: { ...ALL, ...driver.cannot },
 				markers: bridgeMarkers(),
+				// One agent proves the default users get: the calls after the first are served.
+				...(driver.id === "claude" ? { servedBy: exe } : {}),
 			});
 		},
 	};
