@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Checks } from "./checks.ts";
-import { stopHomeServers } from "./servers.ts";
+import { type Stopped, stopHomeServers } from "./servers.ts";
 
 /** A private run folder: `home/` (HOME and the XDG dirs), `proj/` (the agent's cwd), `logs/`. */
 export interface Sandbox {
@@ -18,9 +18,9 @@ export interface Sandbox {
 	 * Stops the hook servers the agent's `bridge` calls started under `home` (auto-start stays on in the
 	 * runs), by pid (servers.ts); with `checks`, records that none is left running.
 	 */
-	stopServers(checks?: Checks): Promise<void>;
+	stopServers(checks?: Checks): Promise<Stopped>;
 	/** Stops the hook servers as {@link stopServers} does, then removes the folder (unless `keep`). */
-	dispose(keep: boolean): Promise<void>;
+	dispose(keep: boolean): Promise<Stopped>;
 }
 
 /** PATH for agents and hooks: this Bun first (hooks may be `bun x.ts`), then node and the system. */
@@ -69,12 +69,15 @@ export function createSandbox(label: string): Sandbox {
 			};
 		},
 		async stopServers(checks) {
-			const { stopped, left } = await stopHomeServers(home);
+			const result = await stopHomeServers(home);
+			const { stopped, left } = result;
 			checks?.expect(`no hook server left running under the sandbox HOME (${stopped.length} stopped)`, left.length === 0, left.join("; "));
+			return result;
 		},
 		async dispose(keep) {
-			await this.stopServers();
+			const result = await this.stopServers();
 			if (!keep) rmSync(root, { recursive: true, force: true });
+			return result;
 		},
 	};
 }
