@@ -1,6 +1,8 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import type { Checks } from "./checks.ts";
+import { type Stopped, stopHomeServers } from "./servers.ts";
 
 /** A private run folder: `home/` (HOME and the XDG dirs), `proj/` (the agent's cwd), `logs/`. */
 export interface Sandbox {
@@ -12,8 +14,13 @@ export interface Sandbox {
 	write(files: Record<string, string>): void;
 	/** The base environment for any process of this run: nothing from ours but PATH and locale. */
 	env(extra?: Record<string, string>): Record<string, string>;
-	/** Removes the folder (unless `keep`). */
-	dispose(keep: boolean): void;
+	/**
+	 * Stops the hook servers the agent's `bridge` calls started under `home` (auto-start stays on in the
+	 * runs), by pid (servers.ts); with `checks`, records that none is left running.
+	 */
+	stopServers(checks?: Checks): Promise<Stopped>;
+	/** Stops the hook servers as {@link stopServers} does, then removes the folder (unless `keep`). */
+	dispose(keep: boolean): Promise<Stopped>;
 }
 
 /** PATH for agents and hooks: this Bun first (hooks may be `bun x.ts`), then node and the system. */
@@ -61,8 +68,16 @@ export function createSandbox(label: string): Sandbox {
 				...extra,
 			};
 		},
-		dispose(keep) {
+		async stopServers(checks) {
+			const result = await stopHomeServers(home);
+			const { stopped, left } = result;
+			checks?.expect(`no hook server left running under the sandbox HOME (${stopped.length} stopped)`, left.length === 0, left.join("; "));
+			return result;
+		},
+		async dispose(keep) {
+			const result = await this.stopServers();
 			if (!keep) rmSync(root, { recursive: true, force: true });
+			return result;
 		},
 	};
 }

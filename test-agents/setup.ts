@@ -61,7 +61,9 @@ export async function setup(
 		}
 		log("exe" in built ? `bridge executable: ${built.exe}` : `bridge cases will be skipped: ${built.missing}`);
 	} finally {
-		sandbox.dispose(false);
+		const { stopped, left } = await sandbox.dispose(false);
+		if (left.length > 0) log(`the probe's hook server is still running: ${left.join("; ")}`);
+		else if (stopped.length > 0) log(`stopped the hook server the probe's bridge call started (pid ${stopped.join(", ")})`);
 	}
 	return state;
 }

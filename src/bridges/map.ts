@@ -67,6 +67,8 @@ export function mapPayload(agent: AgentBridge, name: string, payload: unknown): 
 		}
 		case "agent_end":
 			return { kind: "event", event: { type: "agent_end", messages: [] } };
+		case "context":
+			return { kind: "event", event: { type: "context", messages: spec.messages?.(p) ?? [] } };
 		case "subagent_start":
 		case "subagent_end": {
 			const said = spec.subagentEvent ? spec.subagentEvent(p) : subagentEventOf(agent, p);
@@ -111,6 +113,8 @@ export function toOutcome(event: HookEvent, dispatched: { result: unknown; stopp
 			const message = isRecord(result?.message) ? result.message : undefined;
 			return message ? { kind: "context", text: contentText(message.content) } : { kind: "none" };
 		}
+		case "context":
+			return Array.isArray(result?.messages) ? { kind: "messages", messages: result.messages } : { kind: "none" };
 		case "subagent_start":
 			return dispatched.stopped ? { kind: "deny-start", reason: dispatched.stopped } : { kind: "none" };
 		case "session_before_compact":

@@ -336,6 +336,7 @@ async function decide(
 	mark("host");
 	try {
 		sinks.settings(host.settings as unknown as Record<string, unknown>);
+		notes.handles = [...new Set(host.hooks.flatMap((h) => [...h.handlers.keys()]))];
 		if (host.hooks.length > 0) ensureSessionFile(host.sessionFile, sessionId, cwd);
 		if (!reported) {
 			stderr.push(...describeSkips(host));

@@ -45,6 +45,9 @@ export const piDriver: AgentDriver = {
 				tool_call: hooks.pre,
 				tool_result: hooks.post,
 				before_agent_start: hooks.prompt,
+				// The prompt command also answers pi's context (each model turn) and session_start, which says whether hooks handle context.
+				context: hooks.prompt,
+				session_start: hooks.prompt,
 			}),
 		});
 	},

@@ -103,8 +103,9 @@ async function runActor(
 		check({ sandbox, server, seen: readLines<Seen>(seenLog), diag });
 	} finally {
 		server.stop();
+		await sandbox.stopServers(checks);
 		const keep = ctx.keep || !checks.ok;
-		sandbox.dispose(keep);
+		await sandbox.dispose(keep);
 		if (keep) ctx.log(`kept ${sandbox.root}`);
 	}
 }

@@ -1,6 +1,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentDriver } from "../agents/types.ts";
+import type { Checks } from "../checks.ts";
+import type { Outcome } from "../scenario.ts";
 import { SECRET } from "../scenario.ts";
 import { approveHooks, bridgeHookFiles, bridgeMarkers } from "./_bridge.ts";
 import { runProcess } from "../process.ts";
@@ -84,9 +86,23 @@ export function bridgeCase(driver: AgentDriver): AgentCase {
 				},
 				expect: { ...ALL, ...driver.cannot },
 				markers: bridgeMarkers(),
+				// One agent proves the default users get: the calls after the first are served.
+				...(driver.id === "claude" ? { servedBy: exe } : {}),
+				...(driver.id === "pi" ? { after: checkTurnContext } : {}),
 			});
 		},
 	};
+}
+
+/** pi forwards its `context` event: the suite's context hook put its message into every main model request. */
+function checkTurnContext(checks: Checks, { server }: Outcome): void {
+	const main = server.main();
+	const carrying = main.filter((q) => JSON.stringify(q.body).includes("XCSH-TURN-CONTEXT"));
+	checks.expect(
+		"context: pi's context event reached the hooks, and the message they added is in every model request",
+		main.length > 0 && carrying.length === main.length,
+		`${carrying.length} of ${main.length} main requests carry it`,
+	);
 }
 
 /** The same typed hooks given with `--hook <abs path>` (the user's own choice: no approval needed). */

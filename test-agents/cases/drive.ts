@@ -6,6 +6,7 @@ import { FINAL_TEXT } from "../model/types.ts";
 import { createSandbox, type Sandbox } from "../sandbox.ts";
 import { checkStandard, type Markers, type Outcome, projectFiles, standardSteps } from "../scenario.ts";
 import type { CaseContext } from "./types.ts";
+import { runProcess } from "../process.ts";
 
 const PROMPT = "clean the build folder, run a harmless command and show me deploy.conf";
 
@@ -24,6 +25,25 @@ export interface DriveSetup {
 	prefix?(sandbox: Sandbox): string[];
 	/** Further checks on the outcome. */
 	after?(checks: Checks, outcome: Outcome): void;
+	/**
+	 * This executable's `serve --status --json` under the sandbox HOME must report calls served: the
+	 * first bridge call started the hook server (auto-start, on as users get it) and it served later ones.
+	 */
+	servedBy?: string;
+}
+
+/** `serve --status --json` in the sandbox: a server runs and has served calls. */
+async function checkServed(checks: Checks, exe: string, sandbox: Sandbox): Promise<void> {
+	const run = await runProcess([exe, "serve", "--status", "--json"], { cwd: sandbox.proj, env: sandbox.env(), timeoutMs: 30_000 });
+	let status: { running?: boolean; served?: number; pid?: number } = {};
+	try {
+		status = JSON.parse(run.stdout) as typeof status;
+	} catch {}
+	checks.expect(
+		"auto-start: the hook server the first bridge call started served later calls (`serve --status`: calls served > 0)",
+		status.running === true && (status.served ?? 0) > 0,
+		`exit ${run.code}: ${run.stdout.trim()} ${run.stderr.trim()}`,
+	);
 }
 
 /** One agent run through the standard script in a fresh sandbox, with its logs kept when anything failed. */
@@ -40,6 +60,7 @@ export async function drive(driver: AgentDriver, ctx: CaseContext, checks: Check
 		ctx.log(
 			`${driver.id} exited ${run.code}${run.timedOut ? " (killed on timeout)" : ""} in ${(run.ms / 1000).toFixed(1)} s; ${server.requests.length} requests, ${server.main().length} main turns`,
 		);
+		if (setup.servedBy) await checkServed(checks, setup.servedBy, sandbox);
 		const outcome: Outcome = { run, server, api: driver.api, sandbox, markers: setup.markers, expect: setup.expect };
 		checkStandard(checks, outcome);
 		if (setup.expect.deny) driver.guardChecks?.(checks, driver.api.toolResults(server.main().at(-1)?.body)[0]);
@@ -50,8 +71,9 @@ export async function drive(driver: AgentDriver, ctx: CaseContext, checks: Check
 		}
 	} finally {
 		server.stop();
+		await sandbox.stopServers(checks);
 		const keep = ctx.keep || !checks.ok;
-		sandbox.dispose(keep);
+		await sandbox.dispose(keep);
 		if (keep) ctx.log(`kept ${sandbox.root}`);
 	}
 }

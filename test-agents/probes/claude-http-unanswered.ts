@@ -63,5 +63,5 @@ for (const mode of ["continue-default", "block", "block-timeout"]) {
 	if (err.trim()) console.log("  stderr:", err.slice(0, 300));
 	model.stop();
 	hang?.stop(true);
-	sb.dispose(false);
+	await sb.dispose(false);
 }

@@ -25,6 +25,8 @@ export interface AgentCase {
 	renameEvent(payload: Record<string, unknown>, name: string): string[];
 	/** The parsed "no opinion" answer (`undefined`: empty stdout). */
 	none: unknown;
+	/** "No opinion" on the prompt event, when it differs (pi names the events the hooks handle there). */
+	promptNone?: unknown;
 	deny(reason: unknown): unknown;
 	/** The deny when the payload could not be read (no tool known), when it differs. */
 	denyUnread?(reason: unknown): unknown;
@@ -229,6 +231,7 @@ export const AGENT_CASES: AgentCase[] = [
 		deny: (reason) => ({ block: true, reason }),
 		rewrite: { input: { command: W, description: "clean the build folder" } },
 		replace: { content: [{ type: "text", text: R }] },
-		context: { message: { customType: "xcsh-hooks", content: C, display: false } },
+		promptNone: { handles: expect.any(Array) },
+		context: { message: { customType: "xcsh-hooks", content: C, display: false }, handles: expect.any(Array) },
 	},
 ];

@@ -2,6 +2,7 @@ import type { Shape } from "./fields.ts";
 import type { TranscriptMessage } from "./jsonl.ts";
 import type { ToolRule } from "./tools.ts";
 import type { HookSubagent } from "../../hooks/types.ts";
+import type { AgentMessage } from "../../messages.ts";
 
 /** A hook payload that passed its event's {@link Shape} check. */
 export type Payload = Record<string, unknown>;
@@ -11,6 +12,7 @@ export type BridgedEventType =
 	| "tool_call"
 	| "tool_result"
 	| "before_agent_start"
+	| "context"
 	| "session_start"
 	| "session_shutdown"
 	| "session_before_compact"
@@ -59,6 +61,8 @@ export interface AgentEventSpec {
 	skip?(payload: Payload): string | undefined;
 	/** `subagent_start` / `subagent_end`: the subagent; default: the bridge's {@link AgentBridge.subagent} of the payload, nothing more. */
 	subagentEvent?(payload: Payload): AgentSubagentEvent | undefined;
+	/** `context`: the messages about to be sent to the model, in our form. */
+	messages?(payload: Payload): AgentMessage[];
 	/** `before_agent_start`: the user's prompt. */
 	prompt?(payload: Payload): string;
 	/** `session_before_compact`: what is known about the compaction (becomes `preparation`). */
@@ -74,6 +78,8 @@ export type Outcome =
 	| { kind: "rewrite"; input: Record<string, unknown> }
 	/** Replace the tool's output: `text` when a hook replaced the content; `details` when it replaced the raw output. */
 	| { kind: "replace"; text?: string; details?: unknown }
+	/** `context`: the hooks' messages replace the ones they were given. */
+	| { kind: "messages"; messages: AgentMessage[] }
 	/** Add this text to the model's context. */
 	| { kind: "context"; text: string }
 	/** Cancel the compaction. */
@@ -85,6 +91,8 @@ export type Outcome =
 export interface AnswerNotes {
 	/** Lines hooks showed with `ctx.ui.notify` (also written to stderr). */
 	messages: string[];
+	/** The events the loaded hooks handle (set once the hooks are loaded), for agents that skip calls nobody listens to. */
+	handles?: readonly string[];
 	/** Reports on stderr what the agent's protocol cannot carry. */
 	warn(line: string): void;
 }

@@ -123,6 +123,7 @@ function body(event: string, payload: Payload, outcome: Outcome, warn: (line: st
 		case "deny-start":
 			warn(`claude ${event}: Claude Code cannot be told not to start a subagent; the hook's block was ignored`);
 			return {};
+		case "messages": // no context event in this agent
 		case "none":
 			return {};
 	}

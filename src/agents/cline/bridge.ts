@@ -113,6 +113,7 @@ function body(event: string, payload: Payload, outcome: Outcome, warn: (line: st
 			return {};
 		// No event of this agent becomes subagent_start, so nothing can be refused here.
 		case "deny-start":
+		case "messages": // no context event in this agent
 		case "none":
 			return {};
 	}

@@ -102,6 +102,7 @@ function body(event: string, outcome: Outcome, warn: (line: string) => void): Re
 		case "deny-start":
 			warn(`codex ${event}: Codex cannot be told not to start a subagent; the hook's block was ignored`);
 			return {};
+		case "messages": // no context event in this agent
 		case "none":
 			return {};
 	}

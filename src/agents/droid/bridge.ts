@@ -68,6 +68,7 @@ function body(event: string, outcome: Outcome, warn: (line: string) => void): Re
 			return { decision: "block", reason: outcome.reason };
 		// No event of this agent becomes subagent_start, so nothing can be refused here.
 		case "deny-start":
+		case "messages": // no context event in this agent
 		case "none":
 			return {};
 	}

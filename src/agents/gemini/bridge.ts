@@ -73,6 +73,7 @@ function body(event: string, outcome: Outcome, warn: (line: string) => void): Re
 			warn(`gemini ${event}: Gemini cannot cancel a compaction; the hook's cancel was ignored`);
 			return {};
 		case "deny-start": // Gemini has no subagent events
+		case "messages": // no context event in this agent
 		case "none":
 			return {};
 	}

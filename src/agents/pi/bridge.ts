@@ -1,6 +1,7 @@
 import { PI } from "./protocol.ts";
 import { answerJson, nonEmpty, stringField } from "../_shared/answer.ts";
-import { any, bool, obj, opt, str, type Shape } from "../_shared/fields.ts";
+import { any, arr, bool, obj, opt, str, type Shape } from "../_shared/fields.ts";
+import { toOurMessages, toPiMessages } from "./messages.ts";
 import { contentText } from "../_shared/text.ts";
 import { shellRule, type ToolRule } from "../_shared/tools.ts";
 import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } from "../_shared/bridge-types.ts";
@@ -18,13 +19,17 @@ import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } fro
  *   our contract does not apply a hook's `isError`, pi would.
  * - `before_agent_start` → `before_agent_start`: `{message: {customType, content, display}}`, an extra
  *   user message in the first request.
+ * - `context` → `context`: pi's messages in our form (messages.ts); `{messages}`, pi's whole list as
+ *   the hooks left it, replaces them (pi's way: a returned list, chained). Nothing when unchanged.
+ * - `session_start` and `before_agent_start` answers carry `handles`: the events the loaded hooks
+ *   handle, so that the extension forwards `context` (once per model turn) only when one listens.
  * - `session_start`, `session_shutdown`, `agent_end` → the same; `session_before_compact` → the same
  *   (`{cancel: true}`).
  *
  * The hooks run in our runner, so they get our API and semantics in pi (the D.3.2 difference table):
  * `pi.logger`/`pi.typebox`/`pi.pi`, `{input}` rewrites re-validated, strict result validation, an
  * unknown event name a load error that blocks every tool call, handler timeouts, trust.
- * Cannot: pi's `context`, `input`, `before_provider_request` and message events are not forwarded
+ * Cannot: pi's `input`, `before_provider_request` and message events are not forwarded
  * (each would cost a process per model turn); tool output images reach hooks as their text only.
  */
 
@@ -50,6 +55,7 @@ export const piEvents: Record<string, AgentEventSpec> = {
 	tool_call: { fields: toolFields, to: "tool_call", call },
 	tool_result: { fields: { ...toolFields, content: any, isError: opt(bool) }, to: "tool_result", call },
 	before_agent_start: { fields: { ...common, prompt: str }, to: "before_agent_start", prompt: (p) => p.prompt as string },
+	context: { fields: { ...common, messages: arr }, to: "context", messages: (p) => toOurMessages(p.messages as unknown[]).messages },
 	session_start: { fields: common, to: "session_start" },
 	session_shutdown: { fields: common, to: "session_shutdown" },
 	agent_end: { fields: common, to: "agent_end" },
@@ -73,7 +79,7 @@ const PI_TOOLS: ToolRule[] = [
 
 const deny = (reason: string) => ({ block: true, reason: nonEmpty(reason, "blocked by an xcsh hook") });
 
-function body(event: string, outcome: Outcome, warn: (line: string) => void): Record<string, unknown> {
+function body(event: string, payload: Payload, outcome: Outcome, warn: (line: string) => void): Record<string, unknown> {
 	switch (outcome.kind) {
 		case "deny":
 			return deny(outcome.reason);
@@ -86,6 +92,12 @@ function body(event: string, outcome: Outcome, warn: (line: string) => void): Re
 			};
 		case "context":
 			return { message: { customType: "xcsh-hooks", content: outcome.text, display: false } };
+		case "messages": {
+			const piMessages = Array.isArray(payload.messages) ? (payload.messages as unknown[]) : [];
+			const { messages, from } = toOurMessages(piMessages);
+			const next = toPiMessages(piMessages, messages, from, outcome.messages);
+			return next ? { messages: next } : {};
+		}
 		case "cancel":
 			return { cancel: true };
 		case "deny-start":
@@ -106,6 +118,11 @@ export const piBridge: AgentBridge = {
 	projectDirs: (payload) => [stringField(payload, "cwd")],
 	sessionId: (payload) => stringField(payload, "sessionId"),
 	outputText: (c) => contentText((c as PiToolCall).content),
-	answer: (event, _payload, outcome, notes) => answerJson(body(event, outcome, notes.warn)),
+	answer: (event, payload, outcome, notes) => {
+		const answer = body(event, payload, outcome, notes.warn);
+		// The extension's cue for skipping `context` calls; absent when the hooks never loaded (it then forwards).
+		if ((event === "session_start" || event === "before_agent_start") && notes.handles) answer.handles = [...notes.handles].sort();
+		return answerJson(answer);
+	},
 	denyUnknown: (reason) => JSON.stringify(deny(reason)),
 };

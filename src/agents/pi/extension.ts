@@ -11,6 +11,13 @@ import { PI } from "./protocol.ts";
  * The extension applies the answers pi's way (bridge.ts), and fails closed itself: a call it cannot
  * start, one that outlives its deadline, exits non-zero or answers what is not an answer blocks a
  * tool call with the reason. Its factory cannot throw, so pi never loads it half-way.
+ *
+ * pi's `context` comes before every model request, so a call for it would cost a process per turn:
+ * the extension forwards it only while the hooks handle it. The answers to `session_start` and
+ * `before_agent_start` (each prompt) name the events the loaded hooks handle (`handles`); until one
+ * has said so (or after one that did not), `context` is forwarded. A hook that starts handling
+ * `context` mid-run is called from the next prompt on. A failed `context` call leaves pi's messages
+ * as they are, with a warning (only a tool call fails closed).
  */
 
 /**
@@ -40,7 +47,7 @@ function sessionIdOf(ctx) {
 	return SESSION;
 }
 
-/** The bridge payload: pi's event (only the fields the bridge reads: no prompts, messages or signals), cwd and session. */
+/** The bridge payload: pi's event (only the fields the bridge reads: no signals), cwd and session. */
 function payloadOf(event, ctx) {
 	const base = { type: event.type, cwd: (ctx && ctx.cwd) || process.cwd(), sessionId: sessionIdOf(ctx) };
 	switch (event.type) {
@@ -50,6 +57,8 @@ function payloadOf(event, ctx) {
 			return { ...base, toolName: event.toolName, toolCallId: event.toolCallId, input: event.input, content: event.content, details: event.details, isError: event.isError === true };
 		case "before_agent_start":
 			return { ...base, prompt: typeof event.prompt === "string" ? event.prompt : "" };
+		case "context":
+			return { ...base, messages: Array.isArray(event.messages) ? event.messages : [] };
 		case "session_before_compact":
 			return { ...base, preparation: isObject(event.preparation) ? event.preparation : {}, customInstructions: event.customInstructions };
 		default:
@@ -154,6 +163,8 @@ function otherAnswer(event, result, say) {
 		}
 		case "before_agent_start":
 			return isObject(answer.message) ? { message: answer.message } : undefined;
+		case "context":
+			return Array.isArray(answer.messages) ? { messages: answer.messages } : undefined;
 		case "session_before_compact":
 			return answer.cancel === true ? { cancel: true } : undefined;
 		default:
@@ -161,10 +172,18 @@ function otherAnswer(event, result, say) {
 	}
 }
 
+/** The events the hooks handle, from an answer to \`session_start\` or \`before_agent_start\`; undefined: not known (forward all). */
+function handledOf(result) {
+	const list = result.answer && result.answer.handles;
+	return Array.isArray(list) && list.every((name) => typeof name === "string") ? new Set(list) : undefined;
+}
+
 export default function xcshHooks(pi) {
+	let handled;
 	try {
 		for (const [name, command] of Object.entries(COMMANDS)) {
 			pi.on(name, async (event, ctx) => {
+				if (event.type === "context" && handled && !handled.has("context")) return undefined;
 				const say = (line) => {
 					try {
 						if (ctx && ctx.hasUI && ctx.ui && ctx.ui.notify) ctx.ui.notify(line, "warning");
@@ -177,6 +196,7 @@ export default function xcshHooks(pi) {
 				} catch (error) {
 					result = { failure: "forwarding failed: " + (error && error.message) };
 				}
+				if (event.type === "session_start" || event.type === "before_agent_start") handled = handledOf(result);
 				return event.type === "tool_call" ? toolCallAnswer(event, result) : otherAnswer(event, result, say);
 			});
 		}

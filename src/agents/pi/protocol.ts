@@ -19,6 +19,7 @@ export const PI = {
 		"tool_call",
 		"tool_result",
 		"before_agent_start",
+		"context",
 		"session_start",
 		"session_shutdown",
 		"session_before_compact",

@@ -2,7 +2,8 @@
 // one extension file the way pi's loader does (default export called with the API object, awaited),
 // then emits the events read from stdin as pi does: every handler awaited in sequence; tool_call: the
 // first `{block}` wins, a returned `input` is ignored (only in-place changes of `event.input` count),
-// a throw blocks; tool_result: `{content, details, isError}` chained; before_agent_start: `message`.
+// a throw blocks; tool_result: `{content, details, isError}` chained; before_agent_start: `message`;
+// context: a returned `messages` replaces the list, chained.
 // Prints one JSON line per event: what pi would do with it.
 import { pathToFileURL } from "node:url";
 
@@ -69,6 +70,14 @@ for (const event of JSON.parse(text)) {
 				if (result?.isError !== undefined) current.isError = result.isError;
 			}
 			record.result = current;
+		} else if (event.type === "context") {
+			// pi's emitContext: the handlers chain on a copy; a returned \`messages\` replaces the list.
+			let current = structuredClone(event.messages);
+			for (const handler of list) {
+				const result = await handler({ type: "context", messages: current }, ctx);
+				if (result?.messages) current = result.messages;
+			}
+			record.messages = current;
 		} else {
 			const results = [];
 			for (const handler of list) results.push(await handler(event, ctx));

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { piBridge } from "../../../src/agents/pi/bridge.ts";
 import { mapPayload } from "../../../src/bridges/map.ts";
 import type { Outcome } from "../../../src/agents/_shared/bridge-types.ts";
+import type { AgentMessage } from "../../../src/messages.ts";
 
 const fixture = (name: string) =>
 	JSON.parse(readFileSync(join(import.meta.dir, "..", "..", "bridges", "fixtures", "pi", `${name}.json`), "utf8")) as Record<
@@ -57,5 +58,50 @@ describe("pi bridge", () => {
 		expect(answer("session_before_compact", { kind: "cancel", reason: "x" })).toEqual({ cancel: true });
 		expect(answer("session_start", { kind: "none" })).toBeUndefined();
 		expect(JSON.parse(piBridge.denyUnknown("why"))).toEqual({ block: true, reason: "why" });
+	});
+
+	test("context: pi's messages reach hooks in our form only; an unchanged one comes back as pi's object, a changed one keeps pi's fields and unchanged blocks", () => {
+		const thinking = { type: "thinking", thinking: "hmm", thinkingSignature: "sig-1" };
+		const piMessages = [
+			{ role: "user", content: [{ type: "text", text: "hi" }], timestamp: 1 },
+			{
+				role: "assistant",
+				content: [thinking, { type: "text", text: "old", textSignature: "t" }],
+				api: "a",
+				usage: { input: 1 },
+				timestamp: 2,
+			},
+			{ role: "compactionSummary", summary: "s", timestamp: 0 },
+		];
+		const payload = { type: "context", cwd: "/p", messages: piMessages };
+		const mapped = mapPayload(piBridge, "context", payload);
+		const ours = (mapped.kind === "event" && mapped.event.type === "context" ? mapped.event.messages : []) as AgentMessage[];
+		expect(ours).toEqual([
+			{ role: "user", content: [{ type: "text", text: "hi" }], timestamp: 1 },
+			{
+				role: "assistant",
+				content: [
+					{ type: "thinking", thinking: "hmm" },
+					{ type: "text", text: "old" },
+				],
+				timestamp: 2,
+			},
+		]);
+		const say = (outcome: Outcome) => piBridge.answer("context", payload, outcome, { messages: [], warn: () => {} });
+		expect(say({ kind: "messages", messages: structuredClone(ours) })).toBe("");
+		const changed = structuredClone(ours);
+		(changed[1] as { content: unknown[] }).content[1] = { type: "text", text: "new" };
+		expect(JSON.parse(say({ kind: "messages", messages: changed })).messages).toEqual([
+			piMessages[0],
+			{ role: "assistant", content: [thinking, { type: "text", text: "new" }], api: "a", usage: { input: 1 }, timestamp: 2 },
+			piMessages[2],
+		]);
+	});
+
+	test("the session_start and before_agent_start answers name the events the loaded hooks handle; others do not", () => {
+		const notes = { messages: [], warn: () => {}, handles: ["tool_call", "context"] };
+		expect(JSON.parse(piBridge.answer("session_start", {}, { kind: "none" }, notes))).toEqual({ handles: ["context", "tool_call"] });
+		expect(JSON.parse(piBridge.answer("before_agent_start", {}, { kind: "none" }, notes))).toEqual({ handles: ["context", "tool_call"] });
+		expect(piBridge.answer("tool_call", {}, { kind: "none" }, notes)).toBe("");
 	});
 });

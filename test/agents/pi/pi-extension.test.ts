@@ -21,7 +21,17 @@ const EXTENSION = ".pi/extensions/xcsh-hooks.js";
 interface Seen {
 	loadError?: string;
 	registered: string[];
-	events: Array<{ type: string; blocked?: string; input?: Record<string, unknown>; sameObject?: boolean; result?: any; results?: any[] }>;
+	events: Array<{
+		type: string;
+		blocked?: string;
+		input?: Record<string, unknown>;
+		sameObject?: boolean;
+		result?: any;
+		results?: any[];
+		messages?: any[];
+	}>;
+	/** What the extension wrote to stderr (pi without a UI shows its warnings there). */
+	stderr: string;
 }
 
 /** Runs the written extension in the fake pi host under Node, emitting `events`. */
@@ -38,7 +48,7 @@ async function runPi(extension: string, cwd: string, home: string, events: unkno
 	await proc.exited;
 	clearTimeout(timer);
 	if (proc.exitCode !== 0) throw new Error(`fake pi exited ${proc.exitCode}: ${stderr}`);
-	return JSON.parse(stdout) as Seen;
+	return { ...(JSON.parse(stdout) as Omit<Seen, "stderr">), stderr };
 }
 
 const bash = (id: string, command: string) => ({
@@ -224,6 +234,62 @@ describe("pi extension", () => {
 			);
 
 			test(
+				"context: a hook's messages replace pi's, pi's own fields kept, unseen messages in place; unchanged when no hook changes them",
+				async () => {
+					const home = privateHome();
+					writeFiles(home, {
+						".xcsh/agent/hooks/ctx.ts": `export default function (pi) {
+			pi.on("context", (event) => {
+				if (!JSON.stringify(event.messages).includes("sk-live-")) return;
+				const kept = event.messages
+					.filter((m) => m.role !== "toolResult")
+					.map((m) => (m.role === "user" ? { ...m, content: [{ type: "text", text: m.content[0].text.replace(/sk-live-[a-z0-9]+/g, "***") }] } : m));
+				return { messages: [...kept, { role: "custom", customType: "note", content: "ADDED-9", display: false }] };
+			});
+		}
+		`,
+					});
+					const proj = tempDir("xcsh-pi-");
+					await ok(cli, ["install", "pi"], proj, home);
+					const assistant = {
+						role: "assistant",
+						content: [{ type: "toolCall", id: "call_1", name: "bash", arguments: { command: "ls" } }],
+						api: "openai-completions",
+						provider: "mock",
+						usage: { input: 10 },
+						stopReason: "toolUse",
+						timestamp: 2,
+					};
+					const messages = [
+						{ role: "user", content: [{ type: "text", text: "key sk-live-123" }], timestamp: 1 },
+						assistant,
+						{
+							role: "toolResult",
+							toolCallId: "call_1",
+							toolName: "bash",
+							content: [{ type: "text", text: "out" }],
+							isError: false,
+							timestamp: 3,
+						},
+						{ role: "bashExecution", command: "pwd", output: "/p", timestamp: 4 },
+					];
+					const plain = [{ role: "user", content: [{ type: "text", text: "nothing secret" }], timestamp: 1 }];
+					const seen = await runPi(join(proj, EXTENSION), proj, home, [
+						{ type: "context", messages },
+						{ type: "context", messages: plain },
+					]);
+					expect(seen.events[0]?.messages).toEqual([
+						{ role: "user", content: [{ type: "text", text: "key ***" }], timestamp: 1 },
+						assistant,
+						messages[3],
+						{ role: "custom", customType: "note", content: "ADDED-9", display: false, timestamp: expect.any(Number) },
+					]);
+					expect(seen.events[1]?.messages).toEqual(plain);
+				},
+				TIMEOUT_MS,
+			);
+
+			test(
 				"fails closed: a missing executable, an answer that is not JSON, a non-zero exit block the tool call with the reason",
 				async () => {
 					const home = privateHome();
@@ -280,6 +346,55 @@ describe("pi extension", () => {
 			// What the call started was killed with it: the command's second half never runs.
 			await Bun.sleep(3000);
 			expect(existsSync(late)).toBe(false);
+		},
+		TIMEOUT_MS,
+	);
+
+	test(
+		"context is forwarded only while a hook handles it (the session_start answer says which events); a failed call leaves the messages, with a warning",
+		async () => {
+			const bridge = [
+				process.execPath,
+				"--no-env-file",
+				"--config=/dev/null",
+				join(import.meta.dir, "..", "..", "..", "src", "cli.ts"),
+				"bridge",
+				"pi",
+			].join(" ");
+			const events = [
+				{ type: "session_start", reason: "startup" },
+				{ type: "context", messages: [{ role: "user", content: "one", timestamp: 1 }] },
+				{ type: "context", messages: [{ role: "user", content: "two", timestamp: 2 }] },
+			];
+			const contextCalls = async (hooks: Record<string, string>) => {
+				const home = privateHome();
+				writeFiles(home, hooks);
+				const proj = tempDir("xcsh-pi-");
+				const log = join(proj, "calls.log");
+				const command = `tee -a ${log} | ${bridge}`;
+				writeFiles(proj, { [EXTENSION]: extensionSource(Object.fromEntries(["session_start", "context"].map((e) => [e, command]))) });
+				const seen = await runPi(join(proj, EXTENSION), proj, home, events);
+				return { seen, calls: readFileSync(log, "utf8").split('"type":"context"').length - 1 };
+			};
+			const guardOnly = await contextCalls({
+				".xcsh/agent/hooks/g.ts": `export default function (pi) { pi.on("tool_call", () => {}); }\n`,
+			});
+			expect(guardOnly.calls).toBe(0);
+			expect(guardOnly.seen.events[1]?.messages).toEqual(events[1]?.messages);
+			const listening = await contextCalls({
+				".xcsh/agent/hooks/c.ts": `export default function (pi) { pi.on("context", (e) => ({ messages: [...e.messages, { role: "user", content: "SEEN" }] })); }\n`,
+			});
+			expect(listening.calls).toBe(2);
+			expect(listening.seen.events[2]?.messages?.map((m) => m.content)).toEqual(["two", "SEEN"]);
+
+			// A bridge that cannot answer: session_start says nothing, so context is forwarded, fails, and pi keeps its messages.
+			const home = privateHome();
+			const proj = tempDir("xcsh-pi-");
+			writeFiles(proj, { [EXTENSION]: extensionSource({ session_start: "exit 3; :", context: "exit 3; :" }) });
+			const failed = await runPi(join(proj, EXTENSION), proj, home, events);
+			expect(failed.events[1]?.messages).toEqual(events[1]?.messages);
+			expect(failed.events[1]?.results).toBeUndefined();
+			expect(failed.stderr).toContain("xcsh-hooks context: xcsh-hooks exited 3");
 		},
 		TIMEOUT_MS,
 	);
