@@ -9,6 +9,9 @@ export {};
 const file = process.argv[2] as string;
 const steps = (process.argv[3] ?? "").split(",").filter(Boolean);
 const out: Record<string, unknown> = {};
+// As OpenCode 1.18.33 does (its server and TUI both listen): an uncaught error is logged, the agent goes on.
+const uncaught: string[] = [];
+process.on("uncaughtException", (error) => void uncaught.push(String(error)));
 
 let hooks: Record<string, (...args: unknown[]) => Promise<void>> = {};
 try {
@@ -62,6 +65,8 @@ for (const step of steps) {
 		await hooks["experimental.chat.system.transform"]?.({ sessionID: "ses_1", model: {} }, output);
 		out.system = output.system;
 	}
+	// `bash:<command>`: one bash call with that command, its outcome under the step's name.
+	if (step.startsWith("bash:")) out[step] = await before("bash", { command: step.slice(5) }, `call_${step}`);
 	if (step === "event") await hooks.event?.({ event: { id: "evt_1", type: "session.created", properties: {} } });
 	if (step.startsWith("wait")) await Bun.sleep(Number(step.slice(4)));
 	// The host is up and its hooks loaded: tell the test (a file, as the test cannot read stdout yet).
@@ -81,6 +86,8 @@ for (const step of steps) {
 		out.rmTries = tries;
 	}
 }
+if (uncaught.length > 0) out.uncaught = uncaught;
 await (hooks.dispose as (() => Promise<void>) | undefined)?.();
 console.log(JSON.stringify(out));
-process.exit(0);
+// The agent's own exit (with a code of its own, to tell it from a plain end) still works with the plugin loaded.
+process.exit(steps.includes("exit7") ? 7 : 0);
