@@ -7,7 +7,8 @@ import type { AgentMessage, HookEvent, HookLoadError } from "../hooks/types.ts";
 import { guardHookExitInAgent } from "../host/agent-exit-guard.ts";
 import { createHost, describeSkips, type Host } from "../host/host.ts";
 import { userAgentDir } from "../paths.ts";
-import { type HookWatcher, watchHost } from "../serve/watch.ts";
+import { discoveryTargets, type HookWatcher, watchHookFiles, watchHost } from "../serve/watch.ts";
+import { defaultTrustFile } from "../trust/trust-store.ts";
 import { builtinToolParameters } from "../tools/parameters.ts";
 
 /*
@@ -45,6 +46,12 @@ type Loaded = { host: Host; failure?: undefined } | { host?: undefined; failure:
 /** Why a `tool_call` is blocked when hooks failed to load, naming each hook. */
 export function inProcessLoadReason(errors: HookLoadError[]): string {
 	return `xcsh-hooks blocked this call because a hook failed to load (fail closed): ${errors.map((e) => `${e.path}: ${e.error}`).join("; ")}`;
+}
+
+/** Watches what a load that failed whole read: discovery's files and folders, the trust store, the session file. */
+function watchFailedLoad(cwd: string, sessionFile: string, onChange: () => void): HookWatcher {
+	const targets = discoveryTargets(cwd);
+	return watchHookFiles({ files: [...targets.files, defaultTrustFile(), sessionFile], dirs: targets.dirs }, 100, onChange);
 }
 
 /** A failure's reason with the hook it came from (a hook's own block reason is passed on as it gave it). */
@@ -94,11 +101,14 @@ export async function startInProcess(options: InProcessOptions): Promise<InProce
 	const rewatch = () => {
 		watcher?.close();
 		watcher = undefined;
-		if (options.watch === false || closed || !current.host) return;
+		if (options.watch === false || closed) return;
 		try {
-			watcher = watchHost(current.host, true, 100, () => {
+			// A load that failed whole is watched too (what discovery reads, the settings, the trust
+			// store): fixing it lifts the block without restarting the agent; until then every call stays blocked.
+			const changed = () => {
 				if (!closed) void reload();
-			});
+			};
+			watcher = current.host ? watchHost(current.host, true, 100, changed) : watchFailedLoad(cwd, sessionFile, changed);
 			// A change while the load ran, before this watcher started, is reloaded now, not missed.
 			if (watcher.changedSince(loadStarted)) void reload();
 		} catch (error) {

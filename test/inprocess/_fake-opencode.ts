@@ -37,7 +37,8 @@ async function before(tool: string, args: Record<string, unknown>, callID: strin
 
 for (const step of steps) {
 	if (step === "rm") out.rm = await before("bash", { command: "rm -rf build", description: "clean" }, "call_1");
-	if (step === "harmless") out.harmless = await before("bash", { command: "echo hi", description: "harmless" }, "call_2");
+	if (step === "harmless")
+		out.firstHarmless ??= out.harmless = await before("bash", { command: "echo hi", description: "harmless" }, "call_2");
 	if (step === "rewrite") out.rewrite = await before("bash", { command: "echo REWRITE-ME", description: "keep me" }, "call_3");
 	if (step === "read") out.read = await before("read", { filePath: "/etc/hostname" }, "call_4");
 	if (step === "after") {
@@ -73,6 +74,17 @@ for (const step of steps) {
 	if (step === "ready") await Bun.write(".host-ready", "1");
 	// `rmUntil<ms>`: the `rm` call again every 100 ms until a hook blocks it, bounded by <ms>; a file watcher
 	// on a busy machine may take seconds to report, so no fixed sleep can tell "slow" from "never".
+	// `harmlessUntil<ms>`: the harmless call again every 100 ms until it runs, bounded by <ms>.
+	if (step.startsWith("harmlessUntil")) {
+		const deadline = Date.now() + Number(step.slice(13));
+		let tries = 0;
+		do {
+			tries++;
+			out.harmless = await before("bash", { command: "echo hi", description: "harmless" }, `call_ok_${tries}`);
+			if ((out.harmless as { ran: boolean }).ran) break;
+			await Bun.sleep(100);
+		} while (Date.now() < deadline);
+	}
 	if (step.startsWith("rmUntil")) {
 		const deadline = Date.now() + Number(step.slice(7));
 		let tries = 0;

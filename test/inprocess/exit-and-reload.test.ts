@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { minimalEnv, runArgv, runCli, useClis } from "../faults/_cli.ts";
 import { tempDir, writeFiles } from "../faults/_fixtures.ts";
@@ -26,6 +26,11 @@ const EXITING = `export default function (pi) {
 	});
 	// A proper tail call: JavaScriptCore leaves no frame of the hook on the stack.
 	pi.on("tool_call", (event) => (event.input.command === "echo tail" ? process.exit(4) : undefined));
+}
+`;
+
+const GUARD = `export default function (pi) {
+	pi.on("tool_call", (event) => (event.input.command === "rm -rf build" ? { block: true, reason: "GUARD-LOADED" } : undefined));
 }
 `;
 
@@ -92,6 +97,30 @@ for (const cli of useClis()) {
 				expect(call.reason).toContain("toplevel.ts");
 				expect(call.reason).toContain("process.exit(6)");
 			}
+		}, 120_000);
+	});
+}
+
+for (const cli of useClis()) {
+	describe(`in-process plugin via ${cli.name}: a first load that failed`, () => {
+		test("is watched: every call is blocked until the cause is fixed, then the hooks load without restarting the agent", async () => {
+			const p = await project(cli, { ".xcsh/hooks/guard.ts": GUARD });
+			// The whole load fails: the session file the runtime writes is a folder.
+			const session = join(p.home, ".xcsh", "agent", "sessions", "opencode.jsonl");
+			mkdirSync(session, { recursive: true });
+			const running = host(p, ["harmless", "ready", "harmlessUntil60000", "rm"], 90_000);
+			const ready = join(p.proj, ".host-ready");
+			for (let i = 0; i < 600 && !existsSync(ready); i++) await Bun.sleep(100);
+			expect(existsSync(ready)).toBe(true);
+			rmSync(session, { recursive: true });
+			const run = await running;
+			expect(run.code).toBe(0);
+			const out = lastJson(run.stdout);
+			expect(out.initError).toBeUndefined();
+			// The first call, before the fix, was blocked (fail closed) with why.
+			expect(out.firstHarmless).toEqual({ ran: false, reason: expect.stringContaining("opencode.jsonl") });
+			expect(out.harmless.ran).toBe(true);
+			expect(out.rm).toEqual({ ran: false, reason: "GUARD-LOADED" });
 		}, 120_000);
 	});
 }
