@@ -39,7 +39,7 @@ let wrapped = false;
 let root = "";
 
 /** Whether the current call stack (from `below` down) holds a hook's frame or one of our own code. */
-function fromHook(below: Function): boolean {
+function fromHook(below: (...args: never) => unknown): boolean {
 	const holder: { stack?: string } = {};
 	const limit = Error.stackTraceLimit;
 	Error.stackTraceLimit = 200;
