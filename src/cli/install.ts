@@ -54,6 +54,8 @@ export async function report(
 				? `${label}: ${result.file} already has the xcsh-hooks entries; nothing changed.`
 				: `${label}: ${result.file} has no xcsh-hooks entries; nothing changed.`,
 		);
+		// Why something that looks like ours was left alone (a plugin file with our name that install did not write).
+		if (options.verb !== "install") for (const note of result.notes) await writeOut(`note: ${note}`);
 		return;
 	}
 	const command = (result.changes.find((c) => c.action !== "remove") ?? result.changes[0])?.command;

@@ -8,6 +8,7 @@ import { withTimeout } from "../timeouts.ts";
 import { didYouMean } from "../suggest.ts";
 import { type ApprovedSource, serveApprovedModules } from "./_approved.ts";
 import { errorMessage } from "./_describe.ts";
+import { recordHookFile } from "./_hook-files.ts";
 import type { PackageRoot } from "./package-root.ts";
 import { hookEventTypes, isHookEventType } from "./checks.ts";
 import { createShellHookFactory, isModulePath, type ShellHookSpec } from "./shell-hook.ts";
@@ -171,6 +172,7 @@ function forgetImports(resolvedPath: string): void {
 async function importFactory(specifier: string, resolvedPath: string, fresh: boolean, approved: boolean): Promise<HookFactory> {
 	if (!approved) assertRegularFile(resolvedPath);
 	if (fresh && !approved) forgetImports(resolvedPath);
+	recordHookFile(specifier, resolvedPath);
 	const started = performance.now();
 	const module = await import(approved || !fresh ? specifier : `${specifier}?t=${Date.now()}`);
 	span(`import ${resolvedPath}`, started);

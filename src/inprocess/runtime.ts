@@ -4,9 +4,11 @@ import type { InProcessDecision, InProcessRuntime } from "../agents/_shared/inpr
 import { errorMessage } from "../hooks/_describe.ts";
 import { gateToolCall } from "../hooks/tool-wrapper.ts";
 import type { AgentMessage, HookEvent, HookLoadError } from "../hooks/types.ts";
+import { guardHookExitInAgent } from "../host/agent-exit-guard.ts";
 import { createHost, describeSkips, type Host } from "../host/host.ts";
 import { userAgentDir } from "../paths.ts";
-import { type HookWatcher, watchHost } from "../serve/watch.ts";
+import { discoveryTargets, type HookWatcher, watchHookFiles, watchHost } from "../serve/watch.ts";
+import { defaultTrustFile } from "../trust/trust-store.ts";
 import { builtinToolParameters } from "../tools/parameters.ts";
 
 /*
@@ -46,11 +48,24 @@ export function inProcessLoadReason(errors: HookLoadError[]): string {
 	return `xcsh-hooks blocked this call because a hook failed to load (fail closed): ${errors.map((e) => `${e.path}: ${e.error}`).join("; ")}`;
 }
 
+/** Watches what a load that failed whole read: discovery's files and folders, the trust store, the session file. */
+function watchFailedLoad(cwd: string, sessionFile: string, onChange: () => void): HookWatcher {
+	const targets = discoveryTargets(cwd);
+	return watchHookFiles({ files: [...targets.files, defaultTrustFile(), sessionFile], dirs: targets.dirs }, 100, onChange);
+}
+
+/** A failure's reason with the hook it came from (a hook's own block reason is passed on as it gave it). */
+function namingHook(reason: string, hookPath: string | undefined): string {
+	return hookPath && !reason.includes(hookPath) ? `xcsh-hooks blocked this call: hook ${hookPath} failed (fail closed): ${reason}` : reason;
+}
+
 /** Loads the hooks for `options.directory` and returns the runtime; never throws (a failure is kept and blocks tool calls). */
 export async function startInProcess(options: InProcessOptions): Promise<InProcessHandle> {
 	const log = options.log ?? ((line: string) => writeSync(2, `xcsh-hooks: ${line}\n`));
 	const cwd = options.directory;
 	const sessionFile = join(userAgentDir(), "sessions", `${options.agent}.jsonl`);
+	// The agent's own exit must work, a hook's must not end the agent (see agent-exit-guard.ts).
+	guardHookExitInAgent();
 
 	const load = async (fresh: boolean): Promise<Loaded> => {
 		loadStarted = Date.now();
@@ -86,11 +101,14 @@ export async function startInProcess(options: InProcessOptions): Promise<InProce
 	const rewatch = () => {
 		watcher?.close();
 		watcher = undefined;
-		if (options.watch === false || closed || !current.host) return;
+		if (options.watch === false || closed) return;
 		try {
-			watcher = watchHost(current.host, true, 100, () => {
+			// A load that failed whole is watched too (what discovery reads, the settings, the trust
+			// store): fixing it lifts the block without restarting the agent; until then every call stays blocked.
+			const changed = () => {
 				if (!closed) void reload();
-			});
+			};
+			watcher = current.host ? watchHost(current.host, true, 100, changed) : watchFailedLoad(cwd, sessionFile, changed);
 			// A change while the load ran, before this watcher started, is reloaded now, not missed.
 			if (watcher.changedSince(loadStarted)) void reload();
 		} catch (error) {
@@ -135,7 +153,7 @@ export async function startInProcess(options: InProcessOptions): Promise<InProce
 				if (loaded.host.loadErrors.length > 0) return block(inProcessLoadReason(loaded.host.loadErrors));
 				const event = { type: "tool_call" as const, ...call };
 				const gate = await gateToolCall(loaded.host.runner, event, () => builtinToolParameters(call.toolName));
-				if (gate.block) return block(gate.reason);
+				if (gate.block) return block(gate.result === undefined ? namingHook(gate.reason, gate.hookPath) : gate.reason);
 				return { block: false, input: gate.result?.input };
 			} catch (error) {
 				return block(`xcsh-hooks failed while deciding this call (fail closed): ${errorMessage(error)}`);

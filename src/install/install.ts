@@ -9,7 +9,7 @@ import { bridgeCommand } from "./bridge-command.ts";
 import { addEntries, type EntryChange, hasEntries, removeEntries } from "./entries.ts";
 import { InstallError } from "./errors.ts";
 import { applyFiles, findOurFiles, planFiles, reported } from "./files.ts";
-import { applyPlugin, findOurPlugin, planPlugin } from "./plugin-file.ts";
+import { applyPlugin, findOurPlugin, foreignPlugin, planPlugin } from "./plugin-file.ts";
 
 /** Options of {@link installBridge} and {@link uninstallBridge}. */
 export interface InstallOptions {
@@ -124,7 +124,9 @@ export async function uninstallBridge(agent: Agent, options: InstallOptions = {}
 	if (spec.layout === "files" || spec.layout === "plugin") {
 		const found = spec.layout === "files" ? await findOurFiles(file, spec) : await findOurPlugin(file, spec);
 		if (found.length > 0 && !options.dryRun) await applyFiles(found);
-		return { agent, scope, file, changes: found.map(reported), written: found.length > 0 && !options.dryRun, notes: [] };
+		const foreign = spec.layout === "plugin" ? await foreignPlugin(file, spec) : undefined;
+		const notes = foreign ? [foreign] : [];
+		return { agent, scope, file, changes: found.map(reported), written: found.length > 0 && !options.dryRun, notes };
 	}
 	const config = await readJsonFile(file);
 	const result: InstallResult = { agent, scope, file, changes: [], written: false, notes: [] };
@@ -215,7 +217,11 @@ export async function bridgeStatus(agent: Agent, dirs: { cwd?: string; home?: st
 	const errors: string[] = [];
 	const check = async (file: string) => {
 		if (spec.layout === "files") return (await findOurFiles(file, spec)).length > 0;
-		if (spec.layout === "plugin") return (await findOurPlugin(file, spec).catch(() => [])).length > 0;
+		if (spec.layout === "plugin") {
+			const foreign = await foreignPlugin(file, spec).catch(() => undefined);
+			if (foreign) errors.push(foreign.replace(/; left in place$/, "; not counted as installed"));
+			return (await findOurPlugin(file, spec).catch(() => [])).length > 0;
+		}
 		try {
 			const config = await readJsonFile(file);
 			return config.text !== undefined && hasEntries(configText(config, {}), spec);

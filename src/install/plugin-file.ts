@@ -7,7 +7,7 @@ import { InstallError } from "./errors.ts";
 
 /*
  * The `plugin` install layout (OpenCode, Kilo Code): one plugin file in the agent's plugin folder. It
- * is ours when it holds the agent's {@link pluginMarker} line; a file of the user's at our name is
+ * is ours when it is exactly what install writes (see {@link isOurs}); any other file of the user's at our name is
  * never overwritten (the install is refused, naming it) nor removed.
  */
 
@@ -31,7 +31,33 @@ async function readPlugin(path: string): Promise<string | undefined> {
 	return readFile(path, "utf8");
 }
 
-const isOurs = (text: string, spec: AgentSpec) => text.split("\n").includes(pluginMarker(spec.id));
+/** The runtime paths our plugin file imports: a version's bundle under `~/.xcsh/agent/runtime/`, or a checkout's entry. */
+const RUNTIME_SHAPE = /^\/(?:.*\/)?(?:\.xcsh\/agent\/runtime\/[\w.+-]+\/agent-runtime\.js|src\/inprocess\/entry\.ts)$/;
+
+/**
+ * Whether `text` is a plugin file install wrote: exactly the text it writes, importing a runtime path
+ * of ours. The marker alone is not enough: a cloned repository can carry a file with our name and
+ * marker that imports its own code; `status` must not call that installed, nor `uninstall` delete it.
+ */
+function isOurs(text: string, spec: AgentSpec): boolean {
+	if (!text.split("\n").includes(pluginMarker(spec.id))) return false;
+	const from = /^export \{ \w+ \} from ("[^\n]*");$/m.exec(text)?.[1];
+	let runtime: unknown;
+	try {
+		runtime = from === undefined ? undefined : JSON.parse(from);
+	} catch {
+		return false;
+	}
+	return typeof runtime === "string" && RUNTIME_SHAPE.test(runtime) && pluginOf(spec).text(runtime) === text;
+}
+
+/** Why a file at our plugin's name is not counted as ours (undefined when absent or ours). */
+export async function foreignPlugin(dir: string, spec: AgentSpec): Promise<string | undefined> {
+	const path = join(dir, pluginOf(spec).fileName);
+	const text = await readPlugin(path).catch(() => undefined);
+	if (text === undefined || isOurs(text, spec)) return undefined;
+	return `${path}: holds a ${spec.label} plugin that is not ours (not the file install writes); left in place`;
+}
 
 function pluginOf(spec: AgentSpec): NonNullable<AgentSpec["plugin"]> {
 	if (!spec.plugin) throw new Error(`install: ${spec.id} has the plugin layout but no plugin()`);

@@ -9,6 +9,9 @@ export {};
 const file = process.argv[2] as string;
 const steps = (process.argv[3] ?? "").split(",").filter(Boolean);
 const out: Record<string, unknown> = {};
+// As OpenCode 1.18.33 does (its server and TUI both listen): an uncaught error is logged, the agent goes on.
+const uncaught: string[] = [];
+process.on("uncaughtException", (error) => void uncaught.push(String(error)));
 
 let hooks: Record<string, (...args: unknown[]) => Promise<void>> = {};
 try {
@@ -34,7 +37,8 @@ async function before(tool: string, args: Record<string, unknown>, callID: strin
 
 for (const step of steps) {
 	if (step === "rm") out.rm = await before("bash", { command: "rm -rf build", description: "clean" }, "call_1");
-	if (step === "harmless") out.harmless = await before("bash", { command: "echo hi", description: "harmless" }, "call_2");
+	if (step === "harmless")
+		out.firstHarmless ??= out.harmless = await before("bash", { command: "echo hi", description: "harmless" }, "call_2");
 	if (step === "rewrite") out.rewrite = await before("bash", { command: "echo REWRITE-ME", description: "keep me" }, "call_3");
 	if (step === "read") out.read = await before("read", { filePath: "/etc/hostname" }, "call_4");
 	if (step === "after") {
@@ -62,12 +66,25 @@ for (const step of steps) {
 		await hooks["experimental.chat.system.transform"]?.({ sessionID: "ses_1", model: {} }, output);
 		out.system = output.system;
 	}
+	// `bash:<command>`: one bash call with that command, its outcome under the step's name.
+	if (step.startsWith("bash:")) out[step] = await before("bash", { command: step.slice(5) }, `call_${step}`);
 	if (step === "event") await hooks.event?.({ event: { id: "evt_1", type: "session.created", properties: {} } });
 	if (step.startsWith("wait")) await Bun.sleep(Number(step.slice(4)));
 	// The host is up and its hooks loaded: tell the test (a file, as the test cannot read stdout yet).
 	if (step === "ready") await Bun.write(".host-ready", "1");
 	// `rmUntil<ms>`: the `rm` call again every 100 ms until a hook blocks it, bounded by <ms>; a file watcher
 	// on a busy machine may take seconds to report, so no fixed sleep can tell "slow" from "never".
+	// `harmlessUntil<ms>`: the harmless call again every 100 ms until it runs, bounded by <ms>.
+	if (step.startsWith("harmlessUntil")) {
+		const deadline = Date.now() + Number(step.slice(13));
+		let tries = 0;
+		do {
+			tries++;
+			out.harmless = await before("bash", { command: "echo hi", description: "harmless" }, `call_ok_${tries}`);
+			if ((out.harmless as { ran: boolean }).ran) break;
+			await Bun.sleep(100);
+		} while (Date.now() < deadline);
+	}
 	if (step.startsWith("rmUntil")) {
 		const deadline = Date.now() + Number(step.slice(7));
 		let tries = 0;
@@ -81,6 +98,8 @@ for (const step of steps) {
 		out.rmTries = tries;
 	}
 }
+if (uncaught.length > 0) out.uncaught = uncaught;
 await (hooks.dispose as (() => Promise<void>) | undefined)?.();
 console.log(JSON.stringify(out));
-process.exit(0);
+// The agent's own exit (with a code of its own, to tell it from a plain end) still works with the plugin loaded.
+process.exit(steps.includes("exit7") ? 7 : 0);
