@@ -21,7 +21,7 @@ export interface FileChange extends EntryChange {
 }
 
 /** The text of `path`, `undefined` when nothing is there; a directory, FIFO or device is refused. */
-async function readScript(path: string): Promise<string | undefined> {
+export async function readInstalledFile(path: string): Promise<string | undefined> {
 	let info: Awaited<ReturnType<typeof lstat>>;
 	try {
 		info = await lstat(path);
@@ -43,7 +43,7 @@ export async function planFiles(dir: string, spec: AgentSpec, command: string): 
 	for (const event of spec.events) {
 		const path = join(dir, event.name);
 		const text = spec.script(event, command);
-		const existing = await readScript(path);
+		const existing = await readInstalledFile(path);
 		if (existing === text) continue;
 		if (existing !== undefined && !isOurs(existing, spec))
 			throw new InstallError("shape", path, `${path}: holds a ${spec.label} hook that is not ours; move it away first; nothing changed`);
@@ -70,7 +70,7 @@ export async function findOurFiles(dir: string, spec: AgentSpec): Promise<FileCh
 	const found: FileChange[] = [];
 	for (const name of names.sort()) {
 		const path = join(dir, name);
-		const text = await readScript(path).catch(() => undefined);
+		const text = await readInstalledFile(path).catch(() => undefined);
 		if (text !== undefined && isOurs(text, spec)) found.push({ action: "remove", event: name, command: path, path });
 	}
 	return found;

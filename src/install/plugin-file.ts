@@ -1,9 +1,10 @@
-import { lstat, readFile, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { join } from "pathe";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
 import { type AgentSpec, pluginMarker } from "../agents/_shared/install-spec.ts";
 import type { EntryChange } from "./entries.ts";
 import { InstallError } from "./errors.ts";
+import { readInstalledFile } from "./files.ts";
 
 /*
  * The `plugin` install layout (OpenCode, Kilo Code): one plugin file in the agent's plugin folder. It
@@ -16,19 +17,6 @@ export interface PluginChange extends EntryChange {
 	path: string;
 	/** The new text (absent for a removal). */
 	text?: string;
-}
-
-async function readPlugin(path: string): Promise<string | undefined> {
-	let info: Awaited<ReturnType<typeof lstat>>;
-	try {
-		info = await lstat(path);
-	} catch (error) {
-		const code = (error as NodeJS.ErrnoException).code;
-		if (code === "ENOENT" || code === "ENOTDIR") return undefined;
-		throw new InstallError("io", path, (error as Error).message);
-	}
-	if (!info.isFile()) throw new InstallError("shape", path, `${path}: not a regular file; not changed`);
-	return readFile(path, "utf8");
 }
 
 /** The runtime paths our plugin file imports: a version's bundle under `~/.xcsh/agent/runtime/`, or a checkout's entry. */
@@ -54,7 +42,7 @@ function isOurs(text: string, spec: AgentSpec): boolean {
 /** Why a file at our plugin's name is not counted as ours (undefined when absent or ours). */
 export async function foreignPlugin(dir: string, spec: AgentSpec): Promise<string | undefined> {
 	const path = join(dir, pluginOf(spec).fileName);
-	const text = await readPlugin(path).catch(() => undefined);
+	const text = await readInstalledFile(path).catch(() => undefined);
 	if (text === undefined || isOurs(text, spec)) return undefined;
 	return `${path}: holds a ${spec.label} plugin that is not ours (not the file install writes); left in place`;
 }
@@ -69,7 +57,7 @@ export async function planPlugin(dir: string, spec: AgentSpec, runtime: string):
 	const plugin = pluginOf(spec);
 	const path = join(dir, plugin.fileName);
 	const text = plugin.text(runtime);
-	const existing = await readPlugin(path);
+	const existing = await readInstalledFile(path);
 	if (existing === text) return [];
 	if (existing !== undefined && !isOurs(existing, spec))
 		throw new InstallError("shape", path, `${path}: holds a ${spec.label} plugin that is not ours; move it away first; nothing changed`);
@@ -79,7 +67,7 @@ export async function planPlugin(dir: string, spec: AgentSpec, runtime: string):
 /** Our plugin file in `dir`, as a removal (none when absent or not ours). */
 export async function findOurPlugin(dir: string, spec: AgentSpec): Promise<PluginChange[]> {
 	const path = join(dir, pluginOf(spec).fileName);
-	const text = await readPlugin(path).catch(() => undefined);
+	const text = await readInstalledFile(path).catch(() => undefined);
 	return text !== undefined && isOurs(text, spec) ? [{ action: "remove", event: pluginOf(spec).fileName, command: path, path }] : [];
 }
 
