@@ -66,6 +66,28 @@ for (const step of steps) {
 		await hooks["experimental.chat.system.transform"]?.({ sessionID: "ses_1", model: {} }, output);
 		out.system = output.system;
 	}
+	// `messages`: the messages transform over a conversation as OpenCode passes it (a tool part beside
+	// the text, a tool-only message); what is left of it, in place.
+	if (step === "messages") {
+		const output = {
+			messages: [
+				{ info: { role: "user", id: "m1" }, parts: [{ type: "text", text: "first question" }] },
+				{
+					info: { role: "assistant", id: "m2" },
+					parts: [
+						{ type: "text", text: "let me look" },
+						{ type: "tool", tool: "bash", state: { output: "TOOL-OUT" } },
+					],
+				},
+				{ info: { role: "assistant", id: "m3" }, parts: [{ type: "tool", tool: "read", state: { output: "READ-OUT" } }] },
+				{ info: { role: "user", id: "m4" }, parts: [{ type: "text", text: "DROP-ME please" }] },
+				{ info: { role: "user", id: "m5" }, parts: [{ type: "text", text: "edit-me" }] },
+			],
+		};
+		const list = output.messages;
+		await hooks["experimental.chat.messages.transform"]?.({}, output);
+		out.messages = { sameArray: output.messages === list, messages: output.messages };
+	}
 	// `bash:<command>`: one bash call with that command, its outcome under the step's name.
 	if (step.startsWith("bash:")) out[step] = await before("bash", { command: step.slice(5) }, `call_${step}`);
 	if (step === "event") await hooks.event?.({ event: { id: "evt_1", type: "session.created", properties: {} } });

@@ -94,6 +94,30 @@ for (const cli of useClis()) {
 			expect(existsSync(join(p.proj, "build", "keep.txt"))).toBe(true);
 		}, 120_000);
 
+		test("context: a handler that returns nothing leaves OpenCode's messages as they are; drops and edits land, tool parts kept", async () => {
+			const idle = await project(cli, { ".xcsh/hooks/ctx.ts": 'export default (pi) => pi.on("context", () => undefined);\n' });
+			const untouched = (await host(idle, ["messages"])).messages;
+			expect(untouched.sameArray).toBe(true);
+			expect(untouched.messages.map((m: { info: { id: string } }) => m.info.id)).toEqual(["m1", "m2", "m3", "m4", "m5"]);
+			expect(JSON.stringify(untouched.messages)).toContain("TOOL-OUT");
+
+			const editing = await project(cli, {
+				".xcsh/hooks/ctx.ts": `export default (pi) => pi.on("context", (event) => ({
+	messages: event.messages
+		.filter((m) => !JSON.stringify(m.content).includes("DROP-ME"))
+		.map((m) => (JSON.stringify(m.content).includes("edit-me") ? { ...m, content: [{ type: "text", text: "EDITED" }] } : m)),
+}));\n`,
+			});
+			const changed = (await host(editing, ["messages"])).messages.messages as Array<{
+				info: { id: string };
+				parts: Array<{ text?: string }>;
+			}>;
+			expect(changed.map((m) => m.info.id)).toEqual(["m1", "m2", "m3", "m5"]);
+			expect(changed.at(-1)?.parts[0]?.text).toBe("EDITED");
+			expect(JSON.stringify(changed)).toContain("TOOL-OUT");
+			expect(JSON.stringify(changed)).toContain("READ-OUT");
+		}, 120_000);
+
 		test("a hook that fails to load blocks every tool call with a reason naming it; init never throws", async () => {
 			const p = await project(cli, { ".xcsh/hooks/broken.ts": 'throw new Error("BROKEN-AT-LOAD");\nexport default function () {}\n' });
 			const out = await host(p, ["rm", "harmless"]);

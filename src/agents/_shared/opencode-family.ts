@@ -18,8 +18,8 @@ import { type MappedTool, setOwn, shellRule, type ToolRule, toAgentInput, toBuil
  *   `before_agent_start` once per prompt and appends the injected message's text to the system prompt
  *   (observed to reach the model's first request).
  * - `experimental.chat.messages.transform` → `context` over the text of user and assistant messages:
- *   hooks may drop or reorder messages and edit their text; messages they add are not representable
- *   in OpenCode's store and are left out, with a log line.
+ *   hooks may drop messages and edit their text (see {@link matchContext}); messages they add and a new
+ *   order are not representable in OpenCode's store and are left out, with a log line for added ones.
  * - `event`: `session.created` → `session_start`, `session.idle` → `agent_end`, `session.deleted` →
  *   `session_shutdown` (OpenCode does not await `event`).
  */
@@ -34,7 +34,7 @@ export const OPENCODE_TOOL_RULES: readonly ToolRule[] = [
 
 /** OpenCode's `{info, parts}` message as the transform hook passes it (only the fields read here). */
 interface StoredMessage {
-	info: { role?: string; id?: string };
+	info: { role?: string; id?: string; time?: { created?: unknown } };
 	parts: Array<Record<string, unknown>>;
 }
 
@@ -50,16 +50,56 @@ const textOfParts = (parts: StoredMessage["parts"]) =>
 		.map((part) => part.text as string)
 		.join("\n");
 
-/** The user and assistant messages as ours, each remembered with the stored message it came from. */
+/**
+ * The user and assistant messages as ours, each remembered with the stored message it came from. Each
+ * carries a distinct `timestamp` (the stored message's creation time, made unique): the runner gives
+ * hooks copies, and a message a hook returns with its timestamp kept (`{...m, content}`) is known for
+ * the one it came from.
+ */
 function toAgentMessages(stored: StoredMessage[]): Map<AgentMessage, StoredMessage> {
 	const origin = new Map<AgentMessage, StoredMessage>();
-	for (const message of stored) {
+	const used = new Set<number>();
+	for (const [index, message] of stored.entries()) {
 		const role = message.info?.role;
 		if (role !== "user" && role !== "assistant") continue;
+		const created = message.info?.time?.created;
+		let timestamp = typeof created === "number" && Number.isFinite(created) ? created : index;
+		while (used.has(timestamp)) timestamp++;
+		used.add(timestamp);
 		const content = [{ type: "text" as const, text: textOfParts(message.parts ?? []) }];
-		origin.set(role === "user" ? { role, content } : ({ role, content } as unknown as AgentMessage), message);
+		origin.set((role === "user" ? { role, content, timestamp } : { role, content, timestamp }) as unknown as AgentMessage, message);
 	}
 	return origin;
+}
+
+/**
+ * Which stored messages a `context` result keeps, and with what text. The runner hands hooks copies, so
+ * a result message is matched to its original by the `timestamp` {@link toAgentMessages} gave it (kept
+ * by a hook that spreads the message it edits); without one, by content: equal role and text to an
+ * original not matched yet. A matched message whose text differs is that original edited; anything else
+ * was added by a hook. A result equal to the input changes nothing; the stored order is kept (OpenCode's
+ * store cannot reorder).
+ */
+export function matchContext<T>(
+	originals: ReadonlyArray<{ role: string; text: string; timestamp?: unknown; stored: T }>,
+	result: ReadonlyArray<{ role: string; text: string; timestamp?: unknown }>,
+): { kept: Set<T>; edits: Array<[T, string]>; added: number } {
+	const kept = new Set<T>();
+	const edits: Array<[T, string]> = [];
+	let added = 0;
+	for (const message of result) {
+		const original =
+			originals.find(
+				(o) => !kept.has(o.stored) && message.timestamp !== undefined && o.timestamp === message.timestamp && o.role === message.role,
+			) ?? originals.find((o) => !kept.has(o.stored) && o.role === message.role && o.text === message.text);
+		if (!original) {
+			added++;
+			continue;
+		}
+		kept.add(original.stored);
+		if (original.text !== message.text) edits.push([original.stored, message.text]);
+	}
+	return { kept, edits, added };
 }
 
 /** Writes `text` into the message's first text part and drops its other text parts. */
@@ -174,27 +214,24 @@ function opencodeHooks(runtime: InProcessRuntime): Record<string, unknown> {
 
 		"experimental.chat.messages.transform": async (_input: unknown, output: { messages: StoredMessage[] }) => {
 			if (!runtime.handles("context") || !Array.isArray(output.messages)) return;
-			const origin = toAgentMessages(output.messages);
-			const before = new Map([...origin.keys()].map((message) => [message, contentText(message.content)]));
-			const result = await runtime.context([...origin.keys()]);
+			const origin = [...toAgentMessages(output.messages)];
+			const result = await runtime.context(origin.map(([message]) => message));
 			if (!result) return;
-			const kept = new Set<StoredMessage>();
-			let added = 0;
-			for (const message of result) {
-				const stored = origin.get(message);
-				if (!stored) {
-					added++;
-					continue;
-				}
-				kept.add(stored);
-				const text = contentText(message.content);
-				if (text !== before.get(message)) setText(stored, text);
-			}
+			const { kept, edits, added } = matchContext(
+				origin.map(([message, stored]) => ({
+					role: message.role,
+					text: contentText(message.content),
+					timestamp: message.timestamp,
+					stored,
+				})),
+				result.map((message) => ({ role: message.role, text: contentText(message.content), timestamp: message.timestamp })),
+			);
+			for (const [stored, text] of edits) setText(stored, text);
 			if (added > 0) runtime.log(`context: ${added} message(s) a hook added cannot be stored in this agent; left out`);
 			// Messages hooks never saw (tool-only, system) stay; the ones they dropped go.
-			const seen = new Set(origin.values());
+			const seen = new Set(origin.map(([, stored]) => stored));
 			const next = output.messages.filter((message) => !seen.has(message) || kept.has(message));
-			output.messages.splice(0, output.messages.length, ...next);
+			if (next.length !== output.messages.length) output.messages.splice(0, output.messages.length, ...next);
 		},
 
 		event: async ({ event }: { event?: { type?: string } }) => {
