@@ -2,7 +2,7 @@
 // The first import checks how Bun was started: nothing of a project may run before trust (SPEC §10).
 import "./start-guard.ts";
 import { forwardBridgeCall } from "./bridges/forward.ts";
-import { flushDecisionExports } from "./decisions/otlp.ts";
+import { flushDecisionExports } from "./decisions/otlp-queue.ts";
 import { flushProfile, mark } from "./profile.ts";
 
 const argv = process.argv.slice(2);

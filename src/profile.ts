@@ -7,6 +7,9 @@
 const marks: Array<[string, number]> | undefined =
 	process.env.XCSH_HOOKS_PROFILE === "1" ? [["first-module", performance.now()]] : undefined;
 
+/** Writes one line to stderr, synchronously (Bun's console); taken before any hook could replace it. */
+const writeLine = marks === undefined ? undefined : console.error.bind(console);
+
 /** The prefix of the profile line on stderr. */
 export const PROFILE_PREFIX = "xcsh-hooks-profile ";
 
@@ -28,7 +31,8 @@ export function flushProfile(): void {
 	if (!marks || marks.length === 0) return;
 	mark("exit");
 	const rounded = marks.map(([name, ms]) => [name, Math.round(ms * 1000) / 1000]);
-	// Required here, not imported: this module is the first the CLI evaluates, and must cost nothing when off.
-	(require("node:fs") as typeof import("node:fs")).writeSync(2, `${PROFILE_PREFIX}${JSON.stringify({ marks: rounded })}\n`);
+	// Through the console as it was at start-up (a hook may replace `console.error` later): node:fs would
+	// cost a served call's profile ≈1–2 ms of loading, which would show as a slower exit.
+	writeLine?.(`${PROFILE_PREFIX}${JSON.stringify({ marks: rounded })}`);
 	marks.length = 0;
 }

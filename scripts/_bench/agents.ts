@@ -9,7 +9,7 @@ import { join } from "pathe";
 import { BIN, ensureExecutable, ROOT, run, trivialExecutable } from "./binary.ts";
 import { tempDir, writeFiles, writeGuardHooks } from "./fixtures.ts";
 import { median, percentile } from "./micro.ts";
-import { type Command, pairedRatio, peakRss, ratioSpread, type Runs, timeProcesses } from "./processes.ts";
+import { type Command, pairedRatio, peakRss, ratioSpread, type Runs, runOnce, timeProcesses } from "./processes.ts";
 import { formatBytes, formatNs, formatRatio, formatSpread, type Report } from "./report.ts";
 import { profileRows } from "./profile.ts";
 
@@ -131,6 +131,7 @@ export async function benchAgentCalls(report: Report): Promise<void> {
 	else await report.note("python3 not found: its row is skipped");
 
 	try {
+		await confirmServed(commands);
 		await measure(report, commands);
 		const rss = served.peakRss();
 		if (rss !== undefined) await report.line("serve --socket itself (10 hooks, after the runs)", formatBytes(rss));
@@ -147,6 +148,24 @@ export async function benchAgentCalls(report: Report): Promise<void> {
 		"bridge claude, 10 hooks, no server; XCSH_HOOKS_PROFILE=1, medians of 20 interleaved runs",
 	);
 	for (const [label, value] of await profileRows(bridge("bridge", homes[10]), 20)) await report.line(label, value);
+}
+
+/**
+ * The served row must be answered by the running server and every other bridge row run on its own
+ * (`XCSH_HOOKS_SERVER=off`, no server for their homes): one profiled run of each says which it was
+ * (the client's `forwarded` mark). A row measuring the other path would make its budget meaningless.
+ */
+async function confirmServed(commands: Command[]): Promise<void> {
+	for (const command of commands) {
+		if (command.argv[0] !== BIN) continue;
+		const run = await runOnce({ ...command, env: { ...command.env, XCSH_HOOKS_PROFILE: "1" } });
+		const forwarded = run.stderr.includes('["forwarded",');
+		const served = command.name.includes("serve --socket running");
+		if (forwarded !== served)
+			throw new Error(
+				`${command.name}: ${served ? "not answered by the running serve --socket" : "answered by a hook server"}; its row would measure the other path`,
+			);
+	}
 }
 
 /** Times `commands` (the first is the trivial executable), checks the budgets and measures peak RSS. */

@@ -1,4 +1,3 @@
-import { statSync } from "node:fs";
 import { onEndingSignal } from "../host/signals.ts";
 import { MAX_PAYLOAD_BYTES, readStdinAhead } from "../host/stdin.ts";
 import { INSTALL_MARKER } from "../install/marker.ts";
@@ -6,8 +5,8 @@ import { bridgeSocketPath } from "../paths.ts";
 import { mark } from "../profile.ts";
 import { MAX_TIMER_MS } from "../timeouts.ts";
 import { PACKAGE_VERSION } from "../package-version.ts";
-import { findAgent } from "../agents/index.ts";
-import { OTLP_VARIABLES } from "../decisions/otlp.ts";
+import { CLIENT_AGENTS, type ClientAgent } from "./client-agents.ts";
+import { OTLP_VARIABLES } from "../decisions/otlp-queue.ts";
 import { writeAnswer } from "./write-answer.ts";
 import { encodeRequest, GO_LINE, newerVersion, type SocketRequest, VERDICTS, type Verdict, writeSome } from "./socket-protocol.ts";
 
@@ -15,7 +14,9 @@ import { encodeRequest, GO_LINE, newerVersion, type SocketRequest, VERDICTS, typ
  * `bridge <agent>` with a running `serve --socket` (SPEC §11, §12): the call is answered by hooks that
  * are already loaded, and this process only carries the payload there and the answer back — no
  * settings, discovery or hook imports here, so a call costs about what a one-file Bun script does.
- * This module is on the path of every start-up: it imports nothing heavier than the paths.
+ * This module is on the path of every start-up: it imports nothing heavier than the paths — no
+ * node:fs (loading it costs a process 1–2 ms, more than the whole forwarded exchange) and not the
+ * agent registry (client-agents.ts). Its file checks are Bun's own asynchronous stats.
  *
  * The server is looked for at one place, `~/.xcsh/agent/bridge.sock`, and trusted only as the server
  * trusts its folder: the folder must be the user's and writable by nobody else, and the socket the
@@ -55,6 +56,11 @@ export interface Forwarding {
 	allowLoadErrors: boolean;
 }
 
+/** The agent called `name` (an own key only: no `constructor` or `__proto__`). */
+function clientAgent(name: string): ClientAgent | undefined {
+	return Object.hasOwn(CLIENT_AGENTS, name) ? CLIENT_AGENTS[name] : undefined;
+}
+
 /**
  * The forwarding of a `bridge` command line, or `undefined` when it must run locally: a known bridged agent
  * followed only by `--event NAME`, `--timeout SECONDS` (positive) and `--allow-load-errors`, each at most once,
@@ -62,9 +68,7 @@ export interface Forwarding {
  */
 export function forwarding(argv: readonly string[]): Forwarding | undefined {
 	const agent = argv[1];
-	// An agent that runs our runner in its own process (OpenCode, Kilo) has no bridge to forward.
-	const found = agent === undefined ? undefined : findAgent(agent);
-	if (argv[0] !== "bridge" || agent === undefined || found === undefined || found.inProcess !== undefined) return undefined;
+	if (argv[0] !== "bridge" || agent === undefined || clientAgent(agent) === undefined) return undefined;
 	const result: Forwarding = { agent, allowLoadErrors: false };
 	const seen = new Set<string>();
 	for (let i = 2; i < argv.length; i++) {
@@ -97,7 +101,7 @@ export function forwarding(argv: readonly string[]): Forwarding | undefined {
  */
 function projectVariables(agent: string): Record<string, string> {
 	const variables: Record<string, string> = {};
-	for (const name of [findAgent(agent)?.projectVariable, ...OTLP_VARIABLES]) {
+	for (const name of [clientAgent(agent)?.projectVariable, ...OTLP_VARIABLES]) {
 		const value = name === undefined ? undefined : process.env[name];
 		if (name !== undefined && value) variables[name] = value;
 	}
@@ -143,7 +147,7 @@ function notAnAnswer(value: unknown): string | undefined {
  * (the user's, writable by nobody else) and the socket (the user's) — or `null` when it is; `undefined`
  * when there is nothing to forward to (no file there, or not a socket). With the folder checked,
  * only the user can have put what is at the path, so following a link there is the user's choice.
- * One stat each through Bun (node:fs costs this start-up ≈2 ms); both run while stdin is read.
+ * Both stats run at once, through Bun (see the module note on node:fs).
  */
 export async function socketProblem(socket: string): Promise<string | null | undefined> {
 	const folder = socket.slice(0, socket.lastIndexOf("/")) || "/";
@@ -164,6 +168,40 @@ export async function socketProblem(socket: string): Promise<string | null | und
 		return `${folder} may be written by other users (mode ${(dir.mode & 0o777).toString(8)}); run: chmod go-w ${folder}`;
 	if (file.uid !== uid) return `${socket} belongs to another user (uid ${file.uid})`;
 	return null;
+}
+
+/**
+ * Whether a socket may be at `path`: Bun's `file(path).size` is one synchronous stat on this thread
+ * (µs; the async stats go through the thread pool, ≈0.7 ms, and node:fs is not loaded here), and it is
+ * `Infinity` only for what is not a regular file or folder (a socket, a pipe, a device). Only a fast
+ * "no": anything it cannot rule out is a "maybe", which the stats then decide.
+ */
+function mayBeSocket(path: string): boolean {
+	try {
+		return Bun.file(path).size === Number.POSITIVE_INFINITY;
+	} catch {
+		return true;
+	}
+}
+
+/** Later than any file time (year 9999, in ms): Bun reports a path it cannot stat with a larger one (2^52 − 1). */
+const NO_FILE_TIME = 253_402_300_800_000;
+
+/**
+ * Whether the organisation's system hook folder is there (then every call runs locally), empty or not:
+ * synchronous stats on this thread through `Bun.file(…)` (the thread pool's cost ≈0.1 ms more). Anything
+ * at the path counts — a size, or a modification time Bun could read. A path Bun cannot stat at all
+ * (missing, or a folder above it the user may not search, whose hooks a local run could not read either)
+ * does not.
+ */
+function managedMachine(): boolean {
+	try {
+		const file = Bun.file(SYSTEM_HOOKS_DIR);
+		const time = file.lastModified;
+		return file.size > 0 || (Number.isFinite(time) && time > 0 && time < NO_FILE_TIME);
+	} catch {
+		return true;
+	}
 }
 
 /** One connection to the server: the request out, its reply lines in order, each within a deadline. */
@@ -256,30 +294,31 @@ function connect(path: string): Promise<Exchange | undefined> {
  */
 export async function forwardBridgeCall(argv: readonly string[], socketPath?: string): Promise<number | undefined> {
 	const call = forwarding(argv);
-	if (!call || statSync(SYSTEM_HOOKS_DIR, { throwIfNoEntry: false })) return undefined;
+	if (!call) return undefined;
 	const socket = socketPath ?? bridgeSocketPath();
-	let stdin: Uint8Array | undefined;
-	let opened: Exchange | string | undefined;
-	// The socket is checked before anything connects to it, while stdin is read.
-	const connecting = socketProblem(socket).then<Exchange | string | undefined>((problem) =>
-		problem === null ? connect(socket) : (problem ?? undefined),
-	);
-	try {
-		stdin = await readStdinAhead();
-		opened = await connecting;
-	} catch {
-		void connecting.then((late) => typeof late === "object" && late.close());
-		return undefined; // stdin unreadable here: the local run reads it and says what is wrong
-	}
-	if (typeof opened === "string") {
-		await Bun.write(Bun.stderr, `xcsh-hooks bridge ${call.agent}: not using the hook server at ${socket}: ${opened}; the call runs here\n`);
+	// First a quick look: no socket there is the common cold call, which then pays none of the rest.
+	// Else the stats go to Bun's thread pool while stdin is read; only a socket that passed them is
+	// connected to.
+	if (!mayBeSocket(socket)) return startAndRunHere(call, "no hook server was running"); // stdin is the local run's
+	if (managedMachine()) return undefined;
+	const checking = socketProblem(socket);
+	const reading = readStdinAhead();
+	const problem = await checking;
+	if (problem !== null) {
+		await reading; // what it read goes to the local run whole
+		if (problem === undefined) return startAndRunHere(call, "no hook server was running");
+		await Bun.write(
+			Bun.stderr,
+			`xcsh-hooks bridge ${call.agent}: not using the hook server at ${socket}: ${problem}; the call runs here\n`,
+		);
 		return undefined;
 	}
-	const exchange = opened;
-	if (!exchange) return startAndRunHere(call, "no hook server was running");
-	if (stdin === undefined || stdin.length > MAX_PAYLOAD_BYTES) {
+	const connecting = connect(socket);
+	const [stdin, exchange] = await Promise.all([reading, connecting]);
+	if (!exchange) return startAndRunHere(call, "no hook server was running"); // a stale socket
+	if (stdin === undefined || stdin instanceof Error || stdin.length > MAX_PAYLOAD_BYTES) {
 		exchange.close();
-		return undefined; // the local command says what is wrong
+		return undefined; // the local run is handed what was read (or the error) and says what is wrong
 	}
 	exchange.send(encodeRequest(requestLine(call, process.cwd(), projectVariables(call.agent), stdin.length), stdin));
 	let first: { ready?: unknown; accepted?: unknown; version?: unknown } | null | undefined;
@@ -314,7 +353,7 @@ export async function forwardBridgeCall(argv: readonly string[], socketPath?: st
 		void answerUnreached(call, stdin, `interrupted by ${signal} before the hook server answered`).then((code) => process.exit(code));
 	};
 	onEndingSignal(onSignal); // every signal that would end the process without an answer (src/host/signals.ts)
-	const seconds = call.timeoutSeconds ?? findAgent(call.agent)?.timeoutSeconds ?? 25;
+	const seconds = call.timeoutSeconds ?? clientAgent(call.agent)?.timeoutSeconds ?? 25;
 	let answer: ServerAnswer | Error;
 	try {
 		const reply = await exchange.next(seconds * 1000 + ANSWER_GRACE_MS);
@@ -334,6 +373,11 @@ export async function forwardBridgeCall(argv: readonly string[], socketPath?: st
 
 /** No server to forward to: starts one for the calls after this one (unless turned off); this call runs here. */
 async function startAndRunHere(call: Forwarding, why: string): Promise<undefined> {
+	// `XCSH_HOOKS_SERVER=off` is looked at here too (autostart.ts reads it with the settings): then the
+	// cold call does not load that module at all.
+	if (["off", "0", "false"].includes((process.env.XCSH_HOOKS_SERVER ?? "").toLowerCase())) return undefined;
+	// A managed machine runs every call locally: a server would never be used.
+	if (managedMachine()) return undefined;
 	const { startServer } = await import("./autostart.ts");
 	await startServer(`bridge ${call.agent}: ${why}`);
 	return undefined;

@@ -10,7 +10,7 @@ import { resourceFromAttributes } from "@opentelemetry/resources";
 import { BatchLogRecordProcessor, LoggerProvider } from "@opentelemetry/sdk-logs";
 import { version as VERSION } from "../../package.json" with { type: "json" };
 import type { DecisionEntry } from "./decision-log.ts";
-import type { OtlpTarget } from "./otlp.ts";
+import type { OtlpTarget } from "./otlp-queue.ts";
 
 const providers = new Map<string, LoggerProvider>();
 

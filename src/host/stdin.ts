@@ -13,6 +13,7 @@ export function readStdinBytes(limit = MAX_PAYLOAD_BYTES): Uint8Array | undefine
 	if (handedOver) {
 		const bytes = handedOver;
 		handedOver = undefined;
+		if (bytes instanceof Error) throw bytes;
 		if (bytes.length > limit) throw tooLarge(limit);
 		return bytes;
 	}
@@ -40,20 +41,25 @@ export function readStdinBytes(limit = MAX_PAYLOAD_BYTES): Uint8Array | undefine
 	return Buffer.concat(chunks, total);
 }
 
-let handedOver: Uint8Array | undefined;
+let handedOver: Uint8Array | Error | undefined;
 
 /**
- * Reads all of stdin with Bun's own whole-file read (no node:fs, no ReadableStream: ≈0.9 ms less on
- * the forwarding client's start-up than a stream reader — what a bare `Bun.stdin.json()` script
- * costs), for the forwarding client; `undefined` when stdin is a terminal. The limit is checked after
- * the read (a payload over it is refused by the local run), so a writer that never stops is ended by
- * the agent's own hook timeout rather than by this read. What it read is handed to the next
- * {@link readStdinBytes} (with its limit checked there), so a call that ends up running locally reads
- * the same payload.
+ * Reads all of stdin for the forwarding client (src/bridges/forward.ts) with Bun's own whole-file read:
+ * no node:fs (loading it costs the client's start-up 1–2 ms) and no ReadableStream — what a bare
+ * `Bun.stdin.json()` script pays. `undefined` when stdin is a terminal; never rejects: an `Error` when
+ * stdin could not be read. What it read, or that error, is handed to the next {@link readStdinBytes}
+ * (with its limit checked there), so a call that ends up running locally answers the same payload —
+ * never what is left of a stream read halfway. The limit is checked after the read (a payload over it
+ * is refused by the local run), so a writer that never stops is ended by the agent's own hook timeout.
  */
-export async function readStdinAhead(): Promise<Uint8Array | undefined> {
+export async function readStdinAhead(): Promise<Uint8Array | undefined | Error> {
 	if (isTerminal(0)) return undefined;
-	const bytes = await Bun.stdin.bytes();
-	handedOver = bytes;
-	return bytes;
+	let result: Uint8Array | Error;
+	try {
+		result = await Bun.stdin.bytes();
+	} catch (error) {
+		result = error instanceof Error ? error : new Error(String(error));
+	}
+	handedOver = result;
+	return result;
 }

@@ -234,9 +234,10 @@ export async function startBridgeSocket(options: BridgeSocketOptions): Promise<B
 			// record: this one reaches nobody, and a second line for the call would misstate what the agent got.
 			served++;
 			if (socket.data.closed) return;
-			recordDecision(result, { ...process.env, ...call.env });
 			const verdict = result.decision?.decision ?? "none";
 			send(socket, encodeLine({ stdout: result.stdout, stderr: result.stderr, verdict }), true);
+			// On record right after the answer went out (≈0.1 ms the client no longer waits for), in the same tick.
+			recordDecision(result, { ...process.env, ...call.env });
 		} catch {
 			// runBridge answers every hook failure itself; this is the server failing. Closing without
 			// an answer makes the client answer a failed call (a guard: deny).

@@ -223,6 +223,10 @@ setTimeout(() => process.exit(0), 30_000);\n`,
 					`for i in $(seq 1 100); do [ -S ${q(socket)} ] && break; sleep 0.1; done`,
 					`printf %s ${payload} | X bridge claude > ${o("managed.json")} 2>${o("managed.err")}`,
 					`cp ${o("connected")} ${o("connected-managed")} 2>/dev/null || true`,
+					// An empty system folder still marks the machine as managed.
+					"rm -f /etc/xcsh/hooks/guard.ts",
+					`printf %s ${payload} | X bridge claude > /dev/null 2>&1`,
+					`cp ${o("connected")} ${o("connected-empty")} 2>/dev/null || true`,
 					// Control: without the system folder the same call does go to the server.
 					"rm -rf /etc/xcsh/hooks",
 					`printf %s ${payload} | X bridge claude > /dev/null 2>&1`,
@@ -235,6 +239,7 @@ setTimeout(() => process.exit(0), 30_000);\n`,
 				reason: expect.stringContaining("SYSTEM-GUARD"),
 			});
 			expect(existsSync(join(out, "connected-managed"))).toBe(false);
+			expect(existsSync(join(out, "connected-empty"))).toBe(false);
 			expect(existsSync(join(out, "connected"))).toBe(true);
 		},
 		CELL_TIMEOUT_MS,
