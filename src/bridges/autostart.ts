@@ -1,5 +1,6 @@
 import { closeSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { homeDir } from "../paths.ts";
+import { answering } from "./socket-protocol.ts";
 
 /*
  * The hook server starts itself (README "Hook server"): a `bridge <agent>` call that finds no live
@@ -194,23 +195,6 @@ function folderFit(dir: string): boolean {
 	} catch {
 		return false;
 	}
-}
-
-/** Whether something accepts connections on the socket at `path`. */
-function answering(path: string): Promise<boolean> {
-	return new Promise((resolve) => {
-		Bun.connect({
-			unix: path,
-			socket: {
-				open(socket) {
-					resolve(true);
-					socket.end();
-				},
-				data() {},
-				connectError: () => resolve(false),
-			},
-		}).catch(() => resolve(false));
-	});
 }
 
 /** The log, opened for appending (started afresh when large). */

@@ -123,3 +123,20 @@ export function writeSome(socket: { write(data: Uint8Array): number }, bytes: Ui
 	}
 	return rest;
 }
+
+/** Whether something accepts connections on the Unix socket at `path` (a server holds it). */
+export function answering(path: string): Promise<boolean> {
+	return new Promise((resolve) => {
+		Bun.connect({
+			unix: path,
+			socket: {
+				open(socket) {
+					socket.end();
+					resolve(true);
+				},
+				data() {},
+				connectError: () => resolve(false),
+			},
+		}).catch(() => resolve(false));
+	});
+}

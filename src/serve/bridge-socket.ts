@@ -3,6 +3,7 @@ import { dirname, isAbsolute } from "pathe";
 import { type AgentBridge, bridgeNames, loadBridge } from "../bridges/index.ts";
 import { recordDecision } from "../bridges/decision.ts";
 import {
+	answering,
 	encodeLine,
 	GO_LINE,
 	MAX_REQUEST_LINE,
@@ -70,23 +71,6 @@ function checkFolder(dir: string): void {
 		throw new Error(`${dir} belongs to another user (uid ${info.uid}); the bridge socket must be in a folder of your own`);
 	if ((info.mode & 0o022) !== 0)
 		throw new Error(`${dir} may be written by other users (mode ${(info.mode & 0o777).toString(8)}); run: chmod go-w ${dir}`);
-}
-
-/** Whether a server holds the socket at `path` (something accepts connections there). */
-function answering(path: string): Promise<boolean> {
-	return new Promise((resolve) => {
-		Bun.connect({
-			unix: path,
-			socket: {
-				open(socket) {
-					socket.end();
-					resolve(true);
-				},
-				data() {},
-				connectError: () => resolve(false),
-			},
-		}).catch(() => resolve(false));
-	});
 }
 
 /**
