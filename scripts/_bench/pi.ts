@@ -37,9 +37,12 @@ async function timed(dir: string, name: string, command: string, home: string, p
 	const file = join(dir, `${name}.mjs`);
 	writeFiles(dir, { [`${name}.mjs`]: extensionSource({ tool_call: command }) });
 	const node = Bun.which("node") as string;
+	// No auto-started server: the cold row must stay cold (and leave nothing running); the served row
+	// forwards to the server it started itself.
 	const out = await run([node, join(dir, "timer.mjs"), file, project, String(CALLS)], project, {
 		PATH: process.env.PATH ?? "/usr/bin:/bin",
 		HOME: home,
+		XCSH_HOOKS_SERVER: "off",
 	});
 	return JSON.parse(out) as number[];
 }
