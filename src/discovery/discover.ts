@@ -2,14 +2,15 @@ import type { AgentHookEntry } from "../agents/_shared/entry.ts";
 import { type Hook, hookExtensionId, hookKey } from "./hooks-capability.ts";
 import type { CapabilityRegistry } from "../capability/registry.ts";
 import { defaultRegistry, registerHookDiscovery } from "./register.ts";
-import { loadSettings, readSettingsFile, type Settings } from "./settings.ts";
+import { loadSettings, type Settings } from "./settings.ts";
 import { mark } from "../profile.ts";
-import { rootOnlyProblem, SYSTEM_PROVIDER, SYSTEM_SETTINGS_FILE } from "./system.ts";
-import type { TeamApprovalSource, TeamApprovals } from "../trust/team-list.ts";
+import { SYSTEM_PROVIDER } from "./system.ts";
+import type { TeamApprovals } from "../trust/team-list.ts";
 import { coveredChanged, verifyCovered } from "./covered.ts";
-import { homeDir, resolvePath } from "../paths.ts";
+import { teamApproved, teamSources } from "./team-approvals.ts";
+import { resolvePath } from "../paths.ts";
 import { TrustError, type TrustStore } from "../trust/trust-store.ts";
-import type { ApprovedFile, ApprovedSource } from "../hooks/_approved.ts";
+import type { ApprovedSource } from "../hooks/_approved.ts";
 import { errorMessage } from "../hooks/_describe.ts";
 import { type LoadHooksOptions, loadHooks } from "../hooks/loader.ts";
 import { DEFAULT_SHELL_HOOK_TIMEOUT_MS, isModulePath, type ShellHookSpec } from "../hooks/shell-hook.ts";
@@ -185,45 +186,6 @@ async function verdicts(
 	);
 	if (storeProblem) warnings.push(`project hooks fail closed: the trust store cannot be used (${storeProblem})`);
 	return result;
-}
-
-/**
- * The team-list approval of a hook not approved locally: an entry on a verified list with the hook's exact
- * bytes whose covered files (its imports, the files beside it) are all as listed; else `undefined`.
- */
-async function teamApproved(
-	team: TeamApprovals | undefined,
-	check: { sha256: string; key: string },
-	isEntry: boolean,
-): Promise<{ files: Map<string, ApprovedFile> | undefined; approved: Record<string, string> } | undefined> {
-	if (!team) return undefined;
-	const { absoluteFiles, teamEntries } = await import("../trust/team-list.ts");
-	for (const entry of teamEntries(team, check.sha256)) {
-		if (isEntry) return { files: undefined, approved: {} }; // an agent entry's content holds everything it runs
-		const approved = absoluteFiles(entry, check.key);
-		const covered = verifyCovered(check.key, approved);
-		if ("files" in covered) return { files: covered.files, approved };
-	}
-	return undefined;
-}
-
-/** The `teamApprovals` of the user's settings (paths against home) and of the root-owned system settings. */
-async function teamSources(user: Settings, warnings: string[]): Promise<TeamApprovalSource[]> {
-	const home = homeDir();
-	const sources = (user.teamApprovals ?? []).map((s) => ({
-		...s,
-		list: resolvePath(s.list, home),
-		signature: s.signature === undefined ? undefined : resolvePath(s.signature, home),
-	}));
-	const problem = rootOnlyProblem(SYSTEM_SETTINGS_FILE);
-	if (problem) warnings.push(`${SYSTEM_SETTINGS_FILE} ignored: ${problem} (it must be root's alone)`);
-	else if (problem === undefined) {
-		const system = await readSettingsFile(SYSTEM_SETTINGS_FILE);
-		warnings.push(...system.warnings);
-		for (const s of system.settings?.teamApprovals ?? [])
-			sources.push({ ...s, list: resolvePath(s.list, "/"), signature: s.signature && resolvePath(s.signature, "/") });
-	}
-	return sources;
 }
 
 /**
