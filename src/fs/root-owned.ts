@@ -51,14 +51,16 @@ export function rootOnlyProblem(path: string): string | null | undefined {
 			continue;
 		}
 		const next = `${current}/${name}`;
-		let info: ReturnType<typeof lstatSync>;
+		let info: ReturnType<typeof lstatSync> | undefined;
 		try {
-			info = lstatSync(next);
+			// A missing entry is the common answer (no managed settings here): no exception for it.
+			info = lstatSync(next, { throwIfNoEntry: false });
 		} catch (error) {
 			const code = (error as NodeJS.ErrnoException).code;
-			if (code === "ENOENT" || code === "ENOTDIR") return null;
+			if (code === "ENOTDIR") return null;
 			return `${next} cannot be checked (${code})`;
 		}
+		if (info === undefined) return null;
 		if (info.isSymbolicLink()) {
 			if (++links > MAX_LINKS) return `${path} passes through more than ${MAX_LINKS} symlinks`;
 			const target = readlinkSync(next);
