@@ -12,10 +12,16 @@ import { median, percentile } from "./micro.ts";
 import { type Command, pairedRatio, peakRss, ratioSpread, type Runs, runOnce, timeProcesses } from "./processes.ts";
 import { formatBytes, formatNs, formatRatio, formatSpread, type Report } from "./report.ts";
 import { profileRows } from "./profile.ts";
+import { socketFloor } from "./socket-floor.ts";
+import { PACKAGE_VERSION } from "../../src/package-version.ts";
 
 const ROUNDS = 40;
 /** The row of the one-file Bun script: the floor a per-call budget is read against. */
 const BARE_BUN = "bun guard.ts (one file, no library)";
+/** The least a served call can cost: a minimal Bun client of the socket protocol and a server that runs nothing. */
+const FLOOR_INSTANT = "floor: minimal Bun socket client, instant server";
+/** The same client with the real server: the server's share of a served call. */
+const FLOOR_SERVED = "floor client, serve --socket running (10 hooks)";
 const PAYLOAD = join(ROOT, "test", "bridges", "fixtures", "claude", "PreToolUse.Bash.json");
 
 /** The guard every script baseline implements: deny `rm -rf /`, else say nothing (allow). */
@@ -103,6 +109,7 @@ export async function benchAgentCalls(report: Report): Promise<void> {
 	writeGuardHooks(join(homes[10], ".xcsh", "agent", "hooks"), 10);
 	writeGuardHooks(join(homes.served, ".xcsh", "agent", "hooks"), 10);
 	const served = await socketServer(homes.served, env);
+	const floor = await socketFloor(PACKAGE_VERSION);
 	const trusted = await trustedProject(env);
 	const payload = payloadFor(project);
 
@@ -122,6 +129,11 @@ export async function benchAgentCalls(report: Report): Promise<void> {
 		bridge("bridge claude, 10 hooks", homes[10]),
 		bridge("bridge claude, 10 project hooks (trusted)", trusted.home, payloadFor(trusted.project), trusted.project),
 		bridge("bridge claude, 10 hooks, serve --socket running", homes.served),
+		{ ...script(FLOOR_INSTANT, [floor.client]), env: { ...env, HOME: homes[0], XCSH_BENCH_SOCKET: floor.socket } },
+		{
+			...script(FLOOR_SERVED, [floor.client]),
+			env: { ...env, HOME: homes[0], XCSH_BENCH_SOCKET: join(homes.served, ".xcsh", "agent", "bridge.sock") },
+		},
 		script(BARE_BUN, [process.execPath, join(scripts, "guard.ts")]),
 	];
 	const node = Bun.which("node");
@@ -141,6 +153,7 @@ export async function benchAgentCalls(report: Report): Promise<void> {
 		);
 		for (const [label, value] of await profileRows(bridge("bridge", homes.served), 20)) await report.line(label, value);
 	} finally {
+		floor.stop();
 		await served.stop();
 	}
 	await report.section(
@@ -200,6 +213,13 @@ async function measure(report: Report, commands: Command[]): Promise<void> {
 		"bridge claude, 10 hooks, serve --socket running",
 		1.35,
 	);
+	// Where a served call's cost lies: the floor client with an instant server, then with the real one.
+	const instant = byName.get(FLOOR_INSTANT);
+	const withServer = byName.get(FLOOR_SERVED);
+	if (instant && withServer)
+		await report.note(
+			`a served call's floor: a minimal Bun client ${formatRatio(pairedRatio(instant, base))} trivial with a server that runs nothing, ${formatRatio(pairedRatio(withServer, base))} with serve --socket (its share), against bridge claude's ${formatRatio(ratios.get("bridge claude, 10 hooks, serve --socket running") ?? Number.NaN)}`,
+		);
 	// Without a server every call loads settings, discovery and its hooks itself (README "Performance"
 	// has the breakdown): its own budget, 2.5×.
 	perCall("bridge claude, 10 hooks, no server vs trivial exe (cold call)", "bridge claude, 10 hooks", 2.5);

@@ -1,7 +1,8 @@
 /** `execCommand("/bin/true")` against a raw `Bun.spawn` + `await exited`. */
 import { execCommand } from "../../src/exec/exec-command.ts";
 import { compare } from "./micro.ts";
-import { formatNs, formatRatio, type Report } from "./report.ts";
+import { ratioSpread } from "./processes.ts";
+import { formatNs, formatRatio, formatSpread, type Report } from "./report.ts";
 
 export async function benchExec(report: Report): Promise<void> {
 	await report.section("execCommand", "per call of /bin/true, median of interleaved rounds");
@@ -17,11 +18,13 @@ export async function benchExec(report: Report): Promise<void> {
 			},
 			{ name: "exec", fn: () => execCommand("/bin/true", [], cwd) },
 		],
-		{ batchMs: 25, rounds: 15 },
+		// Each round spawns processes: --check triples the rounds, so noise alone does not move the verdict.
+		{ batchMs: 25, rounds: report.rounds(15) },
 	);
 	const ns = Object.fromEntries(c.results.map((r) => [r.name, r.nsPerOp]));
 	const ratio = c.ratio("exec", "raw");
 	await report.line("Bun.spawn + await exited", formatNs(ns.raw as number));
 	await report.line("execCommand (both pipes read, capped)", `${formatNs(ns.exec as number)}  → ${formatRatio(ratio)} raw spawn`);
-	report.budget("execCommand vs raw Bun.spawn", ratio, 1.2);
+	const rounds = (name: string) => ({ ms: c.results.find((r) => r.name === name)?.rounds ?? [] });
+	report.budget("execCommand vs raw Bun.spawn", ratio, 1.2, undefined, undefined, formatSpread(ratioSpread(rounds("exec"), rounds("raw"))));
 }

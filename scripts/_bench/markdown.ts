@@ -50,6 +50,15 @@ figure Bun's own cost of the API, not of our code):
   discovery (eight providers, both levels) ≈ 1.1 ms.
 - The first TypeScript file imported from disk costs ≈ 1.3 ms (resolver and transpiler start-up, the
   directory walk above it), each further hook ≈ 0.03–0.3 ms.
+- The floor of a served call (the two "floor" rows): a minimal Bun client of the same protocol (read stdin,
+  connect, request, \`go\`, print the answer) costs ≈ 1.25–1.35× trivial against a server that runs nothing
+  and ≈ 1.4× against \`serve --socket\` with 10 hooks (the server's share ≈ 0.4 ms); \`bridge claude\` adds
+  ≈ 0.7–1 ms of its own over that client — the socket's ownership stats, the signal handlers installed
+  before the answer is in (≈ 0.2 ms), the checks of each reply. Tried and not kept (no faster, same
+  rounds): a greeting on connect so that the request itself confirms the call (one round trip fewer: the
+  trip costs ≈ 0.1 ms, each side's CPU is the cost); connecting while the stats run; one state machine
+  instead of a promise per reply. \`node:fs\` costs any process ≈ 2 ms to load (a trivial program 5.5 →
+  7.5 ms), which is why the served client never loads it and why the cold call pays it.
 - Tried: caching each hook as a CommonJS bundle evaluated with \`new Function\` (3.0 ms for 10 hooks,
   against 1.65 ms for \`import()\`: slower); one cached ESM bundle of all hooks (0.85 ms: 0.8 ms saved,
   not adopted yet — one hook's top-level throw would fail all, and stacks would name the cache file).

@@ -1,0 +1,85 @@
+/**
+ * The floor of a served agent call (SPEC §11): what the least a Bun client can do costs — read stdin,
+ * connect to a Unix socket, send the request, confirm it, print the answer — measured against a server
+ * that answers at once (no hooks), and against the real `serve --socket` of the same rounds. The two
+ * rows split a served call's cost into the client's part (our `bridge` vs this client, same server)
+ * and the server's part (the real server vs the instant one, same client).
+ */
+import { rmSync } from "node:fs";
+import { join } from "pathe";
+import { encodeLine, GO_LINE, type SocketRequest } from "../../src/bridges/socket-protocol.ts";
+import { trivialExecutable } from "./binary.ts";
+import { tempDir } from "./fixtures.ts";
+
+/** The client: this protocol's request, its `go` on the server's `ready`, the answer's stdout printed. */
+function clientSource(version: string): string {
+	return `const stdin = await Bun.stdin.bytes();
+const request = JSON.stringify({ agent: "claude", version: ${JSON.stringify(version)}, pwd: process.cwd(), env: {}, length: stdin.length }) + "\\n";
+const answer = await new Promise((resolve) => {
+	let text = "";
+	let confirmed = false;
+	Bun.connect({
+		unix: process.env.XCSH_BENCH_SOCKET,
+		socket: {
+			open(s) { s.write(request); s.write(stdin); },
+			data(s, chunk) {
+				text += new TextDecoder().decode(chunk);
+				for (let end = text.indexOf("\\n"); end >= 0; end = text.indexOf("\\n")) {
+					const line = JSON.parse(text.slice(0, end));
+					text = text.slice(end + 1);
+					if (!confirmed && line.ready === true) { confirmed = true; s.write(${JSON.stringify(GO_LINE)}); continue; }
+					resolve(line);
+					s.end();
+					return;
+				}
+			},
+			close() { resolve(undefined); },
+		},
+	});
+});
+if (typeof answer?.stdout !== "string") { console.error("no answer"); process.exit(1); }
+if (answer.stdout) console.log(answer.stdout);
+`;
+}
+
+/** A server of the bridge protocol that runs nothing: `ready` once the request is in, then an allow on `go`. */
+function instantServer(path: string): { stop(): void } {
+	const allow = encodeLine({ stdout: "", stderr: [], verdict: "allow" });
+	const ready = encodeLine({ ready: true });
+	const listener = Bun.listen<{ text: string; readied: boolean }>({
+		unix: path,
+		socket: {
+			open(socket) {
+				socket.data = { text: "", readied: false };
+			},
+			data(socket, chunk) {
+				const c = socket.data;
+				c.text += new TextDecoder().decode(chunk);
+				const end = c.text.indexOf("\n");
+				if (end < 0) return;
+				if (!c.readied) {
+					const request = JSON.parse(c.text.slice(0, end)) as SocketRequest;
+					if (c.text.length - end - 1 < request.length) return;
+					c.readied = true;
+					c.text = c.text.slice(end + 1 + request.length);
+					socket.write(ready);
+				}
+				if (c.text.includes(GO_LINE)) socket.end(allow);
+			},
+		},
+	});
+	return {
+		stop() {
+			listener.stop(true);
+			rmSync(path, { force: true });
+		},
+	};
+}
+
+/** The floor client, compiled like the trivial executable, and an instant server to answer it. */
+export async function socketFloor(version: string): Promise<{ client: string; socket: string; stop(): void }> {
+	const client = await trivialExecutable(clientSource(version));
+	const socket = join(tempDir("socket-floor"), "floor.sock");
+	const server = instantServer(socket);
+	return { client, socket, stop: () => server.stop() };
+}
