@@ -1,5 +1,5 @@
 import { type FSWatcher, realpathSync, statSync, watch } from "node:fs";
-import { basename, dirname, join } from "pathe";
+import { basename, dirname } from "pathe";
 import { hookWatchTargets } from "../discovery/register.ts";
 import { isModulePath } from "../hooks/module-files.ts";
 import type { LoadedHook } from "../hooks/types.ts";
@@ -93,15 +93,7 @@ export function watchHookFiles(targets: WatchTargets, debounceMs: number, onChan
 			// Unreadable folder: nothing to watch there.
 		}
 	}
-	// By the entries that matter, as the events are: a folder watched for a few names (the user's agent
-	// folder, for its settings and trust files) also gets the socket, the decision log, its rotation and
-	// the sessions folder, whose arrival is no change of the hooks — by the folder's own time it would
-	// reload every host loaded around then. A name not there yet has no time until it is created.
-	const stamped = [...targets.files];
-	for (const [dir, filter] of filters) {
-		if (filter === "all") stamped.push(dir);
-		else for (const name of filter) stamped.push(join(dir, name));
-	}
+	const stamped = [...targets.files, ...filters.keys()];
 	return {
 		close() {
 			clearTimeout(timer);
