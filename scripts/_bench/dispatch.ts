@@ -43,12 +43,16 @@ async function threeWay(
 	report: Report,
 	label: string,
 	candidates: { xcsh: () => unknown; map: () => unknown; hookable: () => unknown },
-): Promise<{ map: number; hookable: number }> {
-	const c = await compare([
-		{ name: "xcsh", fn: candidates.xcsh },
-		{ name: "map", fn: candidates.map },
-		{ name: "hookable", fn: candidates.hookable },
-	]);
+): Promise<{ map: number; hookable: number; spread: { map: string; hookable: string } }> {
+	// --check triples the rounds: a budget's median then moves less from noise than its margin.
+	const c = await compare(
+		[
+			{ name: "xcsh", fn: candidates.xcsh },
+			{ name: "map", fn: candidates.map },
+			{ name: "hookable", fn: candidates.hookable },
+		],
+		{ rounds: report.rounds(15) },
+	);
 	const ns = Object.fromEntries(c.results.map((r) => [r.name, r.nsPerOp]));
 	const ratios = { map: c.ratio("xcsh", "map"), hookable: c.ratio("xcsh", "hookable") };
 	await report.line(
@@ -56,7 +60,7 @@ async function threeWay(
 		`${formatNs(ns.xcsh as number).padStart(9)}  Map+await ${formatNs(ns.map as number).padStart(9)}  hookable ${formatNs(ns.hookable as number).padStart(9)}  ` +
 			`→ ${formatRatio(ratios.map)} Map, ${formatRatio(ratios.hookable)} hookable`,
 	);
-	return ratios;
+	return { ...ratios, spread: { map: c.spread("xcsh", "map"), hookable: c.spread("xcsh", "hookable") } };
 }
 
 /** `emit` of an event that keeps no result, N async or sync handlers. */
@@ -81,8 +85,8 @@ async function plainEmit(report: Report): Promise<void> {
 				hookable: () => hooks.callHook("turn_start", event, ctx),
 			});
 			if (kind === "async" && n >= 10) {
-				report.budget(`emit N=${n} async vs Map+await`, ratios.map, 1.2);
-				report.budget(`emit N=${n} async vs hookable`, ratios.hookable, 0.5);
+				report.budget(`emit N=${n} async vs Map+await`, ratios.map, 1.2, undefined, undefined, ratios.spread.map);
+				report.budget(`emit N=${n} async vs hookable`, ratios.hookable, 0.5, undefined, undefined, ratios.spread.hookable);
 			}
 		}
 	}
@@ -172,11 +176,14 @@ async function toolWrapper(report: Report): Promise<void> {
 	);
 	const hooked = new HookToolWrapper(tool, new HookRunner([hook], process.cwd()));
 	const params = { n: 1 };
-	const c = await compare([
-		{ name: "direct", fn: () => tool.execute("call_1", params) },
-		{ name: "bare", fn: () => bare.execute("call_1", params) },
-		{ name: "hooked", fn: () => hooked.execute("call_1", params) },
-	]);
+	const c = await compare(
+		[
+			{ name: "direct", fn: () => tool.execute("call_1", params) },
+			{ name: "bare", fn: () => bare.execute("call_1", params) },
+			{ name: "hooked", fn: () => hooked.execute("call_1", params) },
+		],
+		{ rounds: report.rounds(15) },
+	);
 	const ns = Object.fromEntries(c.results.map((r) => [r.name, r.nsPerOp]));
 	const bareRatio = c.ratio("bare", "direct");
 	await report.line("tool called directly", formatNs(ns.direct as number));
@@ -185,7 +192,7 @@ async function toolWrapper(report: Report): Promise<void> {
 		"wrapper, 1 pre + 1 post handler",
 		`${formatNs(ns.hooked as number)}  → ${formatRatio(c.ratio("hooked", "direct"))} direct`,
 	);
-	report.budget("HookToolWrapper, no handlers vs direct call", bareRatio, 2);
+	report.budget("HookToolWrapper, no handlers vs direct call", bareRatio, 2, undefined, undefined, c.spread("bare", "direct"));
 }
 
 /** Every in-process dispatch measurement. */

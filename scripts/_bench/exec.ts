@@ -1,8 +1,7 @@
 /** `execCommand("/bin/true")` against a raw `Bun.spawn` + `await exited`. */
 import { execCommand } from "../../src/exec/exec-command.ts";
 import { compare } from "./micro.ts";
-import { ratioSpread } from "./processes.ts";
-import { formatNs, formatRatio, formatSpread, type Report } from "./report.ts";
+import { formatNs, formatRatio, type Report } from "./report.ts";
 
 export async function benchExec(report: Report): Promise<void> {
 	await report.section("execCommand", "per call of /bin/true, median of interleaved rounds");
@@ -25,6 +24,5 @@ export async function benchExec(report: Report): Promise<void> {
 	const ratio = c.ratio("exec", "raw");
 	await report.line("Bun.spawn + await exited", formatNs(ns.raw as number));
 	await report.line("execCommand (both pipes read, capped)", `${formatNs(ns.exec as number)}  → ${formatRatio(ratio)} raw spawn`);
-	const rounds = (name: string) => ({ ms: c.results.find((r) => r.name === name)?.rounds ?? [] });
-	report.budget("execCommand vs raw Bun.spawn", ratio, 1.2, undefined, undefined, formatSpread(ratioSpread(rounds("exec"), rounds("raw"))));
+	report.budget("execCommand vs raw Bun.spawn", ratio, 1.2, undefined, undefined, c.spread("exec", "raw"));
 }

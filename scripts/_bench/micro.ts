@@ -5,6 +5,9 @@
  * result is the median over rounds, and ratios are medians of the per-round ratios (paired).
  */
 
+import { ratioSpread } from "./processes.ts";
+import { formatSpread } from "./report.ts";
+
 /** One thing to measure: `fn` is called once per operation; a returned promise is awaited. */
 export interface Candidate {
 	name: string;
@@ -35,6 +38,8 @@ export interface Comparison {
 	results: Measured[];
 	/** Median over rounds of `a / b`, measured in the same round: drift cancels out. */
 	ratio(a: string, b: string): number;
+	/** How the per-round ratios `a / b` spread, as a budget prints it (quartiles, extremes, rounds). */
+	spread(a: string, b: string): string;
 }
 
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>
@@ -104,6 +109,9 @@ export async function compare(candidates: readonly Candidate[], options: Compare
 			const ra = perRound[index(a)] as number[];
 			const rb = perRound[index(b)] as number[];
 			return median(ra.map((value, i) => value / (rb[i] as number)));
+		},
+		spread(a, b) {
+			return formatSpread(ratioSpread({ ms: perRound[index(a)] as number[] }, { ms: perRound[index(b)] as number[] }));
 		},
 	};
 }
