@@ -19,7 +19,7 @@ bun run bench -- --only agents,http   # some sections: dispatch, exec, discovery
 \`\`\``;
 
 const METHOD = `Dispatch numbers are medians of interleaved rounds (candidates alternate so load changes hit all
-of them; 15 rounds, 45 with `--check`, each budget with its spread). Cold starts run every command once per round, 40 rounds (120 with \`--check\`), in a rotating
+of them; 15 rounds, 45 with \`--check\`, each budget with its spread). Cold starts run every command once per round, 40 rounds (120 with \`--check\`), in a rotating
 order, with the payload on a stdin pipe; each ratio is the median of the per-round ratios, so a noisy
 moment hits both sides of it, and each budget shows how those ratios spread (quartiles, extremes). The
 per-call budgets name the one-file \`bun guard.ts\` of the same rounds, the floor any Bun program pays.
