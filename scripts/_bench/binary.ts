@@ -1,5 +1,5 @@
 /** The executables the bench starts: `dist/xcsh-hooks` (built when stale) and a trivial compiled program. */
-import { chmodSync, closeSync, copyFileSync, existsSync, fsyncSync, openSync, renameSync, statSync } from "node:fs";
+import { chmodSync, closeSync, copyFileSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, statSync } from "node:fs";
 import { join, relative } from "pathe";
 import { BENCH_DIR, tempDir, writeFiles } from "./fixtures.ts";
 import type { Report } from "./report.ts";
@@ -53,13 +53,14 @@ function writtenAfresh(from: string, to: string): void {
 		closeSync(fd);
 	}
 	renameSync(`${to}.tmp`, to);
-	// Out of the page cache (GNU dd's fadvise; elsewhere a no-op): the warm-up rounds read every program
-	// back the same way, through the kernel's readahead.
+	// Out of the page cache (GNU dd's fadvise; elsewhere a no-op)…
 	try {
 		Bun.spawnSync(["dd", `if=${to}`, "iflag=nocache", "count=0", "status=none"], { stdout: "ignore", stderr: "ignore" });
 	} catch {
 		// no dd here: the programs stay as written
 	}
+	// …and read back whole, in order: no page of it is left to fault in from the disk during a measurement.
+	readFileSync(to);
 }
 
 let ensured: Promise<void> | undefined;
