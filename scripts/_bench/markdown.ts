@@ -19,8 +19,8 @@ bun run bench -- --only agents,http   # some sections: dispatch, exec, discovery
 \`\`\``;
 
 const METHOD = `Dispatch numbers are medians of interleaved rounds (candidates alternate so load changes hit all
-of them; 15 rounds, 45 with \`--check\`, each budget with its spread). Cold starts run every command once per round, 40 rounds (120 with \`--check\`), in a rotating
-order, with the payload on a stdin pipe; each ratio is the median of the per-round ratios, so a noisy
+of them; 15 rounds, 45 with \`--check\`, each budget with its spread). Cold starts run every command once
+per round, 40 rounds (120 with \`--check\`), in a rotating order, with the payload on a stdin pipe; each ratio is the median of the per-round ratios, so a noisy
 moment hits both sides of it, and each budget shows how those ratios spread (quartiles, extremes). The
 per-call budgets name the one-file \`bun guard.ts\` of the same rounds, the floor any Bun program pays.
 \`serve --http\` is timed from the client's \`fetch\` to the end of the answer, in three blocks of requests;
@@ -53,10 +53,10 @@ figure Bun's own cost of the API, not of our code):
 - The first TypeScript file imported from disk costs ≈ 1.3 ms (resolver and transpiler start-up, the
   directory walk above it), each further hook ≈ 0.03–0.3 ms.
 - The floor of a served call (the two "floor" rows): a minimal Bun client of the same protocol (read stdin,
-  connect, request, \`go\`, print the answer) costs ≈ 1.25–1.35× trivial against a server that runs nothing
-  and ≈ 1.4× against \`serve --socket\` with 10 hooks (the server's share ≈ 0.4 ms); \`bridge claude\` adds
-  ≈ 0.7–1 ms of its own over that client — the socket's ownership stats, the signal handlers installed
-  before the answer is in (≈ 0.2 ms), the checks of each reply. Tried and not kept (no faster, same
+  connect, request, \`go\`, print the answer) costs ≈ 1.1–1.4× trivial against a server that runs nothing
+  and ≈ 1.1–1.5× against \`serve --socket\` with 10 hooks (the server's share 0–0.5 ms from run to run);
+  \`bridge claude\` adds ≈ 0.5–1 ms of its own over that client — the socket's ownership stats, the signal
+  listeners installed before the answer is in (≈ 0.1–0.2 ms), the checks of each reply. Tried and not kept (no faster, same
   rounds): a greeting on connect so that the request itself confirms the call (one round trip fewer: the
   trip costs ≈ 0.1 ms, each side's CPU is the cost); connecting while the stats run; one state machine
   instead of a promise per reply. \`node:fs\` costs any process ≈ 2 ms to load (a trivial program 5.5 →

@@ -46,25 +46,26 @@ if (answer.stdout) console.log(answer.stdout);
 function instantServer(path: string): { stop(): void } {
 	const allow = encodeLine({ stdout: "", stderr: [], verdict: "allow" });
 	const ready = encodeLine({ ready: true });
-	const listener = Bun.listen<{ text: string; readied: boolean }>({
+	// Bytes, not text: the request's `length` counts the payload's bytes.
+	const listener = Bun.listen<{ bytes: Buffer; readied: boolean }>({
 		unix: path,
 		socket: {
 			open(socket) {
-				socket.data = { text: "", readied: false };
+				socket.data = { bytes: Buffer.alloc(0), readied: false };
 			},
 			data(socket, chunk) {
 				const c = socket.data;
-				c.text += new TextDecoder().decode(chunk);
-				const end = c.text.indexOf("\n");
-				if (end < 0) return;
+				c.bytes = Buffer.concat([c.bytes, chunk]);
 				if (!c.readied) {
-					const request = JSON.parse(c.text.slice(0, end)) as SocketRequest;
-					if (c.text.length - end - 1 < request.length) return;
+					const end = c.bytes.indexOf(10);
+					if (end < 0) return;
+					const request = JSON.parse(c.bytes.subarray(0, end).toString("utf8")) as SocketRequest;
+					if (c.bytes.length - end - 1 < request.length) return;
 					c.readied = true;
-					c.text = c.text.slice(end + 1 + request.length);
+					c.bytes = c.bytes.subarray(end + 1 + request.length);
 					socket.write(ready);
 				}
-				if (c.text.includes(GO_LINE)) socket.end(allow);
+				if (c.bytes.includes(GO_LINE)) socket.end(allow);
 			},
 		},
 	});
