@@ -13,6 +13,8 @@ const BUILT = join(ROOT, "dist", "xcsh-hooks");
  * program each run compiles. How a file sits in the page cache moves its start-up: two byte-identical
  * copies of the executable, one written just now and one the machine had run for an hour, took 8.8 and
  * 10.6 ms (the same once the cache was dropped) — more than a budget's margin, and on one side only.
+ * Set by {@link ensureExecutable}, which every section that starts it awaits first; until then a path
+ * where nothing is, so a section that forgot fails at once instead of timing the stale build.
  */
 export let BIN = join(BENCH_DIR, "xcsh-hooks");
 
