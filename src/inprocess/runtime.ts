@@ -1,11 +1,14 @@
 import { writeSync } from "node:fs";
 import { join } from "pathe";
-import type { InProcessDecision, InProcessRuntime } from "../agents/_shared/inprocess.ts";
+import type { InProcessDecision, InProcessRuntime, InProcessToolCall } from "../agents/_shared/inprocess.ts";
 import { errorMessage } from "../hooks/_describe.ts";
+import { readSettingsFile, userSettingsPath } from "../discovery/settings.ts";
 import { gateToolCall } from "../hooks/tool-wrapper.ts";
 import type { AgentMessage, HookEvent, HookLoadError } from "../hooks/types.ts";
 import { guardHookExitInAgent } from "../host/agent-exit-guard.ts";
+import { logDecision } from "../host/decisions.ts";
 import { createHost, describeSkips, type Host } from "../host/host.ts";
+import { oneLine } from "../one-line.ts";
 import { userAgentDir } from "../paths.ts";
 import { discoveryTargets, type HookWatcher, watchHookFiles, watchHost } from "../serve/watch.ts";
 import { defaultTrustFile } from "../trust/trust-store.ts";
@@ -17,7 +20,9 @@ import { builtinToolParameters } from "../tools/parameters.ts";
  * the CLI's handler timeouts), reloaded when anything they depend on changes (as `serve` does), and
  * fail closed: these agents skip a plugin that throws at init and carry on unguarded, so nothing here
  * throws at start; a load that failed, or a hook that failed to load, blocks every tool call with a
- * reason naming it, until a reload succeeds.
+ * reason naming it, until a reload succeeds. Every tool call's decision goes to the decision log and
+ * the team's collector, as a bridge call's does (SPEC §12, §14): the agent, its session, the tool, the
+ * verdict, the deciding hook — never the tool's input.
  */
 
 /** Options of {@link startInProcess}. */
@@ -40,8 +45,12 @@ export interface InProcessHandle extends InProcessRuntime {
 	close(): void;
 }
 
-/** A generation of loaded hooks, or why there are none. */
-type Loaded = { host: Host; failure?: undefined } | { host?: undefined; failure: string };
+/** A generation of loaded hooks, or why there are none (with the user's settings, for the decision log). */
+type Loaded =
+	| { host: Host; failure?: undefined; settings?: undefined }
+	| { host?: undefined; failure: string; settings: Record<string, unknown> };
+/** A tool call's decision and the hook that decided it. */
+type Decided = { decision: InProcessDecision; hook?: string | undefined };
 
 /** Why a `tool_call` is blocked when hooks failed to load, naming each hook. */
 export function inProcessLoadReason(errors: HookLoadError[]): string {
@@ -88,7 +97,12 @@ export async function startInProcess(options: InProcessOptions): Promise<InProce
 		} catch (error) {
 			const failure = `xcsh-hooks could not load hooks for ${cwd} (fail closed): ${errorMessage(error)}`;
 			log(failure);
-			return { failure };
+			// The user's `decisionLog: false` holds for the blocks that follow too.
+			const settings = await readSettingsFile(userSettingsPath()).then(
+				(read) => read.settings ?? {},
+				() => ({}),
+			);
+			return { failure, settings };
 		}
 	};
 
@@ -145,19 +159,47 @@ export async function startInProcess(options: InProcessOptions): Promise<InProce
 
 	const block = (reason: string): InProcessDecision => ({ block: true, reason });
 
+	/** What a tool call decided, and the hook that decided it. */
+	const decide = async (loaded: Loaded, call: InProcessToolCall): Promise<Decided> => {
+		if (!loaded.host) return { decision: block(loaded.failure) };
+		if (loaded.host.loadErrors.length > 0) return { decision: block(inProcessLoadReason(loaded.host.loadErrors)) };
+		const event = { type: "tool_call" as const, toolName: call.toolName, toolCallId: call.toolCallId, input: call.input };
+		const gate = await gateToolCall(loaded.host.runner, event, () => builtinToolParameters(call.toolName));
+		if (gate.block)
+			return { decision: block(gate.result === undefined ? namingHook(gate.reason, gate.hookPath) : gate.reason), hook: gate.hookPath };
+		return { decision: { block: false, input: gate.result?.input }, hook: gate.hookPath };
+	};
+	/** Puts a decision on record; the log or the collector failing never changes the call (logDecision never throws). */
+	const record = (call: InProcessToolCall, loaded: Loaded | undefined, decided: Decided, ms: number) => {
+		const { decision } = decided;
+		logDecision(
+			{ settings: loaded?.host?.settings ?? loaded?.settings ?? {} },
+			{
+				agent: options.agent,
+				session: call.sessionId,
+				event: call.event,
+				tool: call.toolName,
+				decision: decision.block ? "deny" : decision.input !== undefined ? "rewrite" : "allow",
+				reason: decision.block ? oneLine(decision.reason) : undefined,
+				hook: decided.hook,
+				durationMs: Math.round(ms * 10) / 10,
+			},
+		);
+	};
+
 	return {
 		async toolCall(call) {
+			const started = performance.now();
+			let loaded: Loaded | undefined;
+			let decided: Decided;
 			try {
-				const loaded = await ready();
-				if (!loaded.host) return block(loaded.failure);
-				if (loaded.host.loadErrors.length > 0) return block(inProcessLoadReason(loaded.host.loadErrors));
-				const event = { type: "tool_call" as const, ...call };
-				const gate = await gateToolCall(loaded.host.runner, event, () => builtinToolParameters(call.toolName));
-				if (gate.block) return block(gate.result === undefined ? namingHook(gate.reason, gate.hookPath) : gate.reason);
-				return { block: false, input: gate.result?.input };
+				loaded = await ready();
+				decided = await decide(loaded, call);
 			} catch (error) {
-				return block(`xcsh-hooks failed while deciding this call (fail closed): ${errorMessage(error)}`);
+				decided = { decision: block(`xcsh-hooks failed while deciding this call (fail closed): ${errorMessage(error)}`) };
 			}
+			record(call, loaded, decided, performance.now() - started);
+			return decided.decision;
 		},
 		async toolResult(event) {
 			const { host } = await ready();

@@ -11,7 +11,7 @@ import { startInProcess } from "../../src/inprocess/runtime.ts";
 const scenario = process.argv[2];
 const out: Record<string, unknown> = {};
 const handle = await startInProcess({ agent: "opencode", directory: process.cwd(), log: () => {} });
-const rm = () => handle.toolCall({ toolName: "bash", toolCallId: "c1", input: { command: "rm -rf build" } });
+const rm = () => handle.toolCall({ toolName: "bash", toolCallId: "c1", input: { command: "rm -rf build" }, event: "tool.execute.before" });
 
 if (scenario === "reload-race") {
 	// The armed hook, re-imported by this reload, adds a blocking hook to the folder while the load runs.

@@ -92,6 +92,31 @@ for (const cli of useClis()) {
 			expect(JSON.stringify(out)).not.toContain("sk-live-123");
 			expect(out.system).toEqual(["You are OpenCode.", "TEST-CONTEXT for hello there"]);
 			expect(existsSync(join(p.proj, "build", "keep.txt"))).toBe(true);
+			// Every tool call on record, as a bridge call's (the agent, its session, the verdict, the deciding hook), never the input.
+			const log = readFileSync(join(p.home, ".xcsh", "agent", "decisions.jsonl"), "utf8");
+			const lines = log
+				.trim()
+				.split("\n")
+				.map((line) => JSON.parse(line) as Record<string, unknown>);
+			const guard = join(p.proj, ".xcsh", "hooks", "guard.ts");
+			const rewrite = join(p.proj, ".xcsh", "hooks", "rewrite.ts");
+			expect(lines.map(({ time: _t, durationMs: _d, ...rest }) => rest)).toEqual([
+				{
+					agent: "opencode",
+					session: "ses_1",
+					event: "tool.execute.before",
+					tool: "bash",
+					decision: "deny",
+					reason: expect.stringContaining("TEST-GUARD: "),
+					hook: guard,
+				},
+				{ agent: "opencode", session: "ses_1", event: "tool.execute.before", tool: "bash", decision: "allow" },
+				{ agent: "opencode", session: "ses_1", event: "tool.execute.before", tool: "bash", decision: "rewrite", hook: rewrite },
+				{ agent: "opencode", session: "ses_1", event: "tool.execute.before", tool: "read", decision: "allow" },
+				{ agent: "opencode", session: "ses_1", event: "tool.execute.before", tool: "bash", decision: "allow" },
+			]);
+			for (const line of lines) expect(line.durationMs).toBeGreaterThanOrEqual(0);
+			expect(log).not.toContain("keep me"); // a tool's input is never logged
 		}, 120_000);
 
 		test("context: a handler that returns nothing leaves OpenCode's messages as they are; drops and edits land, tool parts kept", async () => {
@@ -127,6 +152,20 @@ for (const cli of useClis()) {
 				expect(call.reason).toContain("broken.ts");
 				expect(call.reason).toContain("BROKEN-AT-LOAD");
 			}
+			// Both blocks on record; a user's `"decisionLog": false` writes none.
+			const log = join(p.home, ".xcsh", "agent", "decisions.jsonl");
+			const denied = readFileSync(log, "utf8")
+				.trim()
+				.split("\n")
+				.map((line) => JSON.parse(line) as { decision: string; reason: string });
+			expect(denied.map((d) => [d.decision, d.reason.includes("BROKEN-AT-LOAD")])).toEqual([
+				["deny", true],
+				["deny", true],
+			]);
+			const quiet = await project(cli, { ".xcsh/hooks/broken.ts": 'throw new Error("BROKEN-AT-LOAD");\nexport default function () {}\n' });
+			writeFileSync(join(quiet.home, ".xcsh", "agent", "settings.json"), '{ "decisionLog": false }\n');
+			expect((await host(quiet, ["rm"])).rm.ran).toBe(false);
+			expect(existsSync(join(quiet.home, ".xcsh", "agent", "decisions.jsonl"))).toBe(false);
 		}, 120_000);
 
 		test("a hook that throws, or returns an invalid result, blocks the call naming the hook", async () => {

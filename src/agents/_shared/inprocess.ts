@@ -9,10 +9,21 @@ import type { AgentMessage, HookEvent, ToolResultEventResult } from "../../hooks
 /** A `tool_call` as the runtime decides it: a block with its reason, or the input the tool must run with. */
 export type InProcessDecision = { block: true; reason: string } | { block: false; input?: Record<string, unknown> | undefined };
 
+/** A tool call as the agent's plugin hands it to the runtime. */
+export interface InProcessToolCall {
+	toolName: string;
+	toolCallId: string;
+	input: Record<string, unknown>;
+	/** The agent's hook that asked (`tool.execute.before`), as the decision log names it. */
+	event: string;
+	/** The agent's session id, when it gives one. */
+	sessionId?: string | undefined;
+}
+
 /** What the runtime offers an agent's plugin hooks. Never throws except {@link toolCall}'s caller throwing the block. */
 export interface InProcessRuntime {
-	/** Decides a tool call (fail closed: load errors, handler errors, timeouts and invalid results block). */
-	toolCall(event: { toolName: string; toolCallId: string; input: Record<string, unknown> }): Promise<InProcessDecision>;
+	/** Decides a tool call (fail closed: load errors, handler errors, timeouts and invalid results block) and puts it in the decision log. */
+	toolCall(call: InProcessToolCall): Promise<InProcessDecision>;
 	/** Runs `tool_result` (chained); `undefined` when no hook changed anything. */
 	toolResult(event: Extract<HookEvent, { type: "tool_result" }>): Promise<ToolResultEventResult | undefined>;
 	/** Runs `before_agent_start` for one prompt: the text of the message hooks inject, if any. */

@@ -152,11 +152,20 @@ function opencodeHooks(runtime: InProcessRuntime): Record<string, unknown> {
 	const calls = new Map<string, MappedTool>(); // callID → the call as hooks saw it
 
 	return {
-		"tool.execute.before": async (input: { tool: string; callID: string }, output: { args: Record<string, unknown> }) => {
+		"tool.execute.before": async (
+			input: { tool: string; sessionID?: unknown; callID: string },
+			output: { args: Record<string, unknown> },
+		) => {
 			if (!isRecord(output.args)) output.args = {};
 			const original = output.args;
 			const mapped = toBuiltin(OPENCODE_TOOL_RULES, input.tool, original);
-			const decision = await runtime.toolCall({ toolName: mapped.toolName, toolCallId: input.callID, input: mapped.input });
+			const decision = await runtime.toolCall({
+				toolName: mapped.toolName,
+				toolCallId: input.callID,
+				input: mapped.input,
+				event: "tool.execute.before",
+				sessionId: typeof input.sessionID === "string" ? input.sessionID : undefined,
+			});
 			if (decision.block) throw new Error(decision.reason);
 			if (decision.input !== undefined) {
 				replaceInPlace(original, toAgentInput(mapped, original, decision.input));
