@@ -123,6 +123,63 @@ for (const cli of clis)
 		);
 
 		test.concurrent(
+			"a system hook whose imports a user could edit, or that imports a file not there, does not load; root's own helpers do",
+			async () => {
+				const dir = tempDir();
+				const home = privateHome();
+				const out = join(dir, "out");
+				mkdirSync(out);
+				const call = q(bashCall("rm -rf build"));
+				const o = (name: string) => q(join(out, name));
+				const POLICY = `export const blocked = (c) => c.includes("rm -rf");\n`;
+				const importing = (from: string) =>
+					`import { blocked } from ${JSON.stringify(from)};\nexport default (pi) => pi.on("tool_call", (e) => (blocked(String(e.input.command)) ? { block: true, reason: "SYSTEM-GUARD" } : undefined));\n`;
+				const guard = (from: string) => `printf %s ${q(importing(from))} > /etc/xcsh/hooks/guard.ts && chmod 644 /etc/xcsh/hooks/guard.ts`;
+				const emit = (name: string) => `echo ${call} | X emit tool_call > ${o(name)} 2>&1; echo $? >> ${o(name)}`;
+				await inNamespace(
+					cli,
+					[
+						// A helper in a folder a user owns (uid 65534), the file itself root's.
+						"mkdir -p /etc/xcsh/u && chown 65534 /etc/xcsh/u",
+						`printf %s ${q(POLICY)} > /etc/xcsh/u/policy.ts && chmod 644 /etc/xcsh/u/policy.ts`,
+						guard("/etc/xcsh/u/policy.ts"),
+						emit("user-folder.txt"),
+						// A helper beside the guard, in root's folder, that anyone may write.
+						"mkdir -p /etc/xcsh/hooks/lib && chmod 755 /etc/xcsh/hooks/lib",
+						`printf %s ${q(POLICY)} > /etc/xcsh/hooks/lib/policy.ts && chmod 666 /etc/xcsh/hooks/lib/policy.ts`,
+						guard("./lib/policy.ts"),
+						emit("writable.txt"),
+						// An import of a file that is not there (whoever may create it would write the guard).
+						guard("./lib/missing.ts"),
+						emit("missing.txt"),
+						// Control: the helper root's alone.
+						"chmod 644 /etc/xcsh/hooks/lib/policy.ts",
+						guard("./lib/policy.ts"),
+						emit("root.txt"),
+					].join("\n"),
+					{ cwd: dir, home },
+				);
+				const read = (name: string) => readFileSync(join(out, name), "utf8");
+				expect(read("user-folder.txt")).toContain(
+					"/etc/xcsh/hooks not loaded, none of it runs: /etc/xcsh/hooks/guard.ts imports /etc/xcsh/u/policy.ts, /etc/xcsh/u is not owned by root (uid 65534)",
+				);
+				expect(read("writable.txt")).toContain(
+					"/etc/xcsh/hooks not loaded, none of it runs: /etc/xcsh/hooks/guard.ts imports /etc/xcsh/hooks/lib/policy.ts, /etc/xcsh/hooks/lib/policy.ts is writable by others",
+				);
+				expect(read("missing.txt")).toContain(
+					"/etc/xcsh/hooks not loaded, none of it runs: the imports of /etc/xcsh/hooks/guard.ts cannot be checked",
+				);
+				expect(read("missing.txt")).toContain("missing.ts");
+				for (const name of ["user-folder.txt", "writable.txt", "missing.txt"]) expect(read(name)).not.toContain("SYSTEM-GUARD");
+				const root = read("root.txt");
+				expect(root).toContain("SYSTEM-GUARD");
+				expect(root).not.toContain("not loaded");
+				expect(root.trim().endsWith("2")).toBe(true);
+			},
+			CELL_TIMEOUT_MS,
+		);
+
+		test.concurrent(
 			"a managed entry drops BUN_BE_BUN and BUN_OPTIONS, which a project can put in the agent's environment, before the executable starts",
 			async () => {
 				const dir = tempDir();
