@@ -50,6 +50,15 @@ function inNamespace(cli: Cli, script: string, options: { cwd: string; home: str
 	});
 }
 
+/** A cell's folders: the project (`dir`), a private HOME, `out` for what the script writes, and `o(name)` quoting a file in it. */
+function cellDirs() {
+	const dir = tempDir();
+	const home = privateHome();
+	const out = join(dir, "out");
+	mkdirSync(out);
+	return { dir, home, out, o: (name: string) => q(join(out, name)) };
+}
+
 afterAll(() => {
 	expect(existsSync("/etc/xcsh")).toBe(false);
 });
@@ -83,12 +92,8 @@ for (const cli of clis)
 		test.concurrent(
 			"a system hook reached through a symlink into a user's folder does not load; a managed --command below a user's folder is refused",
 			async () => {
-				const dir = tempDir();
-				const home = privateHome();
-				const out = join(dir, "out");
-				mkdirSync(out);
+				const { dir, home, out, o } = cellDirs();
 				const call = q(bashCall("rm -rf build"));
-				const o = (name: string) => q(join(out, name));
 				await inNamespace(
 					cli,
 					[
@@ -125,12 +130,8 @@ for (const cli of clis)
 		test.concurrent(
 			"a system hook whose imports a user could edit, or that imports a file not there, does not load; root's own helpers do",
 			async () => {
-				const dir = tempDir();
-				const home = privateHome();
-				const out = join(dir, "out");
-				mkdirSync(out);
+				const { dir, home, out, o } = cellDirs();
 				const call = q(bashCall("rm -rf build"));
-				const o = (name: string) => q(join(out, name));
 				const POLICY = `export const blocked = (c) => c.includes("rm -rf");\n`;
 				const importing = (from: string) =>
 					`import { blocked } from ${JSON.stringify(from)};\nexport default (pi) => pi.on("tool_call", (e) => (blocked(String(e.input.command)) ? { block: true, reason: "SYSTEM-GUARD" } : undefined));\n`;
@@ -182,11 +183,7 @@ for (const cli of clis)
 		test.concurrent(
 			"a managed entry drops BUN_BE_BUN and BUN_OPTIONS, which a project can put in the agent's environment, before the executable starts",
 			async () => {
-				const dir = tempDir();
-				const home = privateHome();
-				const out = join(dir, "out");
-				mkdirSync(out);
-				const o = (name: string) => q(join(out, name));
+				const { dir, home, out, o } = cellDirs();
 				// What a cloned repository brings: a `bridge` script (plain Bun runs it) and a preload.
 				writeFiles(dir, {
 					bridge: `require("node:fs").writeFileSync(${JSON.stringify(join(out, "ran-bridge"))}, "x"); process.exit(0);\n`,
@@ -219,10 +216,7 @@ for (const cli of clis)
 		test.concurrent(
 			"install codex --managed refuses, and keeps the file, when our tables would make the administrator's requirements.toml invalid",
 			async () => {
-				const dir = tempDir();
-				const home = privateHome();
-				const out = join(dir, "out");
-				mkdirSync(out);
+				const { dir, home, out } = cellDirs();
 				const admin = '[hooks]\nPreToolUse = [{ matcher = "Bash", hooks = [{ type = "command", command = "/usr/local/bin/audit" }] }]\n';
 				await inNamespace(
 					cli,
@@ -244,12 +238,8 @@ for (const cli of clis)
 		test.concurrent(
 			"a managed --command with a relative path, or running Bun that would read the project's bunfig.toml, is refused",
 			async () => {
-				const dir = tempDir();
-				const home = privateHome();
-				const out = join(dir, "out");
-				mkdirSync(out);
+				const { dir, home, out, o } = cellDirs();
 				const bun = "/etc/xcsh/bin/bun";
-				const o = (name: string) => q(join(out, name));
 				await inNamespace(
 					cli,
 					[
