@@ -6,6 +6,7 @@ import { startModelServer, type ModelServer, type SubagentScript } from "../mode
 import type { ToolStep } from "../model/types.ts";
 import { runProcess } from "../process.ts";
 import { createSandbox, type Sandbox } from "../sandbox.ts";
+import { readLines } from "./_jsonl.ts";
 import { sh } from "./_selfcheck.ts";
 import type { AgentCase, CaseContext } from "./types.ts";
 
@@ -32,20 +33,6 @@ interface Seen {
 	mcp?: { server: string; tool: string };
 	subagent?: { id: string; type?: string };
 	agent?: { name: string; subagent?: { id: string; type?: string; parentId?: string } };
-}
-
-function readLines<T>(file: string): T[] {
-	if (!existsSync(file)) return [];
-	return readFileSync(file, "utf8")
-		.split("\n")
-		.filter((line) => line.trim())
-		.flatMap((line) => {
-			try {
-				return [JSON.parse(line) as T];
-			} catch {
-				return [];
-			}
-		});
 }
 
 /**

@@ -6,6 +6,7 @@ import { runProcess } from "../process.ts";
 import type { Sandbox } from "../sandbox.ts";
 import { SECRET } from "../scenario.ts";
 import { approveHooks, bridgeHookFiles, bridgeMarkers } from "./_bridge.ts";
+import { readLines } from "./_jsonl.ts";
 import { drive } from "./drive.ts";
 import type { AgentCase } from "./types.ts";
 
@@ -100,6 +101,18 @@ export function pluginSuiteCase(driver: AgentDriver): AgentCase {
 					// The agent's own store (sessions, tool parts with their metadata) under XDG_DATA_HOME.
 					const stored = filesUnder(join(sandbox.home, ".local", "share")).filter((file) => readFileSync(file).includes(SECRET));
 					c.expect("redaction: the secret is in no file of the agent's stored session", stored.length === 0, stored.slice(0, 3).join(", "));
+					// Every call on record, as a bridge's: the blocked one a deny of bash, with the agent's session id.
+					const decisions = readLines<{ agent?: string; event?: string; tool?: string; decision?: string; session?: string }>(
+						join(sandbox.home, ".xcsh", "agent", "decisions.jsonl"),
+					);
+					c.expect(
+						"the decision log has the blocked call: a deny of bash at tool.execute.before, with the session, and an allow",
+						decisions.some(
+							(d) =>
+								d.agent === driver.id && d.event === "tool.execute.before" && d.tool === "bash" && d.decision === "deny" && !!d.session,
+						) && decisions.some((d) => d.agent === driver.id && d.decision === "allow"),
+						JSON.stringify(decisions).slice(0, 600),
+					);
 				},
 			});
 		},
