@@ -18,21 +18,16 @@ export function decisionOf(dispatched: Dispatched): Pick<DecisionEntry, "decisio
  * `"decisionLog": false`, and queues it for the OpenTelemetry collector when one is configured
  * (src/decisions/otlp.ts; `env` is the calling agent's, which names it). The export does not depend on
  * `decisionLog`: a user silencing the local file does not silence the team's collector. Never throws: a
- * log that cannot be written is one warning on stderr; an export that fails is lost quietly.
+ * log that cannot be written is one warning (on stderr, or to `warn`); an export that fails is lost quietly.
  */
 export function logDecision(
 	host: Pick<Host, "settings">,
 	entry: DecisionEntry,
 	env: Readonly<Record<string, string | undefined>> = process.env,
+	warn: (warning: string) => void = (warning) => void writeSync(2, `warning: ${warning}\n`),
 ): void {
 	const time = entry.time ?? new Date().toISOString();
-	appendDecision(
-		{ ...entry, time },
-		{
-			enabled: decisionLogEnabled(host.settings),
-			onWarning: (warning) => void writeSync(2, `warning: ${warning}\n`),
-		},
-	);
+	appendDecision({ ...entry, time }, { enabled: decisionLogEnabled(host.settings), onWarning: warn });
 	try {
 		const target = otlpTarget(host.settings, env);
 		if (target) exportDecision(target, { ...entry, time });

@@ -6,6 +6,7 @@ import { readSettingsFile, userSettingsPath } from "../discovery/settings.ts";
 import { gateToolCall } from "../hooks/tool-wrapper.ts";
 import type { AgentMessage, HookEvent, HookLoadError } from "../hooks/types.ts";
 import { guardHookExitInAgent } from "../host/agent-exit-guard.ts";
+import { flushDecisionExports } from "../decisions/otlp-queue.ts";
 import { logDecision } from "../host/decisions.ts";
 import { createHost, describeSkips, type Host } from "../host/host.ts";
 import { oneLine } from "../one-line.ts";
@@ -169,11 +170,24 @@ export async function startInProcess(options: InProcessOptions): Promise<InProce
 			return { decision: block(gate.result === undefined ? namingHook(gate.reason, gate.hookPath) : gate.reason), hook: gate.hookPath };
 		return { decision: { block: false, input: gate.result?.input }, hook: gate.hookPath };
 	};
-	/** Puts a decision on record; the log or the collector failing never changes the call (logDecision never throws). */
+	// A log that cannot be written says so once in the agent's log, not on every call.
+	const warned = new Set<string>();
+	const warnOnce = (warning: string) => {
+		if (warned.has(warning)) return;
+		warned.add(warning);
+		log(`warning: ${warning}`);
+	};
+	/**
+	 * Puts a decision on record, with the settings of the hooks that decided (or of the last load, when
+	 * the call failed before it had hooks). Queued collector records go out now, in the background: an
+	 * agent run that ends right after its last call (`opencode run`) does not take them with it. Nothing
+	 * here can change the call's answer.
+	 */
 	const record = (call: InProcessToolCall, loaded: Loaded | undefined, decided: Decided, ms: number) => {
 		const { decision } = decided;
+		const from = loaded ?? current;
 		logDecision(
-			{ settings: loaded?.host?.settings ?? loaded?.settings ?? {} },
+			{ settings: from.host?.settings ?? from.settings ?? {} },
 			{
 				agent: options.agent,
 				session: call.sessionId,
@@ -184,7 +198,10 @@ export async function startInProcess(options: InProcessOptions): Promise<InProce
 				hook: decided.hook,
 				durationMs: Math.round(ms * 10) / 10,
 			},
+			process.env,
+			warnOnce,
 		);
+		void flushDecisionExports();
 	};
 
 	return {
@@ -198,7 +215,11 @@ export async function startInProcess(options: InProcessOptions): Promise<InProce
 			} catch (error) {
 				decided = { decision: block(`xcsh-hooks failed while deciding this call (fail closed): ${errorMessage(error)}`) };
 			}
-			record(call, loaded, decided, performance.now() - started);
+			try {
+				record(call, loaded, decided, performance.now() - started);
+			} catch {
+				// the record is never a reason for a call to fail, or to pass
+			}
 			return decided.decision;
 		},
 		async toolResult(event) {

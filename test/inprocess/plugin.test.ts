@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { minimalEnv, runArgv, runCli, useClis } from "../faults/_cli.ts";
 import { tempDir, writeFiles } from "../faults/_fixtures.ts";
@@ -166,6 +166,21 @@ for (const cli of useClis()) {
 			writeFileSync(join(quiet.home, ".xcsh", "agent", "settings.json"), '{ "decisionLog": false }\n');
 			expect((await host(quiet, ["rm"])).rm.ran).toBe(false);
 			expect(existsSync(join(quiet.home, ".xcsh", "agent", "decisions.jsonl"))).toBe(false);
+		}, 120_000);
+
+		test("hooks that cannot be loaded at all block every call, on record unless the user's settings say decisionLog: false", async () => {
+			for (const quiet of [false, true]) {
+				const p = await project(cli, { ".xcsh/hooks/guard.ts": HOOKS[".xcsh/hooks/guard.ts"] as string });
+				// The session file the runtime opens is a folder: the host cannot be created.
+				mkdirSync(join(p.home, ".xcsh", "agent", "sessions", "opencode.jsonl"), { recursive: true });
+				if (quiet) writeFileSync(join(p.home, ".xcsh", "agent", "settings.json"), '{ "decisionLog": false }\n');
+				const out = await host(p, ["rm"]);
+				expect(out.rm.ran).toBe(false);
+				expect(out.rm.reason).toContain("could not load hooks");
+				const log = join(p.home, ".xcsh", "agent", "decisions.jsonl");
+				if (quiet) expect(existsSync(log)).toBe(false);
+				else expect(JSON.parse(readFileSync(log, "utf8").trim())).toMatchObject({ agent: "opencode", decision: "deny", tool: "bash" });
+			}
 		}, 120_000);
 
 		test("a hook that throws, or returns an invalid result, blocks the call naming the hook", async () => {
