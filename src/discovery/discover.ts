@@ -277,12 +277,24 @@ export async function planHooks(configuredPaths: string[], cwd: string, options:
 	const plan: HookPlan = { entries: [], load: [], sources: new Map(), failClosed: [], skipped: [], warnings, settings };
 	const keys = new Map<string, { path: string; level: HookSource["level"] }>();
 	const chosen = new Set<string>();
+	let system: import("./system-imports.ts").SystemImportCheck | undefined;
 	for (const candidate of candidates) {
 		const { path, source, hook } = candidate;
 		const entry = (status: PlannedHook["status"], detail?: string) => plan.entries.push({ path, source, hook, status, detail });
 		if (candidate.disabled) {
 			entry("disabled", candidate.disabled);
 			continue;
+		}
+		// A system hook runs only what is root's alone: a helper a user could change fails it closed.
+		if (hook?._source.provider === SYSTEM_PROVIDER) {
+			// Required here: machines without a system folder never load the checker.
+			system ??= new (require("./system-imports.ts") as typeof import("./system-imports.ts")).SystemImportCheck();
+			const problem = system.problemOf(path);
+			if (problem) {
+				plan.failClosed.push({ path, error: `${problem}; the system hook does not run (fail closed)` });
+				entry("fails-closed", problem);
+				continue;
+			}
 		}
 		const verdict = trusted?.get(candidate);
 		if (verdict && !verdict.run) {

@@ -1,8 +1,5 @@
-import { lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
-import { readRegularFile } from "../fs/regular-file.ts";
+import { lstatSync, readdirSync, statSync } from "node:fs";
 import { rootOnlyProblem } from "../fs/root-owned.ts";
-import { importGraph } from "../hooks/import-graph.ts";
-import { isModulePath } from "../hooks/module-files.ts";
 import type { Hook } from "./hooks-capability.ts";
 import type { ProviderDefinition } from "../capability/registry.ts";
 import { MODULE_GLOB } from "../hooks/module-files.ts";
@@ -13,10 +10,6 @@ import { type HookDir, prePostDirs, scanHookDirs } from "./_scan.ts";
  * on the machine runs, which neither a project nor the user can switch off or replace. It is read only
  * when it, its parent and everything in it is owned by root and writable by nobody else: a folder a user
  * could write to would let that user swap the guard, so then nothing of it loads (a warning says why).
- * The same holds for every file of the machine's own that a system hook imports (`./lib/policy.ts`,
- * `/opt/team/rules.ts`: its import graph outside `node_modules`, resolved now): a helper the user could
- * edit is the guard edited. Packages it imports by name are not checked: install them as root (they then
- * live in root's folders, under the system folder or above it).
  * Windows has no such folder yet (its ACLs are not checked here); the provider finds nothing there.
  */
 
@@ -62,24 +55,6 @@ export function systemFolderProblem(dir: string = SYSTEM_HOOKS_DIR): string | nu
 }
 
 /**
- * Why the files the system hook `hook` imports are not root's alone, or `undefined` when they are (or it
- * imports none). An import that names no file is a problem too: whoever may create it there would write the guard.
- */
-export function systemImportsProblem(hook: string): string | undefined {
-	if (!isModulePath(hook)) return undefined;
-	try {
-		const real = realpathSync(hook);
-		for (const file of importGraph(real, readRegularFile(real), false, true).keys()) {
-			const problem = rootOnlyProblem(file);
-			if (problem !== undefined) return `${hook} imports ${file}, ${problem ?? "which cannot be checked (it points nowhere)"}`;
-		}
-	} catch (error) {
-		return `the imports of ${hook} cannot be checked (${(error as Error).message})`;
-	}
-	return undefined;
-}
-
-/**
  * The system hook folder (priority 1000, above every other provider, so its hooks come first and a user
  * or project hook of the same name never replaces one). Its hooks count as the user's own: they run
  * without an approval. Linux and macOS only.
@@ -93,18 +68,8 @@ export const systemProvider: ProviderDefinition<Hook> = {
 		if (process.platform === "win32") return { items: [], warnings: [] };
 		const problem = systemFolderProblem();
 		if (problem === null) return { items: [], warnings: [] };
-		const refused = (why: string) => ({
-			items: [],
-			warnings: [`${SYSTEM_HOOKS_DIR} not loaded, none of it runs: ${why} (it must be root's alone)`],
-		});
-		if (problem) return refused(problem);
-		return scanHookDirs(systemDirs(), systemProvider).then((scanned) => {
-			for (const hook of scanned.items) {
-				const imports = systemImportsProblem(hook.path);
-				if (imports) return refused(imports);
-			}
-			return scanned;
-		});
+		if (problem) return { items: [], warnings: [`${SYSTEM_HOOKS_DIR} not loaded, none of it runs: ${problem} (it must be root's alone)`] };
+		return scanHookDirs(systemDirs(), systemProvider);
 	},
 	watch: () => ({ dirs: process.platform === "win32" ? [] : systemDirs().map((d) => d.dir) }),
 };

@@ -12,7 +12,8 @@ import { SERVED_NAMES } from "../embedded/names.ts";
  * names count as packages.
  */
 
-interface Aliases {
+/** What a tsconfig's `paths` and `baseUrl` map. */
+export interface Aliases {
 	/** The folder targets resolve against (`baseUrl`, else the tsconfig's own folder). */
 	base: string;
 	/** Pattern (`@/*`, `~policy`) → target patterns. */
@@ -47,7 +48,7 @@ function aliasesFor(dir: string): Aliases | undefined {
 }
 
 /** The relative specifiers a bare name may stand for through `aliases`, in the order they are tried. */
-function aliasTargets(specifier: string, aliases: Aliases): string[] {
+export function aliasTargets(specifier: string, aliases: Aliases): string[] {
 	const targets: string[] = [];
 	for (const [pattern, to] of aliases.paths) {
 		const star = pattern.indexOf("*");

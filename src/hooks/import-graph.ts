@@ -112,11 +112,9 @@ export class ImportGraphError extends Error {
  * import), a file it could not serve from its bytes (a `.txt`, a `.wasm`, a native addon) is an
  * {@link ImportGraphError}; without (a script an agent entry runs from disk), such a file is hashed as
  * is. A graph past {@link MAX_GRAPH_FILES} is an `ImportGraphError`; a file that is not a regular file
- * is a `RegularFileError` (src/fs/regular-file.ts). A relative or absolute import that names no file is
- * skipped (its import fails at load, and a file created later is refused then), or with `strict` an
- * error: a file that does not exist yet is one nobody checked (the system folder's hooks, src/discovery/system.ts).
+ * is a `RegularFileError` (src/fs/regular-file.ts).
  */
-export function importGraph(root: string, rootBytes: Uint8Array, served = true, strict = false): Map<string, Uint8Array> {
+export function importGraph(root: string, rootBytes: Uint8Array, served = true): Map<string, Uint8Array> {
 	const files = new Map<string, Uint8Array>();
 	const seen = new Set([root]);
 	const queue: Array<[string, Uint8Array]> = [[root, rootBytes]];
@@ -126,8 +124,7 @@ export function importGraph(root: string, rootBytes: Uint8Array, served = true, 
 			let target: string | undefined;
 			try {
 				target = resolveCovered(specifier, path);
-			} catch (error) {
-				if (strict) throw error;
+			} catch {
 				continue; // a missing file: the import fails at load, and a file created later is refused then
 			}
 			if (target === undefined || seen.has(target)) continue;

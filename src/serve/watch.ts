@@ -9,6 +9,7 @@ import { homeDir } from "../paths.ts";
 import { readRegularFile } from "../fs/regular-file.ts";
 import { importGraph } from "../hooks/import-graph.ts";
 import { defaultTrustFile } from "../trust/trust-store.ts";
+import { SYSTEM_HOOKS_DIR } from "../discovery/system.ts";
 
 /** What {@link watchHookFiles} watches. */
 export interface WatchTargets {
@@ -128,6 +129,25 @@ function hookTargets(hook: Pick<LoadedHook, "resolvedPath" | "watchFiles">, targ
 }
 
 /**
+ * What the system folder's import check looked at for its hooks (src/discovery/system-imports.ts):
+ * the files they import, the folders and `node_modules` on the way, the tsconfig that maps an alias.
+ * A hook failed closed by that check is watched the same way, so fixing it (a `chmod`, the missing
+ * file) reloads it.
+ */
+function systemTargets(paths: string[], targets: WatchTargets): void {
+	const system = paths.filter((path) => path.startsWith(`${SYSTEM_HOOKS_DIR}/`));
+	if (system.length === 0) return;
+	const { SystemImportCheck } = require("../discovery/system-imports.ts") as typeof import("../discovery/system-imports.ts");
+	const check = new SystemImportCheck();
+	for (const path of system) check.problemOf(path);
+	// Each path with every folder above it: the check asked who owns all of them.
+	const files = new Set<string>();
+	for (const path of check.looked) for (let at = path; dirname(at) !== at; at = dirname(at)) files.add(at);
+	targets.files.push(...files);
+	targets.dirs.push(...check.folders);
+}
+
+/**
  * Watches everything a loaded host depends on: its hook files and what they run (imports, the files
  * beside a script), the paths of hooks that failed to load, the settings and agent config files, the
  * trust store, and (with discovery) every discovery folder.
@@ -148,5 +168,6 @@ export function watchHost(
 		dirs: discovery ? [...discovered.dirs] : [],
 	};
 	for (const hook of host.hooks) hookTargets(hook, targets);
+	systemTargets([...host.hooks.map((h) => h.resolvedPath), ...host.loadErrors.map((e) => resolvePath(e.path, host.cwd))], targets);
 	return watchHookFiles(targets, debounceMs ?? 100, onChange);
 }

@@ -28,6 +28,20 @@ if (scenario === "reload-race") {
 	out.rm = decision;
 }
 
+if (scenario === "system-fix") {
+	// Run as root in teams-review.test.ts's namespace: the system guard's helper is writable by anyone, so it
+	// fails closed; made root's alone, the watcher reloads it and the guard itself decides.
+	out.before = await rm();
+	require("node:fs").chmodSync("/etc/xcsh/lib/policy.ts", 0o644);
+	const deadline = Date.now() + 8000;
+	let decision = await rm();
+	while (!(decision.block && decision.reason === "SYSTEM-GUARD") && Date.now() < deadline) {
+		await Bun.sleep(100);
+		decision = await rm();
+	}
+	out.after = decision;
+}
+
 if (scenario === "proto-rewrite") {
 	const hooks = opencodeFamily.hooks(handle, { directory: process.cwd() }) as Record<string, (...a: unknown[]) => Promise<void>>;
 	// The model's arguments for a tool no rule maps, as JSON.parse gives them: "__proto__" is an own key.

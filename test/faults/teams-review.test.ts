@@ -128,54 +128,113 @@ for (const cli of clis)
 		);
 
 		test.concurrent(
-			"a system hook whose imports a user could edit, or that imports a file not there, does not load; root's own helpers do",
+			"a system hook whose imports a user could change, or that imports what the check cannot follow, fails closed; root's own helpers and packages run",
 			async () => {
 				const { dir, home, out, o } = cellDirs();
 				const call = q(bashCall("rm -rf build"));
+				// The user's "policy": it allows everything, and says so if it ever runs.
+				const EVIL = `export const blocked = () => { require("node:fs").writeFileSync(${JSON.stringify(join(out, "ran-user-code"))}, "x"); return false; };\n`;
 				const POLICY = `export const blocked = (c) => c.includes("rm -rf");\n`;
 				const importing = (from: string) =>
 					`import { blocked } from ${JSON.stringify(from)};\nexport default (pi) => pi.on("tool_call", (e) => (blocked(String(e.input.command)) ? { block: true, reason: "SYSTEM-GUARD" } : undefined));\n`;
 				const guard = (from: string) => `printf %s ${q(importing(from))} > /etc/xcsh/hooks/guard.ts && chmod 644 /etc/xcsh/hooks/guard.ts`;
 				const emit = (name: string) => `echo ${call} | X emit tool_call > ${o(name)} 2>&1; echo $? >> ${o(name)}`;
+				const cases: Array<[string, string[]]> = [
+					// A helper in a folder a user owns (uid 65534), the file itself root's.
+					[
+						"user-folder",
+						[`printf %s ${q(POLICY)} > /etc/xcsh/u/policy.ts && chmod 644 /etc/xcsh/u/policy.ts`, guard("/etc/xcsh/u/policy.ts")],
+					],
+					// Root's helper, reached through a link in the user's folder (the user can repoint it).
+					["user-link", ["ln -sfn /etc/xcsh/lib/policy.ts /etc/xcsh/u/link.ts", guard("/etc/xcsh/u/link.ts")]],
+					// A helper beside the guard, in root's folder, that anyone may write.
+					["writable", ["chmod 666 /etc/xcsh/hooks/lib/policy.ts", guard("./lib/policy.ts")]],
+					// An import of a file that is not there.
+					["missing", ["chmod 644 /etc/xcsh/hooks/lib/policy.ts", guard("./lib/missing.ts")]],
+					// A package found through the user's NODE_PATH (no node_modules has it).
+					["node-path", [guard("team-policy")]],
+					// A package in a node_modules folder Bun looks in that the user may write to (above the system folder).
+					["user-modules", ["chmod 777 /etc/xcsh/node_modules", guard("root-policy")]],
+					// package.json #imports, mapped to the user's file.
+					[
+						"hash-import",
+						[
+							"chmod 755 /etc/xcsh/node_modules",
+							`printf %s '{"imports":{"#policy":"./u/evil.ts"}}' > /etc/xcsh/package.json`,
+							guard("#policy"),
+						],
+					],
+					// Control: root's helper, and root's package, run.
+					["root", ["rm /etc/xcsh/package.json", guard("./lib/policy.ts")]],
+					["root-package", [guard("root-policy")]],
+				];
 				await inNamespace(
 					cli,
 					[
-						// A helper in a folder a user owns (uid 65534), the file itself root's.
-						"mkdir -p /etc/xcsh/u && chown 65534 /etc/xcsh/u",
-						`printf %s ${q(POLICY)} > /etc/xcsh/u/policy.ts && chmod 644 /etc/xcsh/u/policy.ts`,
-						guard("/etc/xcsh/u/policy.ts"),
-						emit("user-folder.txt"),
-						// A helper beside the guard, in root's folder, that anyone may write.
-						"mkdir -p /etc/xcsh/hooks/lib && chmod 755 /etc/xcsh/hooks/lib",
-						`printf %s ${q(POLICY)} > /etc/xcsh/hooks/lib/policy.ts && chmod 666 /etc/xcsh/hooks/lib/policy.ts`,
-						guard("./lib/policy.ts"),
-						emit("writable.txt"),
-						// An import of a file that is not there (whoever may create it would write the guard).
-						guard("./lib/missing.ts"),
-						emit("missing.txt"),
-						// Control: the helper root's alone.
-						"chmod 644 /etc/xcsh/hooks/lib/policy.ts",
-						guard("./lib/policy.ts"),
-						emit("root.txt"),
+						"mkdir -p /etc/xcsh/u /etc/xcsh/lib /etc/xcsh/hooks/lib /etc/xcsh/node_modules/root-policy && chown 65534 /etc/xcsh/u",
+						`printf %s ${q(POLICY)} > /etc/xcsh/lib/policy.ts && chmod 644 /etc/xcsh/lib/policy.ts`,
+						`printf %s ${q(POLICY)} > /etc/xcsh/hooks/lib/policy.ts && chmod 644 /etc/xcsh/hooks/lib/policy.ts`,
+						`printf %s ${q(POLICY)} > /etc/xcsh/node_modules/root-policy/index.js`,
+						`printf %s ${q(EVIL)} > /etc/xcsh/u/evil.ts && chown 65534 /etc/xcsh/u/evil.ts`,
+						`mkdir -p ${q(join(home, "lib", "team-policy"))} && printf %s ${q(EVIL)} > ${q(join(home, "lib", "team-policy", "index.js"))}`,
+						`export NODE_PATH=${q(join(home, "lib"))}`,
+						...cases.flatMap(([name, steps]) => [...steps, emit(`${name}.txt`)]),
 					].join("\n"),
 					{ cwd: dir, home },
 				);
-				const read = (name: string) => readFileSync(join(out, name), "utf8");
-				expect(read("user-folder.txt")).toContain(
-					"/etc/xcsh/hooks not loaded, none of it runs: /etc/xcsh/hooks/guard.ts imports /etc/xcsh/u/policy.ts, /etc/xcsh/u is not owned by root (uid 65534)",
+				const read = (name: string) => readFileSync(join(out, `${name}.txt`), "utf8");
+				const failedClosed: Record<string, string> = {
+					"user-folder": 'imports "/etc/xcsh/u/policy.ts": /etc/xcsh/u is not owned by root (uid 65534)',
+					"user-link": 'imports "/etc/xcsh/u/link.ts": /etc/xcsh/u is not owned by root (uid 65534)',
+					writable: 'imports "./lib/policy.ts": /etc/xcsh/hooks/lib/policy.ts is writable by others',
+					missing: 'imports "./lib/missing.ts", which names no file',
+					"node-path": 'imports "team-policy", a package installed in no node_modules folder above it',
+					"user-modules": 'imports "root-policy": /etc/xcsh/node_modules is writable by others',
+					"hash-import": 'imports "#policy", a package.json import, which is not checked',
+				};
+				for (const [name, reason] of Object.entries(failedClosed)) {
+					const text = read(name);
+					expect({ name, reason: text.includes(reason), closed: text.includes("the system hook does not run (fail closed)") }).toEqual({
+						name,
+						reason: true,
+						closed: true,
+					});
+					expect({ name, exit: text.trim().split("\n").at(-1) }).toEqual({ name, exit: "2" }); // blocked, never allowed
+				}
+				for (const name of ["root", "root-package"]) {
+					const text = read(name);
+					expect({ name, guarded: text.includes("SYSTEM-GUARD"), closed: text.includes("fail closed") }).toEqual({
+						name,
+						guarded: true,
+						closed: false,
+					});
+				}
+				expect(existsSync(join(out, "ran-user-code"))).toBe(false);
+			},
+			CELL_TIMEOUT_MS,
+		);
+
+		test.concurrent(
+			"a system hook failed closed by its imports runs again once they are root's alone, without restarting the agent (in-process)",
+			async () => {
+				const { dir, home, out, o } = cellDirs();
+				// The agent folder exists already: the first decision logged creates nothing a watcher sees.
+				writeFiles(home, { ".xcsh/agent/settings.json": "{}\n" });
+				const guard = `import { blocked } from "../lib/policy.ts";\nexport default (pi) => pi.on("tool_call", (e) => (blocked(String(e.input.command)) ? { block: true, reason: "SYSTEM-GUARD" } : undefined));\n`;
+				await inNamespace(
+					cli,
+					[
+						"mkdir -p /etc/xcsh/lib", // outside the system folder: only the import check watches it
+						`printf %s ${q('export const blocked = (c) => c.includes("rm -rf");\n')} > /etc/xcsh/lib/policy.ts && chmod 666 /etc/xcsh/lib/policy.ts`,
+						`printf %s ${q(guard)} > /etc/xcsh/hooks/guard.ts && chmod 644 /etc/xcsh/hooks/guard.ts`,
+						`${q(process.execPath)} ${q(join(import.meta.dir, "_inprocess-driver.ts"))} system-fix > ${o("driver.json")} 2>&1`,
+					].join("\n"),
+					{ cwd: dir, home },
 				);
-				expect(read("writable.txt")).toContain(
-					"/etc/xcsh/hooks not loaded, none of it runs: /etc/xcsh/hooks/guard.ts imports /etc/xcsh/hooks/lib/policy.ts, /etc/xcsh/hooks/lib/policy.ts is writable by others",
-				);
-				expect(read("missing.txt")).toContain(
-					"/etc/xcsh/hooks not loaded, none of it runs: the imports of /etc/xcsh/hooks/guard.ts cannot be checked",
-				);
-				expect(read("missing.txt")).toContain("missing.ts");
-				for (const name of ["user-folder.txt", "writable.txt", "missing.txt"]) expect(read(name)).not.toContain("SYSTEM-GUARD");
-				const root = read("root.txt");
-				expect(root).toContain("SYSTEM-GUARD");
-				expect(root).not.toContain("not loaded");
-				expect(root.trim().endsWith("2")).toBe(true);
+				const result = JSON.parse(readFileSync(join(out, "driver.json"), "utf8").trim().split("\n").at(-1) as string);
+				expect(result.before.block).toBe(true);
+				expect(result.before.reason).toContain("/etc/xcsh/lib/policy.ts is writable by others");
+				expect(result.after).toEqual({ block: true, reason: "SYSTEM-GUARD" });
 			},
 			CELL_TIMEOUT_MS,
 		);
