@@ -1,9 +1,9 @@
-import { existsSync, lstatSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, lstatSync, realpathSync } from "node:fs";
 import { dirname, join, resolve } from "pathe";
 import { SERVED_NAMES } from "../embedded/names.ts";
 import { readRegularFile } from "../fs/regular-file.ts";
 import { rootOnlyProblem } from "../fs/root-owned.ts";
-import { type Aliases, aliasTargets } from "../hooks/_specifiers.ts";
+import { aliasTargets, nearestTsconfig, readAliases } from "../hooks/_specifiers.ts";
 import { importsOf, isCoveredPath } from "../hooks/import-graph.ts";
 import { isModulePath } from "../hooks/module-files.ts";
 
@@ -40,8 +40,8 @@ export class SystemImportCheck {
 	private readonly files = new Map<string, FileCheck>();
 	/** Every path whose ownership was looked at (files, folders, config files): what a watcher must watch to see a fix. */
 	readonly looked = new Set<string>();
-	/** The folders imports name (a file created in one may be what an import now reaches). */
-	readonly folders = new Set<string>();
+	/** The paths imports name, as written (a file created there may be what an import now reaches). */
+	readonly written = new Set<string>();
 
 	/** `rootOnlyProblem`, once per path. */
 	private ownership(path: string): string | null | undefined {
@@ -57,9 +57,25 @@ export class SystemImportCheck {
 		return `${via}: ${problem ?? `${path} cannot be checked (it points nowhere)`}`;
 	}
 
+	/**
+	 * Why `NODE_PATH` (the caller's environment) could lead an import of a system hook — its own or one
+	 * inside a package, such as `debug`'s optional `require("supports-color")` — to a user's file: a folder
+	 * in it that is not root's alone. Managed entries drop the variable before the executable starts.
+	 */
+	private nodePathProblem(): string | undefined {
+		for (const dir of (process.env.NODE_PATH ?? "").split(":").filter(Boolean)) {
+			const problem = this.ownership(resolve(dir));
+			if (problem !== undefined && problem !== null)
+				return `NODE_PATH names ${dir}: ${problem} (fail closed: a package found there would run in the guard)`;
+		}
+		return undefined;
+	}
+
 	/** Why the system module `hook` must not run, or `undefined`. */
 	problemOf(hook: string): string | undefined {
 		if (!isModulePath(hook)) return undefined;
+		const nodePath = this.nodePathProblem();
+		if (nodePath) return nodePath;
 		let real: string;
 		try {
 			real = realpathSync(hook);
@@ -127,7 +143,8 @@ export class SystemImportCheck {
 			return this.pathEdge(path, from, via) as string | { problem: string };
 		}
 		if ((require("node:module") as typeof import("node:module")).isBuiltin(bare)) return undefined;
-		const config = this.tsconfigOf(from);
+		// The executable is built without tsconfig autoload: it applies no alias at run time, so neither does the check.
+		const config = Bun.isStandaloneExecutable ? undefined : this.tsconfigOf(from);
 		if (config) {
 			const problem = this.notRoots(config.file, `${via} (aliases from ${config.file})`);
 			if (problem) return { problem };
@@ -144,7 +161,9 @@ export class SystemImportCheck {
 	/** A path import: the folder it names as written, then the real file; `null` (with `quiet`) when nothing is there. */
 	private pathEdge(path: string, from: string, via: string, quiet = false): string | { problem: string } | null {
 		const written = resolve(from, path);
-		this.folders.add(dirname(written));
+		this.written.add(written);
+		// An alias target whose folder is not there names nothing (the next target, or a package, is tried).
+		if (quiet && this.ownership(dirname(written)) === null) return null;
 		const folder = this.notRoots(dirname(written), via);
 		if (folder) return { problem: folder };
 		let real: string;
@@ -183,35 +202,12 @@ export class SystemImportCheck {
 		return { problem: `${via}, a package installed in no node_modules folder above it (fail closed: install it there as root)` };
 	}
 
-	/** The nearest tsconfig.json or jsconfig.json at or above `dir` (read afresh: root may edit it while a server runs), with its aliases. */
+	/** The nearest tsconfig at or above `dir`, read afresh (root may edit it while a server runs), with its aliases. */
 	private tsconfigOf(dir: string): { file: string; base: string; extends: boolean; targets(name: string): string[] } | undefined {
-		for (let at = dir; ; at = dirname(at)) {
-			for (const name of ["tsconfig.json", "jsconfig.json"]) {
-				const file = join(at, name);
-				if (!existsSync(file)) continue;
-				this.looked.add(file);
-				let config: { extends?: unknown; compilerOptions?: { baseUrl?: unknown; paths?: unknown } } = {};
-				try {
-					config = (Bun.JSONC.parse(readFileSync(file, "utf8")) as typeof config) ?? {};
-				} catch {
-					// Bun cannot read it either: it maps nothing
-				}
-				const options = config.compilerOptions ?? {};
-				const baseUrl = typeof options.baseUrl === "string" ? options.baseUrl : undefined;
-				const paths = options.paths && typeof options.paths === "object" ? Object.entries(options.paths as Record<string, unknown>) : [];
-				const aliases: Aliases = {
-					base: resolve(at, baseUrl ?? "."),
-					paths: paths.map(([key, to]) => [key, Array.isArray(to) ? to.filter((t): t is string => typeof t === "string") : []]),
-					baseUrl: baseUrl !== undefined,
-				};
-				return {
-					file,
-					base: aliases.base,
-					extends: config.extends !== undefined,
-					targets: (specifier) => aliasTargets(specifier, aliases),
-				};
-			}
-			if (dirname(at) === at) return undefined;
-		}
+		const file = nearestTsconfig(dir);
+		if (file === undefined) return undefined;
+		this.looked.add(file);
+		const aliases = readAliases(file) ?? { base: dirname(file), paths: [], baseUrl: false, extends: false };
+		return { file, base: aliases.base, extends: aliases.extends, targets: (specifier) => aliasTargets(specifier, aliases) };
 	}
 }

@@ -24,25 +24,37 @@ export interface Aliases {
 
 const aliasCache = new Map<string, Aliases | undefined>();
 
-/** The path aliases of the nearest tsconfig.json (or jsconfig.json) at or above `dir`. */
+/** The nearest tsconfig.json (or jsconfig.json) at or above `dir`, or `undefined`. Read afresh on every call. */
+export function nearestTsconfig(dir: string): string | undefined {
+	for (let at = dir; ; at = dirname(at)) {
+		const file = ["tsconfig.json", "jsconfig.json"].map((name) => join(at, name)).find((path) => existsSync(path));
+		if (file || dirname(at) === at) return file;
+	}
+}
+
+/** What the tsconfig `file` maps, and whether it `extends` another; nothing for a file Bun cannot read (it maps nothing either). */
+export function readAliases(file: string): (Aliases & { extends: boolean }) | undefined {
+	try {
+		const config = Bun.JSONC.parse(readFileSync(file, "utf8")) as { extends?: unknown; compilerOptions?: Record<string, unknown> } | null;
+		const options = config?.compilerOptions ?? {};
+		const baseUrl = typeof options.baseUrl === "string" ? options.baseUrl : undefined;
+		const paths = options.paths && typeof options.paths === "object" ? Object.entries(options.paths as Record<string, unknown>) : [];
+		return {
+			base: resolve(dirname(file), baseUrl ?? "."),
+			paths: paths.map(([key, targets]) => [key, Array.isArray(targets) ? targets.filter((t) => typeof t === "string") : []]),
+			baseUrl: baseUrl !== undefined,
+			extends: config?.extends !== undefined,
+		};
+	} catch {
+		return undefined;
+	}
+}
+
+/** The path aliases of the nearest tsconfig.json (or jsconfig.json) at or above `dir` (cached per folder). */
 function aliasesFor(dir: string): Aliases | undefined {
 	if (aliasCache.has(dir)) return aliasCache.get(dir);
-	let found: Aliases | undefined;
-	const file = ["tsconfig.json", "jsconfig.json"].map((name) => join(dir, name)).find((path) => existsSync(path));
-	if (file) {
-		try {
-			const options = (Bun.JSONC.parse(readFileSync(file, "utf8")) as { compilerOptions?: Record<string, unknown> })?.compilerOptions ?? {};
-			const baseUrl = typeof options.baseUrl === "string" ? options.baseUrl : undefined;
-			const paths = options.paths && typeof options.paths === "object" ? Object.entries(options.paths as Record<string, unknown>) : [];
-			found = {
-				base: resolve(dirname(file), baseUrl ?? "."),
-				paths: paths.map(([key, targets]) => [key, Array.isArray(targets) ? targets.filter((t) => typeof t === "string") : []]),
-				baseUrl: baseUrl !== undefined,
-			};
-		} catch {
-			found = undefined; // a tsconfig Bun cannot read maps nothing either
-		}
-	} else if (dirname(dir) !== dir) found = aliasesFor(dirname(dir));
+	const file = nearestTsconfig(dir);
+	const found = file === undefined ? undefined : readAliases(file);
 	aliasCache.set(dir, found);
 	return found;
 }

@@ -111,12 +111,13 @@ function systemCommand(command: string | undefined): string {
 	// `.claude/settings.json`, Gemini CLI's project `.env`), and Bun acts on two variables before any of our
 	// code runs — `BUN_BE_BUN` turns the executable into plain Bun (`bridge` becomes a script looked up in the
 	// project, or "not found", exit 1, which agents take as "carry on"), `BUN_OPTIONS` adds a `--preload` of
-	// the project's choosing. So the entry drops both through the system's `env` first.
+	// the project's choosing; `NODE_PATH` would let a package a system hook needs come from anywhere (the
+	// import check, src/discovery/system-imports.ts, fails such hooks closed). So the entry drops all three first.
 	return process.platform === "win32" ? program : `${SAFE_ENV} ${program}`;
 }
 
 /** The prefix of a managed entry's program (see {@link systemCommand}). */
-export const SAFE_ENV = "/usr/bin/env -u BUN_BE_BUN -u BUN_OPTIONS";
+export const SAFE_ENV = "/usr/bin/env -u BUN_BE_BUN -u BUN_OPTIONS -u NODE_PATH";
 
 /** Refuses (one line) when this process may not write `file`: the managed paths need administrator rights. */
 function assertWritable(file: string): void {

@@ -1,7 +1,7 @@
 import { type FSWatcher, realpathSync, statSync, watch } from "node:fs";
 import { basename, dirname } from "pathe";
 import { hookWatchTargets } from "../discovery/register.ts";
-import { isModulePath } from "../hooks/module-files.ts";
+import { isModulePath, MODULE_LOADERS } from "../hooks/module-files.ts";
 import type { LoadedHook } from "../hooks/types.ts";
 import type { Host } from "../host/host.ts";
 import { resolvePath } from "../paths.ts";
@@ -143,8 +143,9 @@ function systemTargets(paths: string[], targets: WatchTargets): void {
 	// Each path with every folder above it: the check asked who owns all of them.
 	const files = new Set<string>();
 	for (const path of check.looked) for (let at = path; dirname(at) !== at; at = dirname(at)) files.add(at);
+	// What an import names, with the extensions Bun tries: a file created there is what it then reaches.
+	for (const path of check.written) for (const ext of ["", ...Object.keys(MODULE_LOADERS)]) files.add(path + ext);
 	targets.files.push(...files);
-	targets.dirs.push(...check.folders);
 }
 
 /**

@@ -151,8 +151,19 @@ for (const cli of clis)
 					["writable", ["chmod 666 /etc/xcsh/hooks/lib/policy.ts", guard("./lib/policy.ts")]],
 					// An import of a file that is not there.
 					["missing", ["chmod 644 /etc/xcsh/hooks/lib/policy.ts", guard("./lib/missing.ts")]],
-					// A package found through the user's NODE_PATH (no node_modules has it).
-					["node-path", [guard("team-policy")]],
+					// A package in no node_modules (Bun would take it from NODE_PATH or install it into the user's cache).
+					["no-modules", [guard("team-policy")]],
+					// The user's NODE_PATH, with a package root has installed: it could serve what a package requires.
+					["node-path", [`export NODE_PATH=${q(join(home, "lib"))}`, guard("root-policy")]],
+					// A tsconfig alias to root's file where no node_modules has the name (the executable applies no alias).
+					[
+						"alias",
+						[
+							"unset NODE_PATH",
+							`printf %s '{"compilerOptions":{"paths":{"team-policy":["./lib/policy.ts"]}}}' > /etc/xcsh/hooks/tsconfig.json`,
+							guard("team-policy"),
+						],
+					],
 					// A package in a node_modules folder Bun looks in that the user may write to (above the system folder).
 					["user-modules", ["chmod 777 /etc/xcsh/node_modules", guard("root-policy")]],
 					// package.json #imports, mapped to the user's file.
@@ -177,7 +188,6 @@ for (const cli of clis)
 						`printf %s ${q(POLICY)} > /etc/xcsh/node_modules/root-policy/index.js`,
 						`printf %s ${q(EVIL)} > /etc/xcsh/u/evil.ts && chown 65534 /etc/xcsh/u/evil.ts`,
 						`mkdir -p ${q(join(home, "lib", "team-policy"))} && printf %s ${q(EVIL)} > ${q(join(home, "lib", "team-policy", "index.js"))}`,
-						`export NODE_PATH=${q(join(home, "lib"))}`,
 						...cases.flatMap(([name, steps]) => [...steps, emit(`${name}.txt`)]),
 					].join("\n"),
 					{ cwd: dir, home },
@@ -188,7 +198,8 @@ for (const cli of clis)
 					"user-link": 'imports "/etc/xcsh/u/link.ts": /etc/xcsh/u is not owned by root (uid 65534)',
 					writable: 'imports "./lib/policy.ts": /etc/xcsh/hooks/lib/policy.ts is writable by others',
 					missing: 'imports "./lib/missing.ts", which names no file',
-					"node-path": 'imports "team-policy", a package installed in no node_modules folder above it',
+					"no-modules": 'imports "team-policy", a package installed in no node_modules folder above it',
+					"node-path": `NODE_PATH names ${join(home, "lib")}: `,
 					"user-modules": 'imports "root-policy": /etc/xcsh/node_modules is writable by others',
 					"hash-import": 'imports "#policy", a package.json import, which is not checked',
 				};
@@ -201,6 +212,12 @@ for (const cli of clis)
 					});
 					expect({ name, exit: text.trim().split("\n").at(-1) }).toEqual({ name, exit: "2" }); // blocked, never allowed
 				}
+				// Through the alias `bun src/cli.ts` runs root's file; the executable, applying none, fails closed.
+				const alias = read("alias");
+				if (cli.name === "compiled executable")
+					expect(alias).toContain('imports "team-policy", a package installed in no node_modules folder');
+				else expect(alias).toContain("SYSTEM-GUARD");
+				expect(alias.trim().split("\n").at(-1)).toBe("2");
 				for (const name of ["root", "root-package"]) {
 					const text = read(name);
 					expect({ name, guarded: text.includes("SYSTEM-GUARD"), closed: text.includes("fail closed") }).toEqual({

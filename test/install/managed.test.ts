@@ -68,7 +68,7 @@ function cells(cli: Cli): void {
 			expect(installed.allowManagedHooksOnly).toBe(true);
 			expect(installed.permissions).toEqual({ deny: ["WebFetch"] });
 			expect(installed.hooks.PreToolUse[0].hooks[0].command).toBe(
-				"/usr/bin/env -u BUN_BE_BUN -u BUN_OPTIONS /etc/xcsh/bin/xcsh-hooks bridge claude --installed-by=xcsh-hooks",
+				"/usr/bin/env -u BUN_BE_BUN -u BUN_OPTIONS -u NODE_PATH /etc/xcsh/bin/xcsh-hooks bridge claude --installed-by=xcsh-hooks",
 			);
 			expect(installed.hooks.PreToolUse[0].hooks[0].onFailure).toBe("block");
 			expect(read("uninstall.rc").trim()).toBe("0");
@@ -108,7 +108,7 @@ function cells(cli: Cli): void {
 			expect(installed.allowed_approval_policies).toEqual(["never"]);
 			expect(installed.hooks.PreToolUse[0].matcher).toBe("*");
 			expect(installed.hooks.PreToolUse[0].hooks[0].command).toBe(
-				"/usr/bin/env -u BUN_BE_BUN -u BUN_OPTIONS /etc/xcsh/bin/xcsh-hooks bridge codex --installed-by=xcsh-hooks",
+				"/usr/bin/env -u BUN_BE_BUN -u BUN_OPTIONS -u NODE_PATH /etc/xcsh/bin/xcsh-hooks bridge codex --installed-by=xcsh-hooks",
 			);
 			expect(read("uninstall.txt").trim().endsWith("0")).toBe(true);
 			expect(read("after.toml")).toBe(admin);
