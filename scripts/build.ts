@@ -14,17 +14,8 @@ import { parseArgs } from "node:util";
 import { join, relative, resolve } from "pathe";
 import { clientAgents } from "../src/bridges/client-agents.ts";
 import { packedDeclarations } from "../src/declarations/collect.ts";
-import { registryCopy, startupChunk } from "./startup-chunk.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
-const ENTRY = join(ROOT, "src", "cli.ts");
-/**
- * What `src/cli.ts` imports for a `bridge` call no server answered: with all they import, one chunk
- * (scripts/startup-chunk.ts), which a cold call then loads whole — the 93 modules it needs anyway.
- */
-const COLD_BRIDGE = ["cli/bridge-call.ts", "embedded/index.ts", "host/exit-guard.ts"].map((file) => join(ROOT, "src", file));
-/** Replaced by the table it computes (see inlineClientAgents). */
-const CLIENT_AGENTS_FILE = join(ROOT, "src", "bridges", "client-agents.ts");
 /** Tier-up thresholds ×16 at start-up: measured ≈10% off `emit tool_call` (8 and 64 did no better). */
 const JIT_POLICY = 16;
 
@@ -64,8 +55,6 @@ export async function buildExecutable(options: BuildExecutableOptions = {}): Pro
 	const outfile = resolve(process.cwd(), options.outfile ?? join(ROOT, "dist", "xcsh-hooks"));
 	const runtime = await bundleAgentRuntime(options.minify ?? true);
 	const declarations = options.declarations ?? (await packedDeclarations());
-	const leaves = new Set([CLIENT_AGENTS_FILE]);
-	const startupCopy = await registryCopy(ENTRY, ROOT, leaves, [inlineClientAgents()]);
 	const result = await Bun.build({
 		entrypoints: [join(ROOT, "src", "cli.ts")],
 		format: "esm",
@@ -79,13 +68,7 @@ export async function buildExecutable(options: BuildExecutableOptions = {}): Pro
 		deprecatedNamespaceObjectSetters: false,
 		// The library's declarations (`types`, `init`) and the plugin runtime for agents that load plugins
 		// in-process (`install opencode|kilo`): modules only those commands import.
-		plugins: [
-			embedDeclarations(declarations),
-			embedRuntime(runtime),
-			inlineClientAgents(),
-			virtualModule("xcsh-hooks-startup-copy", `export const source = ${JSON.stringify(startupCopy)};`),
-			startupChunk(ENTRY, ROOT, [COLD_BRIDGE], leaves),
-		],
+		plugins: [embedDeclarations(declarations), embedRuntime(runtime), inlineClientAgents()],
 		compile: {
 			outfile,
 			...(options.target ? { target: options.target } : {}),
@@ -114,7 +97,7 @@ export async function buildExecutable(options: BuildExecutableOptions = {}): Pro
  * client on every bridge call's start-up then does not import the agent registry (≈0.3 ms).
  */
 function inlineClientAgents(): Bun.BunPlugin {
-	const file = CLIENT_AGENTS_FILE;
+	const file = join(ROOT, "src", "bridges", "client-agents.ts");
 	return {
 		name: "xcsh-hooks-client-agents",
 		setup(build) {
@@ -154,17 +137,14 @@ export async function bundleAgentRuntime(minify: boolean): Promise<Record<string
 
 /** A bundler plugin serving `xcsh-hooks-agent-runtime` (see src/install/plugin-runtime.ts) from `files`. */
 function embedRuntime(files: Record<string, string>): Bun.BunPlugin {
-	return virtualModule("xcsh-hooks-agent-runtime", `export const files = ${JSON.stringify(files)};`);
-}
-
-/** A bundler plugin that serves the module `specifier` as `contents` (JavaScript). */
-function virtualModule(specifier: string, contents: string): Bun.BunPlugin {
-	const namespace = `xcsh-virtual-${specifier}`;
 	return {
-		name: specifier,
+		name: "xcsh-hooks-agent-runtime",
 		setup(build) {
-			build.onResolve({ filter: new RegExp(`^${specifier}$`) }, () => ({ path: specifier, namespace }));
-			build.onLoad({ filter: /.*/, namespace }, () => ({ contents, loader: "js" }));
+			build.onResolve({ filter: /^xcsh-hooks-agent-runtime$/ }, () => ({ path: "xcsh-hooks-agent-runtime", namespace: "xcsh-embedded" }));
+			build.onLoad({ filter: /.*/, namespace: "xcsh-embedded" }, () => ({
+				contents: `export const files = ${JSON.stringify(files)};`,
+				loader: "js",
+			}));
 		},
 	};
 }

@@ -16,9 +16,7 @@ const BUNFS_IMPORT = /import\(\s*["'](\/\$bunfs\/root\/[^"']+)["']\s*\)/;
  * the library lives in `/$bunfs`, which the executable cannot read once it runs as Bun
  * (`BUN_BE_BUN=1`): its chunks are copied out first, their `/$bunfs` imports pointed at the copies,
  * and each specifier is mapped to the chunk its loader imports (read from the loader's own code,
- * then checked to be the very module the loader gives). The chunks read the CLI's start-up modules
- * from a registry its entry fills (scripts/startup-chunk.ts): the preload fills it first, from the
- * executable's copy of them.
+ * then checked to be the very module the loader gives).
  */
 export async function writeTestPreload(dir: string, prelude = ""): Promise<string> {
 	const preload = join(dir, "preload.ts");
@@ -43,9 +41,6 @@ export async function writeTestPreload(dir: string, prelude = ""): Promise<strin
 			.replaceAll(`"${BUNFS}`, `"./`);
 		writeFileSync(join(lib, name), code);
 	}
-	const { source } = await import("xcsh-hooks-startup-copy");
-	const startup = join(lib, "startup-modules.js");
-	writeFileSync(startup, source);
 	const map: Record<string, string> = {};
 	for (const [specifier, load] of Object.entries({ ...LIBRARY_MODULES, ...PACKAGE_MODULES })) {
 		const chunk = BUNFS_IMPORT.exec(load.toString())?.[1];
@@ -57,8 +52,7 @@ export async function writeTestPreload(dir: string, prelude = ""): Promise<strin
 	}
 	writeFileSync(
 		preload,
-		`${header}await import(${JSON.stringify(startup)});
-const modules = ${JSON.stringify(map, null, "\t")};
+		`${header}const modules = ${JSON.stringify(map, null, "\t")};
 Bun.plugin({
 	name: "xcsh-hooks-embedded",
 	setup(build) {

@@ -5,9 +5,8 @@
  * client's agent table as a literal (scripts/build.ts), so it must still know every agent.
  */
 import { afterAll, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { isAbsolute, join, relative } from "node:path";
-import { startupGraph } from "../../scripts/startup-chunk.ts";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
 import { clientAgents } from "../../src/bridges/client-agents.ts";
 import { bridgeNames } from "../../src/bridges/index.ts";
 import { findAgent } from "../../src/agents/index.ts";
@@ -20,14 +19,26 @@ const INLINED = "bridges/client-agents.ts";
 
 useClis();
 
-/** The modules `src/cli.ts` loads before its first `await` (the executable's entry chunk), named from src/. */
-function startupModules(): Set<string> {
-	const graph = startupGraph(join(SRC, "cli.ts"), new Set([join(SRC, INLINED)]));
-	return new Set(graph.map((module) => (isAbsolute(module) ? relative(SRC, module) : module)));
+/** The modules `src/cli.ts` loads before its first `await`: the closure of its static imports. */
+function startupGraph(): Set<string> {
+	const transpiler = new Bun.Transpiler({ loader: "ts" });
+	const seen = new Set<string>();
+	const visit = (file: string) => {
+		const key = file.startsWith("node:") || !file.startsWith("/") ? file : relative(SRC, file);
+		if (seen.has(key)) return;
+		seen.add(key);
+		if (!file.endsWith(".ts") || key === INLINED) return;
+		for (const { path, kind } of transpiler.scanImports(readFileSync(file, "utf8").replace(/^#!.*/, ""))) {
+			if (kind !== "import-statement") continue;
+			visit(path.startsWith(".") ? resolve(dirname(file), path) : path);
+		}
+	};
+	visit(join(SRC, "cli.ts"));
+	return seen;
 }
 
 test("a bridge call's start-up loads neither node:fs nor the agent registry", () => {
-	const graph = startupModules();
+	const graph = startupGraph();
 	expect(graph.has("bridges/forward.ts")).toBe(true);
 	expect([...graph].filter((m) => m === "fs" || m === "node:fs" || m.startsWith("fs/") || m.startsWith("node:fs/"))).toEqual([]);
 	expect([...graph].filter((m) => m.startsWith("agents/"))).toEqual([]);
