@@ -10,7 +10,7 @@ import { isModulePath } from "../hooks/module-files.ts";
 /*
  * What a module in the system folder runs besides its own file must be root's alone too (SPEC §14): a
  * helper a user could edit is the guard edited. Every static import (`import`, `export … from`,
- * `require` and `import()` of a literal) of the hook and of each project file it reaches is checked
+ * `require`, `import.meta.require` and `import()` of a literal, a Worker's entry) of the hook and of each project file it reaches is checked
  * the way a user could change what it loads:
  *
  * - a path (`./lib/policy.ts`, `/opt/team/rules.ts`): the folder as written, with every folder and

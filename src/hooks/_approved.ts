@@ -1,3 +1,6 @@
+import { readFileSync } from "node:fs";
+import { homeDir } from "../paths.ts";
+import { guardWorkers } from "./_approved-workers.ts";
 import { isModulePath, moduleLoader } from "./module-files.ts";
 
 /*
@@ -18,6 +21,8 @@ import { isModulePath, moduleLoader } from "./module-files.ts";
  * outside the graph, e.g. a `policy.tsx` added beside `policy.ts`), and a specifier Bun does show
  * plugins (one with an extension, also when computed at run time) is checked as it is resolved. An
  * import computed at run time without an extension is not seen: the reviewer sees it in the hook.
+ * A Worker's thread is beyond the plugins: it may start only from approved, unchanged bytes
+ * (./_approved-workers.ts).
  */
 
 /** One file an approval covers, as verified at load: the bytes that were hashed, and their SHA-256. */
@@ -98,10 +103,50 @@ function load(
 	return { contents: text, loader: moduleLoader(file) };
 }
 
+/** Folders whose files are no project's: the user's own hooks and the system's (which approvals do not cover). */
+const NOT_PROJECT = () => [`${homeDir().replace(/\/+$/, "")}/.xcsh/`, "/etc/xcsh/"];
+/** The projects approved hooks came from (the folder above their `.xcsh`, `.claude`…): the files a Worker is checked for. */
+const projects = new Set<string>();
+
+/** The project of an approved hook: the folder holding the last hidden folder on its path (`.xcsh`; else the hook's own folder). */
+function projectOf(hook: string): string {
+	const parts = hook.split("/");
+	const hidden = parts.findLastIndex((part, i) => i > 0 && i < parts.length - 1 && part.startsWith("."));
+	return (hidden > 0 ? parts.slice(0, hidden) : parts.slice(0, -1)).join("/") || "/";
+}
+
+/**
+ * Why a Worker may not start from `file` in this process (./_approved-workers.ts), or `undefined`: a
+ * file of a project whose hooks run here approved must be one an approval covers, with it and the rest
+ * of that approval unchanged. Elsewhere (a package, the agent's own files when it runs us in-process,
+ * the user's or the system's hooks) Workers start as always.
+ */
+function workerRefusal(file: string): string | undefined {
+	if (!graph().isCoveredPath(file) || NOT_PROJECT().some((folder) => file.startsWith(folder))) return undefined;
+	if (![...projects].some((project) => file.startsWith(project === "/" ? "/" : `${project}/`))) return undefined;
+	const entry = served.get(file);
+	if (!entry)
+		return `${file} is a project file that no approval covers, so its bytes would run unapproved; start it with new Worker(new URL("./…", import.meta.url)) in the approved hook, whose approval then covers it, and approve that hook again`;
+	for (const path of entry.owner.files) {
+		const approved = served.get(path)?.bytes;
+		if (approved === undefined) continue; // the hook itself, imported from its bytes under its load's query
+		let now: Uint8Array;
+		try {
+			now = readFileSync(path);
+		} catch (error) {
+			return `${path} cannot be read (${(error as Error).message}); it is part of the approval of ${entry.owner.hook}`;
+		}
+		if (!Buffer.from(now).equals(approved))
+			return `${path} changed since it was approved; review it, then run: xcsh-hooks trust approve ${entry.owner.hook}`;
+	}
+	return undefined;
+}
+
 /** Bun shows plugins the specifiers that carry an extension: those of served modules are checked here too. */
 function registerResolver(): void {
 	if (resolving) return;
 	resolving = true;
+	guardWorkers(workerRefusal);
 	Bun.plugin({
 		name: "xcsh-hooks-approved-imports",
 		setup(build) {
@@ -132,6 +177,7 @@ export function serveApprovedModules(sources: ReadonlyMap<string, ApprovedSource
 		// failing to resolve now must not send the import back to the disk), so the filter always matches.
 		const real = source.realPath ?? path;
 		const owner: Owner = { files: new Set([real, ...(source.files?.keys() ?? [])]), hook: path };
+		projects.add(projectOf(real));
 		specifiers.set(path, real + query);
 		served.set(real + query, { bytes: source.bytes, owner });
 		owners.set(real, owner);

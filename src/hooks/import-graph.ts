@@ -7,7 +7,7 @@ import { isModulePath, moduleLoader } from "./module-files.ts";
 /*
  * What a module hook runs besides its own file (SPEC §10, Trust): every file of the project — any file
  * outside a `node_modules` folder — that its imports reach, statically (`import`, `export … from`,
- * `require("…")`, `import("…")` with a literal). Packages (imported by name, or found in `node_modules`)
+ * `require("…")`, `import.meta.require("…")`, `import("…")` with a literal, a Worker's entry). Packages (imported by name, or found in `node_modules`)
  * are dependencies, not the hook's source, and are not covered. An approval hashes the whole graph; a load re-verifies it and the
  * approved-bytes plugin (./_approved.ts) serves every file of it from the verified bytes, and
  * refuses an import that reaches a project file outside it (a computed `import(path)`, a file that now
@@ -87,18 +87,37 @@ const transpilers = new Map<string, InstanceType<typeof Bun.Transpiler>>();
 /** The specifiers a module's code imports (type-only imports are not imports). A file that does not parse has none: it cannot load either. */
 export function importsOf(path: string, bytes: Uint8Array, text = new TextDecoder().decode(bytes)): string[] {
 	// Every import form names one of these words; code with none (a hook using only `pi`) needs no parser.
-	if (!/\b(?:import|require|from)\b/.test(text)) return [];
+	if (!/\b(?:import|require|from|Worker)\b/.test(text)) return [];
 	const loader = moduleLoader(path);
 	let transpiler = transpilers.get(loader);
 	if (!transpiler) {
 		transpiler = new Bun.Transpiler({ loader });
 		transpilers.set(loader, transpiler);
 	}
+	let found: string[];
 	try {
-		return transpiler.scanImports(text).map((i) => i.path);
+		found = transpiler.scanImports(text).map((i) => i.path);
 	} catch {
 		return [];
 	}
+	return /\bimport\.meta\.require\b|\bWorker\b/.test(text) ? [...found, ...loadsBeyondImports(text)] : found;
+}
+
+/**
+ * The modules code loads that Bun's import scanner does not list: `import.meta.require("…")`, and the
+ * entry of a Worker — `new Worker(new URL("…", import.meta.url))`, or `new Worker("…")` (a relative
+ * one Bun resolves from the working directory, read here from the module's folder, where its author
+ * keeps it; a Worker started from a file that no approval covers is refused at run time, see
+ * ./_approved-workers.ts). Literals only; a match in a comment adds a file that is merely hashed too.
+ */
+function loadsBeyondImports(text: string): string[] {
+	const literal = String.raw`(["'\`])([^"'\`$\n]+)\1`;
+	const forms = [
+		new RegExp(String.raw`\bimport\.meta\.require\(\s*${literal}\s*\)`, "g"),
+		new RegExp(String.raw`\bnew\s+Worker\(\s*new\s+URL\(\s*${literal}\s*,\s*import\.meta\.url\s*\)`, "g"),
+		new RegExp(String.raw`\bnew\s+Worker\(\s*${literal}`, "g"),
+	];
+	return forms.flatMap((form) => [...text.matchAll(form)].map((match) => match[2] as string));
 }
 
 /** Why an import graph cannot be approved: a file approval could not serve, or too many files. */

@@ -1,0 +1,68 @@
+import { realpathSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { isAbsolute, resolve } from "pathe";
+
+/*
+ * A Worker runs a module in a thread of its own, whose module loader the approved-bytes plugins
+ * (./_approved.ts) do not reach: it reads its entry, and what that imports, from the disk. So in a
+ * process that runs approved project hooks, every Worker (the global one and node:worker_threads')
+ * is started only once its entry passes `refusal`: an approved file whose bytes, and those of the
+ * rest of its approval, are still the approved ones — or a file that is no project's (a package,
+ * the user's or the system's hook folders), or code the hook built itself (`blob:`, `data:`).
+ * Anything else throws from the constructor, so the hook's handler fails, closed, with the reason.
+ * What the Worker's module imports later is not served from approved bytes: it was compared here,
+ * an instant before the thread reads it. Not reached: a Worker a Worker starts (its thread has the
+ * runtime's own class), and node:worker_threads imported as a module before the first approved load
+ * of the process (its namespace keeps the class it had; Bun shows plugins no builtin), which in
+ * `emit` and `bridge` nothing does — only a long-running `serve` whose earlier load ran such a hook.
+ */
+
+let guarded = false;
+
+/** The file a Worker's specifier names, as Bun resolves it (a relative path from the working directory); `undefined` for code. */
+function workerEntry(specifier: unknown): string | undefined {
+	const text = specifier instanceof URL ? specifier.href : String(specifier);
+	if (/^(?:blob|data):/i.test(text)) return undefined;
+	let path: string;
+	if (text.startsWith("file:")) path = fileURLToPath(text);
+	else if (isAbsolute(text)) path = text;
+	else if (text.startsWith("./") || text.startsWith("../")) path = resolve(process.cwd(), text);
+	else {
+		try {
+			path = Bun.resolveSync(text, process.cwd());
+		} catch {
+			path = resolve(process.cwd(), text);
+		}
+	}
+	try {
+		return realpathSync(path);
+	} catch {
+		return path; // nothing there yet: checked as written (a file that no approval covers is refused)
+	}
+}
+
+/** A constructor that asks `refusal` about its entry first; same class for `instanceof`. */
+function guardedClass<T extends abstract new (...args: never[]) => unknown>(original: T, refusal: (file: string) => string | undefined): T {
+	return new Proxy(original, {
+		construct(target, args, newTarget) {
+			const options = (typeof args[1] === "object" && args[1] !== null ? args[1] : {}) as { eval?: unknown; preload?: unknown };
+			// node:worker_threads' `eval: true` takes code, not a file; Bun's `preload` files run in the thread first.
+			const entries = [...(options.eval === true ? [] : [args[0]]), ...[options.preload ?? []].flat()];
+			for (const entry of entries) {
+				const file = workerEntry(entry);
+				const problem = file === undefined ? undefined : refusal(file);
+				if (problem !== undefined) throw new Error(`new Worker(${file}) refused (fail closed): ${problem}`);
+			}
+			return Reflect.construct(target, args, newTarget);
+		},
+	});
+}
+
+/** Puts `refusal` before every Worker this process starts from now on (once; see the module note). */
+export function guardWorkers(refusal: (file: string) => string | undefined): void {
+	if (guarded) return;
+	guarded = true;
+	if (typeof globalThis.Worker === "function") globalThis.Worker = guardedClass(globalThis.Worker, refusal);
+	const threads = require("node:worker_threads") as { Worker: typeof import("node:worker_threads").Worker };
+	threads.Worker = guardedClass(threads.Worker, refusal);
+}

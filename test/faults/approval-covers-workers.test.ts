@@ -1,0 +1,172 @@
+/**
+ * What an approved hook loads beyond its imports runs approved bytes only (SPEC §10, Trust): a file it
+ * loads with `import.meta.require`, and a Worker's module, which runs in a thread of its own where the
+ * approved-bytes loader does not reach. A Worker from a file the approval covers starts only while it
+ * is unchanged; from a project file no approval covers (a path computed at run time) it never starts.
+ * Before this, an approved guard's worker edited after approval ran its new bytes.
+ */
+import { describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { CELL_TIMEOUT_MS, type Cli, runCli, useClis } from "./_cli.ts";
+import { expectBlockedEmit } from "./_expect.ts";
+import { bashCall, marker, privateHome, tempDir, touch, writeFiles } from "./_fixtures.ts";
+
+/** A worker answering "block" for a command with `rm -rf`; with `ran`, it first leaves that file. */
+const worker = (ran?: string) =>
+	`${ran ? touch(ran) : ""}\nself.onmessage = (m) => postMessage(m.data.includes("rm -rf") ? "block" : "allow");\n`;
+
+/** A guard that asks a worker started as `start` (an expression) whether to block; `before` runs first in the handler. */
+const guard = (start: string, before = "") => `export default (pi) => pi.on("tool_call", async (e) => {
+	${before}
+	const verdict = await new Promise((resolve, reject) => {
+		const w = ${start};
+		w.onmessage = (m) => { resolve(m.data); w.terminate(); };
+		w.onerror = (error) => { reject(error); w.terminate(); };
+		w.postMessage(String(e.input.command));
+	});
+	if (verdict === "block") return { block: true, reason: "worker says no" };
+});
+`;
+const BY_URL = `new Worker(new URL("../../lib/worker.ts", import.meta.url).href)`;
+
+/** A project with `files` and its own HOME; `approve` approves the guard; `emit(command)` runs one bash call. */
+function project(cli: Cli, files: Record<string, string>) {
+	const dir = tempDir("xcsh-faults-workers-");
+	const home = privateHome();
+	writeFiles(dir, files);
+	return {
+		dir,
+		home,
+		path: (relative: string) => join(dir, relative),
+		async approve() {
+			const run = await runCli(cli, ["trust", "approve", join(dir, ".xcsh/hooks/guard.ts")], { cwd: dir, home });
+			if (run.code !== 0) throw new Error(`trust approve failed (${run.code}): ${run.stderr}`);
+			return run;
+		},
+		emit: (command: string) => runCli(cli, ["emit", "tool_call"], { cwd: dir, home, stdin: bashCall(command) }),
+	};
+}
+
+function cells(cli: Cli): void {
+	test.concurrent(
+		"a Worker started from new URL(…, import.meta.url) is covered: edited after approval, it never runs",
+		async () => {
+			const p = project(cli, { ".xcsh/hooks/guard.ts": guard(BY_URL), "lib/worker.ts": worker() });
+			expect((await p.approve()).stdout).toContain("lib/worker.ts");
+			expectBlockedEmit(await p.emit("rm -rf build"), "worker says no");
+			const ran = marker(p.dir, "EDITED-WORKER-RAN");
+			writeFileSync(p.path("lib/worker.ts"), `${touch(ran.path)}\nself.onmessage = () => postMessage("allow");\n`);
+			const reason = expectBlockedEmit(await p.emit("rm -rf build"), "changed since it was approved").result.reason as string;
+			expect(reason).toContain(`xcsh-hooks trust approve ${p.path(".xcsh/hooks/guard.ts")}`);
+			expect(ran.exists()).toBe(false);
+		},
+		CELL_TIMEOUT_MS,
+	);
+
+	test.concurrent(
+		"a Worker's file changed after the hook loaded is refused when the Worker starts",
+		async () => {
+			const ran = marker(tempDir("xcsh-faults-workers-mark-"), "SWAPPED-WORKER-RAN");
+			// The handler itself rewrites the worker between the load (which verified it) and the start.
+			const swap = `require("node:fs").writeFileSync(new URL("../../lib/worker.ts", import.meta.url), ${JSON.stringify(`${touch(ran.path)}\nself.onmessage = () => postMessage("allow");\n`)});`;
+			const p = project(cli, { ".xcsh/hooks/guard.ts": guard(BY_URL, swap), "lib/worker.ts": worker() });
+			await p.approve();
+			const reason = expectBlockedEmit(await p.emit("rm -rf build"), "refused (fail closed)").result.reason as string;
+			expect(reason).toContain("changed since it was approved");
+			expect(ran.exists()).toBe(false);
+		},
+		CELL_TIMEOUT_MS,
+	);
+
+	test.concurrent(
+		"a Worker from a project file no approval covers (a path computed at run time) never starts, neither kind",
+		async () => {
+			const ran = marker(tempDir("xcsh-faults-workers-mark-"), "UNCOVERED-WORKER-RAN");
+			const computed = `new Worker(process.cwd() + "/lib/" + "worker.ts")`;
+			const threads = `new (require("node:worker_threads").Worker)(process.cwd() + "/lib/" + "worker.ts")`;
+			for (const start of [computed, threads]) {
+				const p = project(cli, { ".xcsh/hooks/guard.ts": guard(start), "lib/worker.ts": worker(ran.path) });
+				await p.approve();
+				const reason = expectBlockedEmit(await p.emit("ls"), "refused (fail closed)").result.reason as string;
+				expect(reason).toContain(`${p.path("lib/worker.ts")} is a project file that no approval covers`);
+			}
+			expect(ran.exists()).toBe(false);
+		},
+		CELL_TIMEOUT_MS,
+	);
+
+	test.concurrent(
+		"a Worker's preload file is checked like its entry; code a hook hands node:worker_threads (eval) starts",
+		async () => {
+			const ran = marker(tempDir("xcsh-faults-workers-mark-"), "PRELOAD-RAN");
+			const preloaded = guard(
+				`new Worker(new URL("../../lib/worker.ts", import.meta.url).href, { preload: [process.cwd() + "/lib/pre.ts"] })`,
+			);
+			const p = project(cli, { ".xcsh/hooks/guard.ts": preloaded, "lib/worker.ts": worker(), "lib/pre.ts": touch(ran.path) });
+			await p.approve();
+			const reason = expectBlockedEmit(await p.emit("ls"), "refused (fail closed)").result.reason as string;
+			expect(reason).toContain(`${p.path("lib/pre.ts")} is a project file that no approval covers`);
+			expect(ran.exists()).toBe(false);
+
+			const evaluated = `import { Worker } from "node:worker_threads";
+export default (pi) => pi.on("tool_call", async (e) => {
+	const code = "require('node:worker_threads').parentPort.on('message', (c) => require('node:worker_threads').parentPort.postMessage(c.includes('rm -rf') ? 'block' : 'allow'))";
+	const w = new Worker(code, { eval: true });
+	const verdict = await new Promise((resolve) => { w.on("message", resolve); w.postMessage(String(e.input.command)); });
+	await w.terminate();
+	if (verdict === "block") return { block: true, reason: "eval worker says no" };
+});
+`;
+			const q = project(cli, { ".xcsh/hooks/guard.ts": evaluated });
+			await q.approve();
+			expectBlockedEmit(await q.emit("rm -rf build"), "eval worker says no");
+			expect((await q.emit("ls")).code).toBe(0);
+		},
+		CELL_TIMEOUT_MS,
+	);
+
+	test.concurrent(
+		"a file loaded with import.meta.require is covered and served from the approved bytes",
+		async () => {
+			const hook = `const { banned } = import.meta.require("../../lib/policy.ts");
+export default (pi) => pi.on("tool_call", (e) => (String(e.input.command).includes(banned) ? { block: true, reason: "policy: " + banned } : undefined));
+`;
+			const p = project(cli, { ".xcsh/hooks/guard.ts": hook, "lib/policy.ts": `export const banned = "rm -rf";\n` });
+			expect((await p.approve()).stdout).toContain("lib/policy.ts");
+			expectBlockedEmit(await p.emit("rm -rf build"), "policy: rm -rf");
+			writeFileSync(p.path("lib/policy.ts"), `export const banned = "nothing at all";\n`);
+			expectBlockedEmit(await p.emit("rm -rf build"), "changed since it was approved");
+		},
+		CELL_TIMEOUT_MS,
+	);
+
+	test.concurrent(
+		"Workers outside the approved hooks' project still start: a user hook's own, and one from any other folder",
+		async () => {
+			const p = project(cli, { ".xcsh/hooks/guard.ts": guard(BY_URL), "lib/worker.ts": worker() });
+			// Like an in-process agent's own worker: a file of no project whose hooks run approved.
+			const elsewhere = join(tempDir("xcsh-faults-workers-elsewhere-"), "other-worker.ts");
+			writeFiles(p.home, {
+				".xcsh/agent/hooks/mine.ts": guard(`new Worker(new URL("./lib/mine-worker.ts", import.meta.url).href)`).replace(
+					"worker says no",
+					"my worker says no",
+				),
+				".xcsh/agent/hooks/lib/mine-worker.ts": `self.onmessage = (m) => postMessage(m.data.includes("mkfs") ? "block" : "allow");\n`,
+				".xcsh/agent/hooks/other.ts": guard(`new Worker(${JSON.stringify(elsewhere)})`).replace(
+					"worker says no",
+					"the other worker says no",
+				),
+			});
+			writeFileSync(elsewhere, `self.onmessage = (m) => postMessage(m.data.includes("shutdown") ? "block" : "allow");\n`);
+			expectBlockedEmit(await p.emit("shutdown now"), "the other worker says no");
+			await p.approve();
+			expectBlockedEmit(await p.emit("mkfs /dev/sda"), "my worker says no");
+			expectBlockedEmit(await p.emit("rm -rf build"), "worker says no");
+			expect((await p.emit("ls")).code).toBe(0);
+		},
+		CELL_TIMEOUT_MS,
+	);
+}
+
+for (const cli of useClis()) describe(cli.name, () => cells(cli));
