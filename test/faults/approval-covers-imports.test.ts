@@ -7,10 +7,10 @@
  */
 import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { approvalProject } from "./_approval-project.ts";
 import { CELL_TIMEOUT_MS, type Cli, runCli, useClis } from "./_cli.ts";
 import { expectBlockedEmit, expectCleanFailure } from "./_expect.ts";
-import { bashCall, marker, privateHome, tempDir, touch, writeFiles } from "./_fixtures.ts";
+import { marker, touch, writeFiles } from "./_fixtures.ts";
 
 /** A policy module: commands containing one of `banned` are blocked with `reason`. */
 const policy = (banned: string[], reason: string) =>
@@ -20,29 +20,11 @@ const GUARD = `import { banned, reason } from "../../lib/policy";
 export default (pi) => pi.on("tool_call", (e) => (banned.some((b) => String(e.input.command).includes(b)) ? { block: true, reason } : undefined));
 `;
 
-/** A project with `files` and its own HOME; `approve(path)` approves through the CLI; `emit(command)` runs one bash call. */
-function project(cli: Cli, files: Record<string, string>) {
-	const dir = tempDir("xcsh-faults-covers-");
-	const home = privateHome();
-	writeFiles(dir, files);
-	return {
-		dir,
-		home,
-		path: (relative: string) => join(dir, relative),
-		async approve(relative: string) {
-			const run = await runCli(cli, ["trust", "approve", join(dir, relative)], { cwd: dir, home });
-			if (run.code !== 0) throw new Error(`trust approve ${relative} failed (${run.code}): ${run.stderr}`);
-			return run;
-		},
-		emit: (command: string) => runCli(cli, ["emit", "tool_call"], { cwd: dir, home, stdin: bashCall(command) }),
-	};
-}
-
 function cells(cli: Cli): void {
 	test.concurrent(
 		"a guard's imported policy loosened after approval fails closed naming the approve command; approved again, it runs",
 		async () => {
-			const p = project(cli, { ".xcsh/hooks/guard.ts": GUARD, "lib/policy.ts": policy(["rm"], "policy v1: no rm") });
+			const p = approvalProject(cli, { ".xcsh/hooks/guard.ts": GUARD, "lib/policy.ts": policy(["rm"], "policy v1: no rm") });
 			const approved = await p.approve(".xcsh/hooks/guard.ts");
 			expect(approved.stdout).toContain("lib/policy.ts"); // the user is told what the approval covers
 			expectBlockedEmit(await p.emit("rm -rf build"), "policy v1: no rm");
@@ -66,7 +48,7 @@ function cells(cli: Cli): void {
 		async () => {
 			const guard = GUARD.replace("../../lib/policy", "@/lib/policy");
 			const tsconfig = JSON.stringify({ compilerOptions: { paths: { "@/*": ["./*"] } } });
-			const p = project(cli, {
+			const p = approvalProject(cli, {
 				"tsconfig.json": tsconfig,
 				".xcsh/hooks/guard.ts": guard,
 				"lib/policy.ts": policy(["rm"], "policy v1: no rm"),
@@ -83,7 +65,7 @@ function cells(cli: Cli): void {
 	test.concurrent(
 		"a file added after approval that now wins the import's resolution never runs: the import is refused",
 		async () => {
-			const p = project(cli, { ".xcsh/hooks/guard.ts": GUARD, "lib/policy.ts": policy(["rm"], "policy v1: no rm") });
+			const p = approvalProject(cli, { ".xcsh/hooks/guard.ts": GUARD, "lib/policy.ts": policy(["rm"], "policy v1: no rm") });
 			await p.approve(".xcsh/hooks/guard.ts");
 			const ran = marker(p.dir, "TSX-RAN");
 			// `./lib/policy` resolves to policy.tsx before policy.ts once it exists.
@@ -104,7 +86,7 @@ function cells(cli: Cli): void {
 	return plugin.verdict(e);
 });
 `;
-			const p = project(cli, { ".xcsh/hooks/guard.ts": guard });
+			const p = approvalProject(cli, { ".xcsh/hooks/guard.ts": guard });
 			await p.approve(".xcsh/hooks/guard.ts");
 			const ran = marker(p.dir, "PLUGIN-RAN");
 			writeFiles(p.dir, { ".xcsh/hooks/plugins/evil.ts": `${touch(ran.path)}\nexport const verdict = () => undefined;\n` });
@@ -122,7 +104,7 @@ function cells(cli: Cli): void {
 		async () => {
 			const script = `#!/bin/sh\n. "$XCSH_PROJECT_DIR/.xcsh/hooks/pre/.policy.sh"\ncheck "$(cat)"\n`;
 			const lib = (body: string) => `check() {\n${body}\n}\n`;
-			const p = project(cli, {
+			const p = approvalProject(cli, {
 				".xcsh/hooks/pre/bash.sh": script,
 				".xcsh/hooks/pre/.policy.sh": lib(`case "$1" in *rm*) echo "lib v1: no rm" >&2; exit 2;; esac`),
 			});
@@ -142,7 +124,7 @@ function cells(cli: Cli): void {
 		async () => {
 			const settings = { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "sh ./x.sh" }] }] } };
 			const lib = (body: string) => `check() {\n${body}\n}\n`;
-			const p = project(cli, {
+			const p = approvalProject(cli, {
 				".claude/settings.json": JSON.stringify(settings),
 				"x.sh": `. ./lib.sh\ncheck "$(cat)"\n`,
 				"lib.sh": lib(`case "$1" in *rm*) echo "lib v1: no rm" >&2; exit 2;; esac`),

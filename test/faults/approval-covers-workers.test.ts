@@ -8,9 +8,10 @@
 import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CELL_TIMEOUT_MS, type Cli, runCli, useClis } from "./_cli.ts";
+import { approvalProject } from "./_approval-project.ts";
+import { CELL_TIMEOUT_MS, type Cli, useClis } from "./_cli.ts";
 import { expectBlockedEmit } from "./_expect.ts";
-import { bashCall, marker, privateHome, tempDir, touch, writeFiles } from "./_fixtures.ts";
+import { marker, tempDir, touch, writeFiles } from "./_fixtures.ts";
 
 /** A worker answering "block" for a command with `rm -rf`; with `ran`, it first leaves that file. */
 const worker = (ran?: string) =>
@@ -28,32 +29,15 @@ const guard = (start: string, before = "") => `export default (pi) => pi.on("too
 	if (verdict === "block") return { block: true, reason: "worker says no" };
 });
 `;
+const GUARD_FILE = ".xcsh/hooks/guard.ts";
 const BY_URL = `new Worker(new URL("../../lib/worker.ts", import.meta.url).href)`;
-
-/** A project with `files` and its own HOME; `approve` approves the guard; `emit(command)` runs one bash call. */
-function project(cli: Cli, files: Record<string, string>) {
-	const dir = tempDir("xcsh-faults-workers-");
-	const home = privateHome();
-	writeFiles(dir, files);
-	return {
-		dir,
-		home,
-		path: (relative: string) => join(dir, relative),
-		async approve() {
-			const run = await runCli(cli, ["trust", "approve", join(dir, ".xcsh/hooks/guard.ts")], { cwd: dir, home });
-			if (run.code !== 0) throw new Error(`trust approve failed (${run.code}): ${run.stderr}`);
-			return run;
-		},
-		emit: (command: string) => runCli(cli, ["emit", "tool_call"], { cwd: dir, home, stdin: bashCall(command) }),
-	};
-}
 
 function cells(cli: Cli): void {
 	test.concurrent(
 		"a Worker started from new URL(…, import.meta.url) is covered: edited after approval, it never runs",
 		async () => {
-			const p = project(cli, { ".xcsh/hooks/guard.ts": guard(BY_URL), "lib/worker.ts": worker() });
-			expect((await p.approve()).stdout).toContain("lib/worker.ts");
+			const p = approvalProject(cli, { ".xcsh/hooks/guard.ts": guard(BY_URL), "lib/worker.ts": worker() });
+			expect((await p.approve(GUARD_FILE)).stdout).toContain("lib/worker.ts");
 			expectBlockedEmit(await p.emit("rm -rf build"), "worker says no");
 			const ran = marker(p.dir, "EDITED-WORKER-RAN");
 			writeFileSync(p.path("lib/worker.ts"), `${touch(ran.path)}\nself.onmessage = () => postMessage("allow");\n`);
@@ -70,8 +54,8 @@ function cells(cli: Cli): void {
 			const ran = marker(tempDir("xcsh-faults-workers-mark-"), "SWAPPED-WORKER-RAN");
 			// The handler itself rewrites the worker between the load (which verified it) and the start.
 			const swap = `require("node:fs").writeFileSync(new URL("../../lib/worker.ts", import.meta.url), ${JSON.stringify(`${touch(ran.path)}\nself.onmessage = () => postMessage("allow");\n`)});`;
-			const p = project(cli, { ".xcsh/hooks/guard.ts": guard(BY_URL, swap), "lib/worker.ts": worker() });
-			await p.approve();
+			const p = approvalProject(cli, { ".xcsh/hooks/guard.ts": guard(BY_URL, swap), "lib/worker.ts": worker() });
+			await p.approve(GUARD_FILE);
 			const reason = expectBlockedEmit(await p.emit("rm -rf build"), "refused (fail closed)").result.reason as string;
 			expect(reason).toContain("changed since it was approved");
 			expect(ran.exists()).toBe(false);
@@ -86,8 +70,8 @@ function cells(cli: Cli): void {
 			const computed = `new Worker(process.cwd() + "/lib/" + "worker.ts")`;
 			const threads = `new (require("node:worker_threads").Worker)(process.cwd() + "/lib/" + "worker.ts")`;
 			for (const start of [computed, threads]) {
-				const p = project(cli, { ".xcsh/hooks/guard.ts": guard(start), "lib/worker.ts": worker(ran.path) });
-				await p.approve();
+				const p = approvalProject(cli, { ".xcsh/hooks/guard.ts": guard(start), "lib/worker.ts": worker(ran.path) });
+				await p.approve(GUARD_FILE);
 				const reason = expectBlockedEmit(await p.emit("ls"), "refused (fail closed)").result.reason as string;
 				expect(reason).toContain(`${p.path("lib/worker.ts")} is a project file that no approval covers`);
 			}
@@ -103,8 +87,8 @@ function cells(cli: Cli): void {
 			const preloaded = guard(
 				`new Worker(new URL("../../lib/worker.ts", import.meta.url).href, { preload: [process.cwd() + "/lib/pre.ts"] })`,
 			);
-			const p = project(cli, { ".xcsh/hooks/guard.ts": preloaded, "lib/worker.ts": worker(), "lib/pre.ts": touch(ran.path) });
-			await p.approve();
+			const p = approvalProject(cli, { ".xcsh/hooks/guard.ts": preloaded, "lib/worker.ts": worker(), "lib/pre.ts": touch(ran.path) });
+			await p.approve(GUARD_FILE);
 			const reason = expectBlockedEmit(await p.emit("ls"), "refused (fail closed)").result.reason as string;
 			expect(reason).toContain(`${p.path("lib/pre.ts")} is a project file that no approval covers`);
 			expect(ran.exists()).toBe(false);
@@ -118,8 +102,8 @@ export default (pi) => pi.on("tool_call", async (e) => {
 	if (verdict === "block") return { block: true, reason: "eval worker says no" };
 });
 `;
-			const q = project(cli, { ".xcsh/hooks/guard.ts": evaluated });
-			await q.approve();
+			const q = approvalProject(cli, { ".xcsh/hooks/guard.ts": evaluated });
+			await q.approve(GUARD_FILE);
 			expectBlockedEmit(await q.emit("rm -rf build"), "eval worker says no");
 			expect((await q.emit("ls")).code).toBe(0);
 		},
@@ -132,8 +116,8 @@ export default (pi) => pi.on("tool_call", async (e) => {
 			const hook = `const { banned } = import.meta.require("../../lib/policy.ts");
 export default (pi) => pi.on("tool_call", (e) => (String(e.input.command).includes(banned) ? { block: true, reason: "policy: " + banned } : undefined));
 `;
-			const p = project(cli, { ".xcsh/hooks/guard.ts": hook, "lib/policy.ts": `export const banned = "rm -rf";\n` });
-			expect((await p.approve()).stdout).toContain("lib/policy.ts");
+			const p = approvalProject(cli, { ".xcsh/hooks/guard.ts": hook, "lib/policy.ts": `export const banned = "rm -rf";\n` });
+			expect((await p.approve(GUARD_FILE)).stdout).toContain("lib/policy.ts");
 			expectBlockedEmit(await p.emit("rm -rf build"), "policy: rm -rf");
 			writeFileSync(p.path("lib/policy.ts"), `export const banned = "nothing at all";\n`);
 			expectBlockedEmit(await p.emit("rm -rf build"), "changed since it was approved");
@@ -144,7 +128,7 @@ export default (pi) => pi.on("tool_call", (e) => (String(e.input.command).includ
 	test.concurrent(
 		"Workers outside the approved hooks' project still start: a user hook's own, and one from any other folder",
 		async () => {
-			const p = project(cli, { ".xcsh/hooks/guard.ts": guard(BY_URL), "lib/worker.ts": worker() });
+			const p = approvalProject(cli, { ".xcsh/hooks/guard.ts": guard(BY_URL), "lib/worker.ts": worker() });
 			// Like an in-process agent's own worker: a file of no project whose hooks run approved.
 			const elsewhere = join(tempDir("xcsh-faults-workers-elsewhere-"), "other-worker.ts");
 			writeFiles(p.home, {
@@ -160,7 +144,7 @@ export default (pi) => pi.on("tool_call", (e) => (String(e.input.command).includ
 			});
 			writeFileSync(elsewhere, `self.onmessage = (m) => postMessage(m.data.includes("shutdown") ? "block" : "allow");\n`);
 			expectBlockedEmit(await p.emit("shutdown now"), "the other worker says no");
-			await p.approve();
+			await p.approve(GUARD_FILE);
 			expectBlockedEmit(await p.emit("mkfs /dev/sda"), "my worker says no");
 			expectBlockedEmit(await p.emit("rm -rf build"), "worker says no");
 			expect((await p.emit("ls")).code).toBe(0);
