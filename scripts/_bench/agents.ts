@@ -4,9 +4,9 @@
  * the same one-line guard written as a Node, Python and one-file Bun script; peak RSS of each; and,
  * from `XCSH_HOOKS_PROFILE=1`, where the bridge's cold start goes.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { join } from "pathe";
-import { BIN, ensureExecutable, ROOT, run, trivialExecutable } from "./binary.ts";
+import { BIN, ensureExecutable, ROOT, run, settle, trivialExecutable } from "./binary.ts";
 import { tempDir, writeFiles, writeGuardHooks } from "./fixtures.ts";
 import { median, percentile } from "./micro.ts";
 import { type Command, pairedRatio, peakRss, ratioSpread, type Runs, runOnce, timeProcesses } from "./processes.ts";
@@ -142,6 +142,8 @@ export async function benchAgentCalls(report: Report): Promise<void> {
 	if (py) commands.push(script("python3 guard.py", [py, join(scripts, "guard.py")]));
 	else await report.note("python3 not found: its row is skipped");
 
+	// The interpreters as the executables are: settled in the page cache (see settle in binary.ts).
+	for (const command of commands) if (command.argv[0] !== BIN) settle(realpathSync(command.argv[0] as string));
 	try {
 		await confirmServed(commands);
 		await measure(report, commands);
