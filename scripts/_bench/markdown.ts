@@ -26,8 +26,9 @@ per-call budgets name the one-file \`bun guard.ts\` of the same rounds, the floo
 \`serve --http\` is timed from the client's \`fetch\` to the end of the answer, in three blocks of requests;
 its p99 budget is the blocks' median p99. The bench builds \`dist/xcsh-hooks\` first when it is missing
 or older than its sources. Every program a run starts (the executable, the trivial one, the floor client) is a
-fresh copy, written out and dropped from the page cache before the warm-up rounds: how the kernel happened
-to hold a file's pages moved a trivial program's start-up by 25% between runs, on one side of a ratio only.`;
+fresh copy, written out and dropped from the page cache before the warm-up rounds, and the interpreters
+(Bun, Node, Python) are dropped and read back the same way: how the kernel happened to hold a file's pages
+moved a trivial program's start-up by 25–40% between runs, on one side of a ratio only.`;
 
 const START_UP = `Where an agent call goes. With \`serve --socket\` running, \`bridge claude\` reads stdin
 (≈ 0.5 ms, overlapped with connecting), sends it to the server, which answers from hooks already
