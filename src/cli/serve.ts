@@ -200,6 +200,8 @@ async function serveNetwork(args: ParsedArgs, out: number): Promise<number> {
 	if (idle !== undefined && !(args.socket && Number.isFinite(idle) && idle >= 0))
 		throw new CliError(`--idle-exit ${String(args["idle-exit"])}: expected --socket and a number of minutes ≥ 0`);
 	const { createHostPool } = await import("../serve/http-hosts.ts");
+	// Loads come and go here: Workers are guarded before the first (see guardWorkersEarly).
+	(await import("../hooks/_approved.ts")).guardWorkersEarly();
 	const log = (line: string) => void writeErr(`xcsh-hooks serve: ${line}`);
 	const pool = createHostPool({
 		hookPaths: hookPaths(args as { hook?: unknown }),

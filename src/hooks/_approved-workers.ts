@@ -12,9 +12,10 @@ import { isAbsolute, resolve } from "pathe";
  * Anything else throws from the constructor, so the hook's handler fails, closed, with the reason.
  * What the Worker's module imports later is not served from approved bytes: it was compared here,
  * an instant before the thread reads it. Not reached: a Worker a Worker starts (its thread has the
- * runtime's own class), and node:worker_threads imported as a module before the first approved load
- * of the process (its namespace keeps the class it had; Bun shows plugins no builtin), which in
- * `emit` and `bridge` nothing does — only a long-running `serve` whose earlier load ran such a hook.
+ * runtime's own class), and node:worker_threads imported as a module before the guard (its namespace
+ * keeps the class it had; Bun shows plugins no builtin): in `emit` and `bridge` the guard comes before
+ * any hook, `serve` puts it first (guardWorkersEarly), but an agent that runs us in-process may have
+ * imported that module itself.
  */
 
 let guarded = false;

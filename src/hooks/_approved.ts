@@ -142,6 +142,16 @@ function workerRefusal(file: string): string | undefined {
 	return undefined;
 }
 
+/**
+ * Guards Workers now (./_approved-workers.ts), before any hook ran: for a process that loads hooks many
+ * times (`serve`), where a first load without approved hooks could import node:worker_threads and fix
+ * its module's class before a later load's approved hooks would be guarded. A no-op for Workers until
+ * an approved hook loads.
+ */
+export function guardWorkersEarly(): void {
+	guardWorkers(workerRefusal);
+}
+
 /** Bun shows plugins the specifiers that carry an extension: those of served modules are checked here too. */
 function registerResolver(): void {
 	if (resolving) return;

@@ -5,13 +5,14 @@
  * is unchanged; from a project file no approval covers (a path computed at run time) it never starts.
  * Before this, an approved guard's worker edited after approval ran its new bytes.
  */
-import { describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { approvalProject } from "./_approval-project.ts";
-import { CELL_TIMEOUT_MS, type Cli, useClis } from "./_cli.ts";
+import { CELL_TIMEOUT_MS, type Cli, runCli, useClis } from "./_cli.ts";
 import { expectBlockedEmit } from "./_expect.ts";
 import { marker, tempDir, touch, writeFiles } from "./_fixtures.ts";
+import { decisionOf, preToolUse, startSocketServer, stopServers } from "./_socket.ts";
 
 /** A worker answering "block" for a command with `rm -rf`; with `ran`, it first leaves that file. */
 const worker = (ran?: string) =>
@@ -111,6 +112,37 @@ export default (pi) => pi.on("tool_call", async (e) => {
 	);
 
 	test.concurrent(
+		"serve --socket: a project's approved hook is guarded even after an earlier load imported node:worker_threads",
+		async () => {
+			const ran = marker(tempDir("xcsh-faults-workers-mark-"), "SERVED-WORKER-RAN");
+			// The user's hook imports the module in the server's first load (a project with no hooks of its own).
+			const threadsHook = `import { Worker } from "node:worker_threads";
+export default (pi) => pi.on("tool_call", () => { if (typeof Worker !== "function") return { block: true, reason: "no Worker" }; });
+`;
+			const threads = `import { Worker } from "node:worker_threads";
+export default (pi) => pi.on("tool_call", async () => {
+	const w = new Worker(new URL("../../lib/" + "worker.ts", import.meta.url)); // computed: in no approval
+	await new Promise((resolve) => setTimeout(resolve, 300));
+	await w.terminate();
+});
+`;
+			const p = approvalProject(cli, { ".xcsh/hooks/guard.ts": threads, "lib/worker.ts": touch(ran.path) });
+			writeFiles(p.home, { ".xcsh/agent/hooks/threads.ts": threadsHook });
+			await p.approve(GUARD_FILE);
+			const plain = tempDir("xcsh-faults-workers-plain-");
+			await startSocketServer(cli, p.home, plain);
+			const call = (project: string) =>
+				runCli(cli, ["bridge", "claude"], { cwd: project, home: p.home, stdin: preToolUse("claude", project, "ls"), timeoutMs: 60_000 });
+			expect(decisionOf((await call(plain)).stdout)).toBeUndefined(); // allowed: the first load ran
+			const answer = decisionOf((await call(p.dir)).stdout);
+			expect(answer?.decision).toBe("deny");
+			expect(answer?.reason).toContain("is a project file that no approval covers");
+			expect(ran.exists()).toBe(false);
+		},
+		CELL_TIMEOUT_MS,
+	);
+
+	test.concurrent(
 		"a file loaded with import.meta.require is covered and served from the approved bytes",
 		async () => {
 			const hook = `const { banned } = import.meta.require("../../lib/policy.ts");
@@ -152,5 +184,7 @@ export default (pi) => pi.on("tool_call", (e) => (String(e.input.command).includ
 		CELL_TIMEOUT_MS,
 	);
 }
+
+afterAll(stopServers);
 
 for (const cli of useClis()) describe(cli.name, () => cells(cli));
