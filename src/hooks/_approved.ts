@@ -105,8 +105,10 @@ function load(
 
 /** Folders whose files are no project's: the user's own hooks and the system's (which approvals do not cover). */
 const NOT_PROJECT = () => [`${homeDir().replace(/\/+$/, "")}/.xcsh/`, "/etc/xcsh/"];
-/** The projects approved hooks came from (the folder above their `.xcsh`, `.claude`…): the files a Worker is checked for. */
+/** The projects approved hooks came from (the folder above their `.xcsh`, `.claude`…): where an unknown Worker is refused. */
 const projects = new Set<string>();
+/** Real path → the approved bytes of a hook or of a file an approval covers (the latest load's): what a Worker is compared with. */
+const approvedFiles = new Map<string, { bytes: Uint8Array; owner: Owner }>();
 
 /** The project of an approved hook: the folder holding the last hidden folder on its path (`.xcsh`; else the hook's own folder). */
 function projectOf(hook: string): string {
@@ -116,28 +118,42 @@ function projectOf(hook: string): string {
 }
 
 /**
- * Why a Worker may not start from `file` in this process (./_approved-workers.ts), or `undefined`: a
- * file of a project whose hooks run here approved must be one an approval covers, with it and the rest
- * of that approval unchanged. Elsewhere (a package, the agent's own files when it runs us in-process,
- * the user's or the system's hooks) Workers start as always.
+ * Why a Worker may not start from `file` in this process (./_approved-workers.ts), or `undefined`. A
+ * file an approval covers (wherever it is) starts only while every file of that approval still has its
+ * approved bytes and every import in them still resolves inside the approval (the thread resolves and
+ * reads them itself: a `util.tsx` added beside `util.ts` would win). Any other file of a project whose
+ * hooks run here approved is refused. Elsewhere (a package, the agent's own files when it runs us
+ * in-process, the user's or the system's hooks) Workers start as always.
  */
 function workerRefusal(file: string): string | undefined {
+	const entry = approvedFiles.get(file);
+	if (entry) return approvalChanged(entry.owner);
 	if (!graph().isCoveredPath(file) || NOT_PROJECT().some((folder) => file.startsWith(folder))) return undefined;
 	if (![...projects].some((project) => file.startsWith(project === "/" ? "/" : `${project}/`))) return undefined;
-	const entry = served.get(file);
-	if (!entry)
-		return `${file} is a project file that no approval covers, so its bytes would run unapproved; start it with new Worker(new URL("./…", import.meta.url)) in the approved hook, whose approval then covers it, and approve that hook again`;
-	for (const path of entry.owner.files) {
-		const approved = served.get(path)?.bytes;
-		if (approved === undefined) continue; // the hook itself, imported from its bytes under its load's query
+	return `${file} is a project file that no approval covers, so its bytes would run unapproved; start it with new Worker(new URL("./…", import.meta.url)) in the approved hook, whose approval then covers it, and approve that hook again`;
+}
+
+/** What of `owner`'s approval is no longer as approved on disk (a file's bytes, an import's resolution), or `undefined`. */
+function approvalChanged(owner: Owner): string | undefined {
+	for (const path of owner.files) {
+		const approved = approvedFiles.get(path)?.bytes;
+		if (approved === undefined) return `${path} has no approved bytes here; run: xcsh-hooks trust approve ${owner.hook}`;
 		let now: Uint8Array;
 		try {
 			now = readFileSync(path);
 		} catch (error) {
-			return `${path} cannot be read (${(error as Error).message}); it is part of the approval of ${entry.owner.hook}`;
+			return `${path} cannot be read (${(error as Error).message}); it is part of the approval of ${owner.hook}`;
 		}
 		if (!Buffer.from(now).equals(approved))
-			return `${path} changed since it was approved; review it, then run: xcsh-hooks trust approve ${entry.owner.hook}`;
+			return `${path} changed since it was approved; review it, then run: xcsh-hooks trust approve ${owner.hook}`;
+		if (!isModulePath(path)) continue;
+		for (const specifier of graph().importsOf(path, approved)) {
+			try {
+				checkImport(specifier, path, owner);
+			} catch (error) {
+				return (error as Error).message;
+			}
+		}
 	}
 	return undefined;
 }
@@ -187,13 +203,15 @@ export function serveApprovedModules(sources: ReadonlyMap<string, ApprovedSource
 		// failing to resolve now must not send the import back to the disk), so the filter always matches.
 		const real = source.realPath ?? path;
 		const owner: Owner = { files: new Set([real, ...(source.files?.keys() ?? [])]), hook: path };
-		projects.add(projectOf(real));
+		projects.add(projectOf(path)).add(projectOf(real));
+		approvedFiles.set(real, { bytes: source.bytes, owner });
 		specifiers.set(path, real + query);
 		served.set(real + query, { bytes: source.bytes, owner });
 		owners.set(real, owner);
 		paths.push(real + query);
 		for (const [file, approved] of source.files ?? []) {
 			served.set(file, { bytes: approved.bytes, owner });
+			approvedFiles.set(file, { bytes: approved.bytes, owner });
 			owners.set(file, owner);
 			// Evaluated anew, from these bytes, by this load's import. The first load of a process has
 			// nothing of the project cached (reading the cache costs ≈0.1 ms at start-up).

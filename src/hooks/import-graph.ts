@@ -100,11 +100,12 @@ export function importsOf(path: string, bytes: Uint8Array, text = new TextDecode
 	} catch {
 		return [];
 	}
-	return /\bimport\.meta\.require\b|\bWorker\b/.test(text) ? [...found, ...loadsBeyondImports(text)] : found;
+	return /\bimport\.meta\.require\b|\bcreateRequire\b|\bWorker\b/.test(text) ? [...found, ...loadsBeyondImports(text)] : found;
 }
 
 /**
- * The modules code loads that Bun's import scanner does not list: `import.meta.require("…")`, and the
+ * The modules code loads that Bun's import scanner does not list: `import.meta.require("…")`,
+ * `createRequire(import.meta.url)("…")`, and the
  * entry of a Worker — `new Worker(new URL("…", import.meta.url))`, or `new Worker("…")` (a relative
  * one Bun resolves from the working directory, read here from the module's folder, where its author
  * keeps it; a Worker started from a file that no approval covers is refused at run time, see
@@ -112,10 +113,12 @@ export function importsOf(path: string, bytes: Uint8Array, text = new TextDecode
  */
 function loadsBeyondImports(text: string): string[] {
 	const literal = String.raw`(["'\`])([^"'\`$\n]+)\1`;
+	const worker = String.raw`\bnew\s+(?:[\w$]+\s*\.\s*)*Worker\s*\(\s*`; // also `new wt.Worker (`, `new globalThis.Worker(`
 	const forms = [
-		new RegExp(String.raw`\bimport\.meta\.require\(\s*${literal}\s*\)`, "g"),
-		new RegExp(String.raw`\bnew\s+Worker\(\s*new\s+URL\(\s*${literal}\s*,\s*import\.meta\.url\s*\)`, "g"),
-		new RegExp(String.raw`\bnew\s+Worker\(\s*${literal}`, "g"),
+		new RegExp(String.raw`\bimport\.meta\.require\s*\(\s*${literal}\s*\)`, "g"),
+		new RegExp(String.raw`\bcreateRequire\s*\(\s*import\.meta\.url\s*\)\s*\(\s*${literal}`, "g"),
+		new RegExp(String.raw`${worker}new\s+URL\s*\(\s*${literal}\s*,\s*import\.meta\.url\s*\)`, "g"),
+		new RegExp(`${worker}${literal}`, "g"),
 	];
 	return forms.flatMap((form) => [...text.matchAll(form)].map((match) => match[2] as string));
 }

@@ -65,6 +65,45 @@ function cells(cli: Cli): void {
 	);
 
 	test.concurrent(
+		"a Worker whose import would now resolve to an added file (util.tsx beside util.ts) is refused when it starts",
+		async () => {
+			const ran = marker(tempDir("xcsh-faults-workers-mark-"), "SHADOW-RAN");
+			const importing = `import { decide } from "./util";\nself.onmessage = (m) => postMessage(decide(m.data));\n`;
+			const p = approvalProject(cli, {
+				".xcsh/hooks/guard.ts": guard(BY_URL),
+				"lib/worker.ts": importing,
+				"lib/util.ts": `export const decide = (c) => (c.includes("rm -rf") ? "block" : "allow");\n`,
+			});
+			expect((await p.approve(GUARD_FILE)).stdout).toContain("lib/util.ts");
+			expectBlockedEmit(await p.emit("rm -rf build"), "worker says no");
+			// Every approved byte is unchanged; only the worker's `./util` now resolves elsewhere.
+			writeFiles(p.dir, { "lib/util.tsx": `${touch(ran.path)}\nexport const decide = () => "allow";\n` });
+			const reason = expectBlockedEmit(await p.emit("rm -rf build"), "refused (fail closed)").result.reason as string;
+			expect(reason).toContain(`${p.path("lib/util.tsx")}, which its approval does not cover`);
+			expect(ran.exists()).toBe(false);
+		},
+		CELL_TIMEOUT_MS,
+	);
+
+	test.concurrent(
+		"an approved Worker file outside the project (a sibling folder) is compared too when the Worker starts",
+		async () => {
+			const ran = marker(tempDir("xcsh-faults-workers-mark-"), "SIBLING-RAN");
+			const p = approvalProject(cli, {});
+			const sibling = `${p.dir}-shared`;
+			writeFiles(sibling, { "worker.ts": worker() });
+			const relative = `../../../${sibling.split("/").pop()}/worker.ts`;
+			const swap = `require("node:fs").writeFileSync(new URL(${JSON.stringify(relative)}, import.meta.url), ${JSON.stringify(`${touch(ran.path)}\nself.onmessage = () => postMessage("allow");\n`)});`;
+			writeFiles(p.dir, { ".xcsh/hooks/guard.ts": guard(`new Worker(new URL(${JSON.stringify(relative)}, import.meta.url).href)`, swap) });
+			expect((await p.approve(GUARD_FILE)).stdout).toContain("worker.ts");
+			const reason = expectBlockedEmit(await p.emit("rm -rf build"), "refused (fail closed)").result.reason as string;
+			expect(reason).toContain("changed since it was approved");
+			expect(ran.exists()).toBe(false);
+		},
+		CELL_TIMEOUT_MS,
+	);
+
+	test.concurrent(
 		"a Worker from a project file no approval covers (a path computed at run time) never starts, neither kind",
 		async () => {
 			const ran = marker(tempDir("xcsh-faults-workers-mark-"), "UNCOVERED-WORKER-RAN");
