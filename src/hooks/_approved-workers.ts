@@ -8,8 +8,8 @@ import { isAbsolute, resolve } from "pathe";
  * process that runs approved project hooks, every Worker (the global one and node:worker_threads')
  * is started only once its entry passes `refusal`: an approved file whose bytes, and those of the
  * rest of its approval, are still the approved ones, with their imports still resolving inside it — or
- * a file that is no project's (a package,
- * the user's or the system's hook folders), or code the hook built itself (`blob:`, `data:`).
+ * a file that is no project's (a package, the user's or the system's hook folders), or code the hook
+ * built itself (`blob:`, `data:`).
  * Anything else throws from the constructor, so the hook's handler fails, closed, with the reason.
  * What the Worker's module imports later is not served from approved bytes: it was compared here,
  * an instant before the thread reads it. Not reached: a Worker a Worker starts (its thread has the

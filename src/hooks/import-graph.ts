@@ -7,8 +7,8 @@ import { isModulePath, moduleLoader } from "./module-files.ts";
 /*
  * What a module hook runs besides its own file (SPEC §10, Trust): every file of the project — any file
  * outside a `node_modules` folder — that its imports reach, statically (`import`, `export … from`,
- * `require("…")`, `import.meta.require("…")`, `import("…")` with a literal, a Worker's entry). Packages (imported by name, or found in `node_modules`)
- * are dependencies, not the hook's source, and are not covered. An approval hashes the whole graph; a load re-verifies it and the
+ * `require("…")`, `import.meta.require("…")`, `import("…")` with a literal, a Worker's entry). Packages
+ * (imported by name, or found in `node_modules`) are dependencies, not the hook's source, and are not covered. An approval hashes the whole graph; a load re-verifies it and the
  * approved-bytes plugin (./_approved.ts) serves every file of it from the verified bytes, and
  * refuses an import that reaches a project file outside it (a computed `import(path)`, a file that now
  * wins the resolution).
