@@ -100,16 +100,22 @@ export function importsOf(path: string, bytes: Uint8Array, text = new TextDecode
 	} catch {
 		return [];
 	}
-	return /\bimport\.meta\.require\b|\bcreateRequire\b|\bWorker\b/.test(text) ? [...found, ...loadsBeyondImports(text)] : found;
+	if (!/\bimport\.meta\.require\b|\bcreateRequire\b|\bWorker\b/.test(text)) return found;
+	// Read without its comments (a commented-out Worker names nothing the module runs).
+	let code = text;
+	try {
+		code = transpiler.transformSync(text);
+	} catch {}
+	return [...found, ...loadsBeyondImports(code)];
 }
 
 /**
  * The modules code loads that Bun's import scanner does not list: `import.meta.require("…")`,
- * `createRequire(import.meta.url)("…")`, and the
- * entry of a Worker — `new Worker(new URL("…", import.meta.url))`, or `new Worker("…")` (a relative
- * one Bun resolves from the working directory, read here from the module's folder, where its author
- * keeps it; a Worker started from a file that no approval covers is refused at run time, see
- * ./_approved-workers.ts). Literals only; a match in a comment adds a file that is merely hashed too.
+ * `createRequire(import.meta.url)("…")`, and the entry of a Worker — `new Worker(new URL("…",
+ * import.meta.url))`, or `new Worker("…")` (a relative one Bun resolves from the working directory,
+ * read here from the module's folder, where its author keeps it; a Worker started from a file that no
+ * approval covers is refused at run time, see ./_approved-workers.ts). Literals only, in the code the
+ * transpiler leaves (no comments, no types).
  */
 function loadsBeyondImports(text: string): string[] {
 	const literal = String.raw`(["'\`])([^"'\`$\n]+)\1`;
