@@ -12,14 +12,17 @@ import { isAbsolute, resolve } from "pathe";
  * built itself (`blob:`, `data:`).
  * Anything else throws from the constructor, so the hook's handler fails, closed, with the reason.
  * What the Worker's module imports later is not served from approved bytes: it was compared here,
- * an instant before the thread reads it. Not reached: a Worker a Worker starts (its thread has the
- * runtime's own class), and node:worker_threads imported as a module before the guard (its namespace
- * keeps the class it had; Bun shows plugins no builtin): in `emit` and `bridge` the guard comes before
- * any hook, `serve` puts it first (guardWorkersEarly), but an agent that runs us in-process may have
- * imported that module itself.
+ * an instant before the thread reads it. Loading node:worker_threads costs a process ≈1.7 ms, so its
+ * class is guarded only where an approved file names the module (a hook reaches it no other way but
+ * through a package, which then starts the paths the hook hands it) and in `serve` up front. Not
+ * reached: a Worker a Worker starts (its thread has the runtime's own class), and node:worker_threads
+ * imported as a module before the guard (its namespace keeps the class it had; Bun shows plugins no
+ * builtin): in `emit` and `bridge` the guard comes before any hook, `serve` puts it first
+ * (guardWorkersEarly), but an agent that runs us in-process may have imported that module itself.
  */
 
-let guarded = false;
+let guardedGlobal = false;
+let guardedThreads = false;
 
 /** The file a Worker's specifier names, as Bun resolves it (a relative path from the working directory); `undefined` for code. */
 function workerEntry(specifier: unknown): string | undefined {
@@ -60,11 +63,15 @@ function guardedClass<T extends abstract new (...args: never[]) => unknown>(orig
 	});
 }
 
-/** Puts `refusal` before every Worker this process starts from now on (once; see the module note). */
-export function guardWorkers(refusal: (file: string) => string | undefined): void {
-	if (guarded) return;
-	guarded = true;
-	if (typeof globalThis.Worker === "function") globalThis.Worker = guardedClass(globalThis.Worker, refusal);
-	const threads = require("node:worker_threads") as { Worker: typeof import("node:worker_threads").Worker };
-	threads.Worker = guardedClass(threads.Worker, refusal);
+/**
+ * Puts `refusal` before every global Worker this process starts from now on, and with `threads` before
+ * node:worker_threads' too (each once; see the module note).
+ */
+export function guardWorkers(refusal: (file: string) => string | undefined, threads: boolean): void {
+	if (!guardedGlobal && typeof globalThis.Worker === "function") globalThis.Worker = guardedClass(globalThis.Worker, refusal);
+	guardedGlobal = true;
+	if (!threads || guardedThreads) return;
+	guardedThreads = true;
+	const workerThreads = require("node:worker_threads") as { Worker: typeof import("node:worker_threads").Worker };
+	workerThreads.Worker = guardedClass(workerThreads.Worker, refusal);
 }

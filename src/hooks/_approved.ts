@@ -54,7 +54,7 @@ interface Owner {
 
 const QUERY = "?xcsh-approved=";
 let loads = 0;
-/** Path as Bun loads it (a hook with its load's query, an imported file plain) → the bytes to serve and their approval. */
+/** Path as Bun loads it (a hook with its load's query, an imported file plain; a hook also plain, for Workers) → the bytes to serve and their approval. */
 const served = new Map<string, { bytes: Uint8Array; owner: Owner }>();
 /** Real path of a served module → its approval in the latest load (Bun names importers without the query). */
 const owners = new Map<string, Owner>();
@@ -107,8 +107,6 @@ function load(
 const NOT_PROJECT = () => [`${homeDir().replace(/\/+$/, "")}/.xcsh/`, "/etc/xcsh/"];
 /** The projects approved hooks came from (the folder above their `.xcsh`, `.claude`…): where an unknown Worker is refused. */
 const projects = new Set<string>();
-/** Real path → the approved bytes of a hook or of a file an approval covers (the latest load's): what a Worker is compared with. */
-const approvedFiles = new Map<string, { bytes: Uint8Array; owner: Owner }>();
 
 /** The project of an approved hook: the folder holding the last hidden folder on its path (`.xcsh`; else the hook's own folder). */
 function projectOf(hook: string): string {
@@ -126,7 +124,7 @@ function projectOf(hook: string): string {
  * in-process, the user's or the system's hooks) Workers start as always.
  */
 function workerRefusal(file: string): string | undefined {
-	const entry = approvedFiles.get(file);
+	const entry = served.get(file);
 	if (entry) return approvalChanged(entry.owner);
 	if (!graph().isCoveredPath(file) || NOT_PROJECT().some((folder) => file.startsWith(folder))) return undefined;
 	if (![...projects].some((project) => file.startsWith(project === "/" ? "/" : `${project}/`))) return undefined;
@@ -136,7 +134,7 @@ function workerRefusal(file: string): string | undefined {
 /** What of `owner`'s approval is no longer as approved on disk (a file's bytes, an import's resolution), or `undefined`. */
 function approvalChanged(owner: Owner): string | undefined {
 	for (const path of owner.files) {
-		const approved = approvedFiles.get(path)?.bytes;
+		const approved = served.get(path)?.bytes;
 		if (approved === undefined) return `${path} has no approved bytes here; run: xcsh-hooks trust approve ${owner.hook}`;
 		let now: Uint8Array;
 		try {
@@ -158,6 +156,12 @@ function approvalChanged(owner: Owner): string | undefined {
 	return undefined;
 }
 
+/** Whether an approval's files name node:worker_threads (whose Worker is then guarded too; see ./_approved-workers.ts). */
+function namesWorkerThreads(source: ApprovedSource): boolean {
+	const names = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes("worker_threads");
+	return names(source.bytes) || [...(source.files?.values() ?? [])].some((file) => names(file.bytes));
+}
+
 /**
  * Guards Workers now (./_approved-workers.ts), before any hook ran: for a process that loads hooks many
  * times (`serve`), where a first load without approved hooks could import node:worker_threads and fix
@@ -165,14 +169,13 @@ function approvalChanged(owner: Owner): string | undefined {
  * an approved hook loads.
  */
 export function guardWorkersEarly(): void {
-	guardWorkers(workerRefusal);
+	guardWorkers(workerRefusal, true);
 }
 
 /** Bun shows plugins the specifiers that carry an extension: those of served modules are checked here too. */
 function registerResolver(): void {
 	if (resolving) return;
 	resolving = true;
-	guardWorkers(workerRefusal);
 	Bun.plugin({
 		name: "xcsh-hooks-approved-imports",
 		setup(build) {
@@ -195,6 +198,7 @@ export function serveApprovedModules(sources: ReadonlyMap<string, ApprovedSource
 	const specifiers = new Map<string, string>();
 	if (sources.size === 0) return specifiers;
 	registerResolver();
+	guardWorkers(workerRefusal, [...sources.values()].some(namesWorkerThreads));
 	const query = `${QUERY}${++loads}`;
 	const paths: string[] = [];
 	for (const [path, source] of sources) {
@@ -204,14 +208,15 @@ export function serveApprovedModules(sources: ReadonlyMap<string, ApprovedSource
 		const real = source.realPath ?? path;
 		const owner: Owner = { files: new Set([real, ...(source.files?.keys() ?? [])]), hook: path };
 		projects.add(projectOf(path)).add(projectOf(real));
-		approvedFiles.set(real, { bytes: source.bytes, owner });
 		specifiers.set(path, real + query);
 		served.set(real + query, { bytes: source.bytes, owner });
+		// Under its plain path too (never imported there: the filter below names the query): what a Worker
+		// started from the hook itself is compared with.
+		served.set(real, { bytes: source.bytes, owner });
 		owners.set(real, owner);
 		paths.push(real + query);
 		for (const [file, approved] of source.files ?? []) {
 			served.set(file, { bytes: approved.bytes, owner });
-			approvedFiles.set(file, { bytes: approved.bytes, owner });
 			owners.set(file, owner);
 			// Evaluated anew, from these bytes, by this load's import. The first load of a process has
 			// nothing of the project cached (reading the cache costs ≈0.1 ms at start-up).
