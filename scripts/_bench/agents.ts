@@ -142,8 +142,8 @@ export async function benchAgentCalls(report: Report): Promise<void> {
 	if (py) commands.push(script("python3 guard.py", [py, join(scripts, "guard.py")]));
 	else await report.note("python3 not found: its row is skipped");
 
-	// The interpreters as the executables are: settled in the page cache (see settle in binary.ts).
-	for (const command of commands) if (command.argv[0] !== BIN) settle(realpathSync(command.argv[0] as string));
+	// The interpreters as the compiled programs already are: settled in the page cache (see settle in binary.ts).
+	for (const interpreter of [process.execPath, node, py]) if (interpreter) settle(realpathSync(interpreter));
 	try {
 		await confirmServed(commands);
 		await measure(report, commands);
