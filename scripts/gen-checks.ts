@@ -1,6 +1,6 @@
 /**
  * Generates TypeBox's compiled check of every schema the CLI validates at start-up, as plain
- * functions: events and results (`src/hooks/_checks.generated.ts`) and settings keys
+ * functions: events and results (`src/hooks/_event-checks.generated.ts`, `_result-checks.generated.ts`) and settings keys
  * (`src/discovery/_settings-checks.generated.ts`). The CLI checks JSON with them without loading
  * TypeBox or building a schema (≈3 ms of each `emit`, SPEC §11); TypeBox is loaded only to explain a
  * value that fails. `bun run gen` rewrites both files; a test fails when either is stale.
@@ -32,8 +32,8 @@ const descriptions = Object.fromEntries(Object.entries(settings).map(([key, sche
 
 /** Each generated file by absolute path, with a function producing its source. */
 export const GENERATED: Record<string, () => string> = {
-	[join(SRC, "hooks", "_checks.generated.ts")]: () =>
-		[...HEADER, table("eventChecks", HookEventSchemas), table("resultChecks", HookResultSchemas)].join("\n"),
+	[join(SRC, "hooks", "_event-checks.generated.ts")]: () => [...HEADER, table("eventChecks", HookEventSchemas)].join("\n"),
+	[join(SRC, "hooks", "_result-checks.generated.ts")]: () => [...HEADER, table("resultChecks", HookResultSchemas)].join("\n"),
 	[join(SRC, "discovery", "_settings-checks.generated.ts")]: () =>
 		[
 			...HEADER,

@@ -1,9 +1,10 @@
-import { eventChecks, resultChecks } from "./_checks.generated.ts";
+import { eventChecks } from "./_event-checks.generated.ts";
+import { resultChecks } from "./_result-checks.generated.ts";
 import type { HookEventType } from "./schemas.ts";
 import type { HookEvent } from "./types.ts";
 
 /*
- * Yes/no answers from the generated checks (`_checks.generated.ts`): plain functions, no TypeBox
+ * Yes/no answers from the generated checks (`_event-checks.generated.ts`, `_result-checks.generated.ts`): plain functions, no TypeBox
  * loaded and no schema built, for the start-up path of the CLI. `validate.ts` explains failures.
  */
 

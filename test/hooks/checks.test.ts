@@ -2,7 +2,8 @@ import { expect, test } from "bun:test";
 import { Check } from "@sinclair/typebox/value";
 import { readFileSync } from "node:fs";
 import { GENERATED } from "../../scripts/gen-checks.ts";
-import { eventChecks, resultChecks } from "../../src/hooks/_checks.generated.ts";
+import { eventChecks } from "../../src/hooks/_event-checks.generated.ts";
+import { resultChecks } from "../../src/hooks/_result-checks.generated.ts";
 import { HookEventSchemas, HookResultSchemas } from "../../src/hooks/schemas.ts";
 
 test("the generated checks are up to date with the schemas (run `bun run gen` after changing a schema)", () => {
