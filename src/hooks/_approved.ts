@@ -136,14 +136,13 @@ function approvalChanged(owner: Owner): string | undefined {
 	for (const path of owner.files) {
 		const approved = served.get(path)?.bytes;
 		if (approved === undefined) return `${path} has no approved bytes here; run: xcsh-hooks trust approve ${owner.hook}`;
-		let now: Uint8Array;
+		let now: Buffer;
 		try {
 			now = readFileSync(path);
 		} catch (error) {
 			return `${path} cannot be read (${(error as Error).message}); it is part of the approval of ${owner.hook}`;
 		}
-		if (!Buffer.from(now).equals(approved))
-			return `${path} changed since it was approved; review it, then run: xcsh-hooks trust approve ${owner.hook}`;
+		if (!now.equals(approved)) return `${path} changed since it was approved; review it, then run: xcsh-hooks trust approve ${owner.hook}`;
 		if (!isModulePath(path)) continue;
 		for (const specifier of graph().importsOf(path, approved)) {
 			try {

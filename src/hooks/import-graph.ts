@@ -118,16 +118,20 @@ export function importsOf(path: string, bytes: Uint8Array, text = new TextDecode
  * transpiler leaves (no comments, no types).
  */
 function loadsBeyondImports(text: string): string[] {
+	return LOADS_BEYOND_IMPORTS.flatMap((form) => [...text.matchAll(form)].map((match) => match[2] as string));
+}
+
+/** The forms of {@link loadsBeyondImports}: group 2 of each match is the literal. */
+const LOADS_BEYOND_IMPORTS = (() => {
 	const literal = String.raw`(["'\`])([^"'\`$\n]+)\1`;
 	const worker = String.raw`\bnew\s+(?:[\w$]+\s*\.\s*)*Worker\s*\(\s*`; // also `new wt.Worker (`, `new globalThis.Worker(`
-	const forms = [
+	return [
 		new RegExp(String.raw`\bimport\.meta\.require\s*\(\s*${literal}\s*\)`, "g"),
 		new RegExp(String.raw`\bcreateRequire\s*\(\s*import\.meta\.url\s*\)\s*\(\s*${literal}`, "g"),
 		new RegExp(String.raw`${worker}new\s+URL\s*\(\s*${literal}\s*,\s*import\.meta\.url\s*\)`, "g"),
 		new RegExp(`${worker}${literal}`, "g"),
 	];
-	return forms.flatMap((form) => [...text.matchAll(form)].map((match) => match[2] as string));
-}
+})();
 
 /** Why an import graph cannot be approved: a file approval could not serve, or too many files. */
 export class ImportGraphError extends Error {
