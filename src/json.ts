@@ -73,3 +73,19 @@ export function parseJsonText(text: string, source: string): unknown {
 export function isRecord(value: unknown): value is Record<string, unknown> {
 	return value !== null && typeof value === "object" && !Array.isArray(value);
 }
+
+/**
+ * A backslash escape in JSON text: an escaped backslash (kept, so what follows it is text), a UTF-16
+ * surrogate pair (kept), or a surrogate alone (the `\ud83d` `JSON.stringify` writes for half an emoji).
+ */
+const ESCAPES = /\\(?:\\|u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|(u[dD][89a-fA-F][0-9a-fA-F]{2}))/g;
+
+/**
+ * `text` (an agent's answer, JSON or not) with every lone UTF-16 surrogate — raw, or spelled as a JSON
+ * escape — replaced by U+FFFD. A hook's reason cut at a length (`command.slice(0, 40)`) can end in half
+ * of an emoji; `JSON.stringify` spells that `\ud83d`, which strict parsers (Rust's serde: Codex,
+ * Copilot) reject, and an answer the agent cannot parse is a failed hook there — the call runs.
+ */
+export function wellFormedAnswer(text: string): string {
+	return text.toWellFormed().replace(ESCAPES, (escape, lone: string | undefined) => (lone === undefined ? escape : "\\ufffd"));
+}

@@ -1,5 +1,5 @@
 import { statSync } from "node:fs";
-import { parseJsonText } from "../json.ts";
+import { decodeUtf8, parseJsonText, wellFormedAnswer } from "../json.ts";
 import { withTimeout } from "../timeouts.ts";
 import { ownConfigProvider } from "./own-config.ts";
 import { basename, resolve } from "pathe";
@@ -7,7 +7,6 @@ import { dispatch } from "../host/dispatch.ts";
 import { createHost, describeSkips, type Host } from "../host/host.ts";
 import { mark } from "../profile.ts";
 import { isRecord } from "../agents/_shared/answer.ts";
-import { decodeUtf8 } from "../json.ts";
 import { oneLine } from "../one-line.ts";
 import { type BridgeDecision, decisionOf } from "./decision.ts";
 import { isGuard, type Mapped, mapPayload, rewriteToAgent, toOutcome } from "./map.ts";
@@ -165,6 +164,7 @@ function namingHook(reason: string, hook: string | undefined, host: Host, timedO
 export async function runBridge(agent: AgentBridge, options: BridgeOptions): Promise<BridgeAnswer> {
 	const started = performance.now();
 	const answer = await answerBridge(agent, options);
+	answer.stdout = wellFormedAnswer(answer.stdout); // every agent's answer, whatever a hook put in it
 	if (answer.decision) answer.decision.durationMs = performance.now() - started;
 	return answer;
 }

@@ -99,3 +99,39 @@ describe("rewrites", () => {
 		expect(answer.decision?.decision).toBe("allow");
 	}, 60_000);
 });
+
+describe("answers strict parsers can read", () => {
+	// Rust's serde (Codex, Copilot) rejects an unpaired surrogate escape: an unparseable answer is a
+	// failed hook there, and the call runs. A reason cut at 40 UTF-16 units halves the emoji here.
+	const command = `rm -rf build # ${"x".repeat(24)}😀 more`;
+	const strictlyParsed = (stdout: string) => {
+		expect(stdout).not.toMatch(/\\u[dD][89a-fA-F][0-9a-fA-F]{2}/);
+		expect(stdout.isWellFormed()).toBe(true);
+		return JSON.parse(stdout);
+	};
+	test("a deny reason ending in half of an emoji is sent with U+FFFD in its place", async () => {
+		const hook = ws.hook("slice-reason.ts");
+		await Bun.write(
+			hook,
+			`export default (pi) => pi.on("tool_call", (e) => ({ block: true, reason: "refused: " + e.input.command.slice(0, 40) }));\n`,
+		);
+		const payload = fixture("codex", "PreToolUse.json", ws.project);
+		(payload.tool_input as Record<string, unknown>).command = command;
+		const answer = await runBridge(codexBridge, { stdin: bytes(payload), hookPaths: [hook], discovery: false });
+		const reason = strictlyParsed(answer.stdout).hookSpecificOutput.permissionDecisionReason as string;
+		expect(reason).toContain(`${"x".repeat(24)}\ufffd`);
+	}, 60_000);
+
+	test("so is a rewritten command holding half of one", async () => {
+		const hook = ws.hook("slice-rewrite.ts");
+		await Bun.write(
+			hook,
+			`export default (pi) => pi.on("tool_call", (e) => ({ input: { command: "echo " + e.input.command.slice(0, 40) } }));\n`,
+		);
+		const payload = fixture("claude", "PreToolUse.Bash.json", ws.project);
+		(payload.tool_input as Record<string, unknown>).command = command;
+		const answer = await runBridge(claudeBridge, { stdin: bytes(payload), hookPaths: [hook], discovery: false });
+		expect(strictlyParsed(answer.stdout).hookSpecificOutput.updatedInput.command).toEndWith("\ufffd");
+		expect(answer.decision?.decision).toBe("rewrite");
+	}, 60_000);
+});
