@@ -45,8 +45,13 @@ const SYSTEM_HOOKS_DIR = "/etc/xcsh/hooks";
 
 /** How long the server has to say it is ready for a request before the call runs locally. */
 const ACCEPT_MS = 1000;
-/** How much longer than the hooks' deadline the server has to send its answer. */
-const ANSWER_GRACE_MS = 5000;
+/**
+ * How much longer than the hooks' deadline the server has to send its answer. The agent's own timeout
+ * (`install` writes 60 s) started before this process did, and an agent that times a hook out lets the
+ * call run (Codex, Gemini, Qwen, Droid): the hooks' deadline (55 s) plus this must end well inside it, so
+ * a stalled server's call is still answered with the deny, by this process.
+ */
+export const ANSWER_GRACE_MS = 2000;
 
 /** What a forwarded call carries besides its payload. */
 export interface Forwarding {

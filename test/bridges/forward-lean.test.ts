@@ -87,3 +87,14 @@ test("the compiled executable forwards a call of every bridge agent to serve --s
 		expect({ agent, code: run.code, forwarded: run.stderr.includes('["forwarded",') }).toEqual({ agent, code: 0, forwarded: true });
 	}
 }, 90_000);
+
+test("a served call's longest wait ends inside the agent's own hook timeout, with room to answer", async () => {
+	const { ANSWER_GRACE_MS } = await import("../../src/bridges/forward.ts");
+	const { TIMEOUT_S } = await import("../../src/agents/_shared/install-spec.ts");
+	// An agent that times the hook out first lets the call run (Codex, Gemini, Qwen, Droid): the client's
+	// deny for a stalled server must be out at least a second before.
+	const tooLong = Object.entries(clientAgents())
+		.filter(([, agent]) => agent.timeoutSeconds * 1000 + ANSWER_GRACE_MS > TIMEOUT_S * 1000 - 1000)
+		.map(([name]) => name);
+	expect(tooLong).toEqual([]);
+});
