@@ -56,18 +56,28 @@ export interface AutostartSettings {
  */
 export function autostartSettings(): AutostartSettings {
 	const off = ["off", "0", "false"].includes((process.env.XCSH_HOOKS_SERVER ?? "").toLowerCase());
-	let user: Record<string, unknown> = {};
-	try {
-		const parsed = JSON.parse(readFileSync(`${agentDir()}/settings.json`, "utf8")) as unknown;
-		if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) user = parsed as Record<string, unknown>;
-	} catch {
-		// No settings (or broken ones): the defaults.
-	}
+	const user = userSettings();
 	const idle = user.serverIdleMinutes;
 	return {
 		enabled: !off && user.server !== false,
 		idleExitMinutes: typeof idle === "number" && Number.isFinite(idle) && idle >= 0 ? idle : DEFAULT_IDLE_EXIT_MINUTES,
 	};
+}
+
+/** Whether the user's settings say `"server": false` now (what a running server asks before each call). */
+export function serverTurnedOff(): boolean {
+	return userSettings().server === false;
+}
+
+/** The user's settings object; empty when there are none (or broken ones: the defaults). */
+function userSettings(): Record<string, unknown> {
+	try {
+		const parsed = JSON.parse(readFileSync(`${agentDir()}/settings.json`, "utf8")) as unknown;
+		if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+	} catch {
+		// No settings (or broken ones): the defaults.
+	}
+	return {};
 }
 
 /**

@@ -17,6 +17,7 @@ import { PACKAGE_VERSION } from "../package-version.ts";
 import { MAX_PAYLOAD_BYTES } from "../host/stdin.ts";
 import { decodeUtf8, isRecord, parseJsonText } from "../json.ts";
 import { withTimeout } from "../timeouts.ts";
+import { serverTurnedOff } from "../bridges/autostart.ts";
 import { answerPooled } from "./bridge-call.ts";
 import type { HostPool } from "./http-hosts.ts";
 
@@ -190,6 +191,14 @@ export async function startBridgeSocket(options: BridgeSocketOptions): Promise<B
 	let stopping = false;
 	/** The request is in: `ready` once its agent is known; nothing runs before the client's `go`. */
 	const offer = async (socket: Socket, call: Call, payload: Uint8Array) => {
+		// Turned off since it started (`"server": false`): the call runs on its own, and so do the ones
+		// after it — the socket is given up first, so they find no server and start none.
+		if (serverTurnedOff()) {
+			giveUp();
+			refuse(socket, "the hook server is turned off in your settings");
+			finish('turned off ("server": false)');
+			return;
+		}
 		// Known agents are kept: a call in the server's cache is offered in the same tick it arrived.
 		const agent = agents.get(call.request.agent) ?? (await loadBridge(call.request.agent));
 		if (agent) agents.set(call.request.agent, agent);

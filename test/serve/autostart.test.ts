@@ -166,6 +166,24 @@ for (const cli of clis) {
 			await until("the server to listen", running(cli, p));
 		}, 90_000);
 
+		test('a running server gives up at the next call once "server": false is set; that call runs on its own', async () => {
+			const s = setup();
+			await bridge(cli, s, "ls");
+			const server = await until("the server to listen", running(cli, s));
+			expect((await bridge(cli, s, "rm -rf /")).stdout).toContain("AUTO: no rm -rf");
+			expect((await status(cli, s)).served).toBe(1);
+			writeFileSync(join(s.agent, "settings.json"), JSON.stringify({ server: false }));
+			const after = await bridge(cli, s, "rm -rf /");
+			expect(after.stdout).toContain("AUTO: no rm -rf");
+			await until("the server to exit", () => (alive(server.pid as number) ? undefined : true));
+			expect((await status(cli, s)).running).toBe(false);
+			const [, served, own] = hookPids(s);
+			expect(served?.pid).toBe(server.pid as number);
+			expect(own?.pid).not.toBe(server.pid); // run here, not in the server that stepped down
+			expect((await bridge(cli, s, "ls")).code).toBe(0);
+			expect(serverPids(s.home)).toEqual([server.pid as number]); // and none started again
+		}, 90_000);
+
 		test("a lock of a live starter holds the start back; a stale one (its pid gone) is recovered", async () => {
 			const s = setup();
 			writeFileSync(join(s.agent, "bridge.lock"), `${process.pid}\n`);
