@@ -121,9 +121,15 @@ function hookTargets(hook: Pick<LoadedHook, "resolvedPath" | "watchFiles">, targ
 		return;
 	}
 	targets.files.push(path);
-	if (!isModulePath(path)) return void targets.dirs.push(dirname(path));
+	let real = path;
 	try {
-		const real = realpathSync(path);
+		// A hook that is a link (dotfiles managers link each one) changes where the link points: that
+		// file is watched too, and for a shell hook its folder.
+		real = realpathSync(path);
+	} catch {}
+	if (real !== path) targets.files.push(real);
+	if (!isModulePath(path)) return void targets.dirs.push(...new Set([dirname(path), dirname(real)]));
+	try {
 		targets.files.push(...importGraph(real, readRegularFile(real), false).keys());
 	} catch {}
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createServer, type Server, type ServerOptions } from "../../src/serve/index.ts";
 import { fileLines, hookProject, hookSource, waitFor } from "./_hook.ts";
@@ -196,6 +196,25 @@ describe("createServer", () => {
 		);
 		const note = lines.find((l) => l.method === "reloaded");
 		expect(note?.params).toEqual({ hooks: [p.hook], loadErrors: [] });
+	}, 60_000);
+
+	test("watching: a hook that is a link to a file elsewhere (a dotfiles manager's) reloads when that file is edited", async () => {
+		const p = hookProject("v1");
+		const hooks = join(p.dir, "hooks");
+		mkdirSync(hooks);
+		const link = join(hooks, "guard.ts");
+		symlinkSync(p.hook, link);
+		const { request } = await start([link], { watch: true, debounceMs: 30 });
+		expect((await request(0, "toolCall", { toolName: "bash", input: { command: "rm" } })).result.reason).toBe("v1: no rm");
+		await Bun.sleep(50);
+		writeFileSync(p.hook, hookSource("v2", p.shutdownLog));
+		let id = 0;
+		await waitFor(
+			async () =>
+				(await request(++id, "toolCall", { toolName: "bash", input: { command: "rm" } })).result.reason === "v2: no rm" ? true : undefined,
+			10_000,
+			"v2 to decide",
+		);
 	}, 60_000);
 
 	test("watching: a hook dropped into a discovery folder that did not exist yet is picked up", async () => {
