@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { homeDir } from "../paths.ts";
 import { guardWorkers } from "./_approved-workers.ts";
 import { isModulePath, moduleLoader } from "./module-files.ts";
@@ -108,6 +108,15 @@ const NOT_PROJECT = () => [`${homeDir().replace(/\/+$/, "")}/.xcsh/`, "/etc/xcsh
 /** The projects approved hooks came from (the folder above their `.xcsh`, `.claude`…): where an unknown Worker is refused. */
 const projects = new Set<string>();
 
+/** `path` with its links resolved, or as it is when it cannot be. */
+function realOrSelf(path: string): string {
+	try {
+		return realpathSync(path);
+	} catch {
+		return path;
+	}
+}
+
 /** The project of an approved hook: the folder holding the last hidden folder on its path (`.xcsh`; else the hook's own folder). */
 function projectOf(hook: string): string {
 	const parts = hook.split("/");
@@ -193,10 +202,13 @@ function registerResolver(): void {
  * the specifier that imports exactly those bytes. Returns an empty map (and registers nothing) when
  * there are none, so a process without an approved module pays nothing for the plugins.
  */
-export function serveApprovedModules(sources: ReadonlyMap<string, ApprovedSource>): Map<string, string> {
+export function serveApprovedModules(sources: ReadonlyMap<string, ApprovedSource>, cwd?: string): Map<string, string> {
 	const specifiers = new Map<string, string>();
 	if (sources.size === 0) return specifiers;
 	registerResolver();
+	// The project the hooks were found for is a project too: a hook its settings list (`./scripts/guard.ts`)
+	// has no hidden folder in its path to tell the project by.
+	if (cwd !== undefined) for (const folder of new Set([cwd, realOrSelf(cwd)])) projects.add(folder.replace(/\/+$/, "") || "/");
 	guardWorkers(workerRefusal, [...sources.values()].some(namesWorkerThreads));
 	const query = `${QUERY}${++loads}`;
 	const paths: string[] = [];

@@ -197,7 +197,7 @@ export async function loadHooks(paths: string[], cwd: string, options: LoadHooks
 	const timeoutMs = options.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;
 	const sources = options.sources ?? new Map<string, ApprovedSource>();
 	const modules = new Map([...sources].filter(([path]) => isModulePath(path)));
-	const specifiers = serveApprovedModules(modules);
+	const specifiers = serveApprovedModules(modules, cwd);
 	const factories = await Promise.allSettled(
 		resolved.map(async (resolvedPath): Promise<HookFactory> => {
 			const source = sources.get(resolvedPath);

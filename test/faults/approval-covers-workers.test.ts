@@ -133,6 +133,24 @@ function cells(cli: Cli): void {
 	);
 
 	test.concurrent(
+		"so does one started by a hook the project's settings list (no hidden folder on its path to tell the project by)",
+		async () => {
+			const ran = outsideMarker("LISTED-WORKER-RAN");
+			const start = `new Worker(import.meta.dir + "/../lib/" + "worker.ts")`;
+			const p = approvalProject(cli, {
+				".xcsh/settings.json": JSON.stringify({ hooks: ["./scripts/guard.ts"] }),
+				"scripts/guard.ts": guard(start),
+				"lib/worker.ts": worker(ran.path),
+			});
+			await p.approve("scripts/guard.ts");
+			const reason = refusal(await p.emit("ls"));
+			expect(reason).toContain(`${p.path("lib/worker.ts")} is a project file that no approval covers`);
+			expect(ran.exists()).toBe(false);
+		},
+		CELL_TIMEOUT_MS,
+	);
+
+	test.concurrent(
 		"a Worker's preload file is checked like its entry; code a hook hands node:worker_threads (eval) starts",
 		async () => {
 			const ran = outsideMarker("PRELOAD-RAN");
