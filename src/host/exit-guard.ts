@@ -10,6 +10,8 @@ import { writeSync } from "node:fs";
 import { errorMessage } from "../hooks/_describe.ts";
 
 const realExit = process.exit.bind(process);
+/** Bun's `process.exit` ends the process through `process.reallyExit`, looked up when it runs. */
+const realReallyExit = (process as unknown as { reallyExit: (code?: number) => never }).reallyExit;
 
 /** Thrown by `process.exit` while {@link guardProcessExit} is on. */
 export class HookExitError extends Error {
@@ -95,11 +97,14 @@ export function guardProcessExit(): void {
 	const refuse = (code?: unknown): never => {
 		throw new HookExitError(code);
 	};
-	// `process.reallyExit` stays: the real `process.exit` ends the process through it.
 	process.exit = refuse as typeof process.exit;
+	// The lower door too (`process.reallyExit(0)` ended a call with exit 0 and no answer: "allow");
+	// put back only by {@link exitProcess}, just before the real `process.exit` goes through it.
+	(process as unknown as { reallyExit: unknown }).reallyExit = refuse;
 }
 
 /** Ends the process with `code`, whether or not the guard is on. */
 export function exitProcess(code: number): never {
+	(process as unknown as { reallyExit: unknown }).reallyExit = realReallyExit;
 	return realExit(code);
 }

@@ -55,6 +55,12 @@ const MODES: Mode[] = [
 	},
 	{ name: "calls process.exit(0) in its handler", file: "exit-handler.ts", source: guardOn("process.exit(0);"), reason: /process\.exit/ },
 	{
+		name: "calls process.reallyExit(0) (the door process.exit goes through) in its handler",
+		file: "really-exit-handler.ts",
+		source: guardOn("process.reallyExit(0);"),
+		reason: /process\.exit/,
+	},
+	{
 		name: "calls process.exit(0) in its factory",
 		file: "exit-factory.ts",
 		source: "export default function (pi) {\n\tprocess.exit(0);\n}\n",
