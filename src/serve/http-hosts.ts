@@ -64,6 +64,8 @@ export function createHostPool(options: HostPoolOptions): HostPool {
 	const entries = new Map<string, Entry>();
 	const max = options.max ?? 64;
 	let reloads = 0;
+	/** Hosts loaded so far: after the first, a load imports the hooks afresh (see `fresh` below). */
+	let loads = 0;
 	let clock = 0;
 	const current = () => calls.getStore()?.request;
 
@@ -100,7 +102,10 @@ export function createHostPool(options: HostPoolOptions): HostPool {
 		const host = await createHost({
 			...bridgeHostOptions(request, options),
 			sessionView: viewOf,
-			fresh: reloads > 0,
+			// Every load but the process's first imports the hooks from the disk as they are now: a new
+			// session or project whose first call came within the watcher's debounce of an edit got the
+			// module cache's old hook, and kept it for the server's life (nothing retired it again).
+			fresh: loads++ > 0 || reloads > 0,
 			collectErrors: false,
 			notify: (line) => (current() ? current()?.notify(line) : options.log(line.trimEnd())),
 			// Per call, from the call's own store: concurrent calls on one host never see each other's agent.
