@@ -87,5 +87,5 @@ const ESCAPES = /\\(?:\\|u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2
  * Copilot) reject, and an answer the agent cannot parse is a failed hook there — the call runs.
  */
 export function wellFormedAnswer(text: string): string {
-	return text.toWellFormed().replace(ESCAPES, (escape, lone: string | undefined) => (lone === undefined ? escape : "\\ufffd"));
+	return text.toWellFormed().replace(ESCAPES, (found, lone: string | undefined) => (lone === undefined ? found : "\\ufffd"));
 }
