@@ -1,6 +1,8 @@
 import { CLINE } from "./protocol.ts";
 import { answerJson, isRecord, nonEmpty, stringField } from "../_shared/answer.ts";
-import { arr, obj, opt, str, type Shape } from "../_shared/fields.ts";
+import { any, arr, obj, opt, str, type Shape } from "../_shared/fields.ts";
+import { oneLine } from "../../one-line.ts";
+import { quoted, runCommandLines, shown } from "./commands.ts";
 import { outputAsText } from "../_shared/text.ts";
 import { shellRule } from "../_shared/tools.ts";
 import { splitPrefixed, subagentOf } from "../_shared/actor.ts";
@@ -12,11 +14,15 @@ import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } fro
  * (`tool_call`, `tool_result`, …), the call as `tool_call {id, name, input}`; the answer is
  * `{cancel?, overrideInput?, contextModification?, errorMessage?}`; exit codes and other shapes are ignored.
  *
- * - PreToolUse → `tool_call`. `run_commands {commands: [...]}` reaches hooks as `bash {command}` (the
- *   commands joined by newlines). Cline's `cancel` aborts the whole run, so a deny of `run_commands` is
- *   an `overrideInput` whose one command only prints the reason and fails, plus the reason as
- *   `contextModification`: the call does not run, the model reads why, the run goes on. Any other tool
- *   has no such harmless form: its deny is `cancel: true` (the run ends; never an allow).
+ * - PreToolUse → `tool_call`. `run_commands` in every form Cline accepts (commands.ts: `{commands: [...]}`,
+ *   one string, `{command, args}` argv, …) reaches hooks as `bash {command}` (the command lines joined by
+ *   newlines). An input Cline would not run, or a non-object input of another tool, is never handed to the
+ *   hooks as it is: the event is skipped and the answer is the deny below, naming what is wrong (fail
+ *   closed; map.ts has no way for a call to report itself invalid, so no guard decision is logged).
+ *   Cline's `cancel` aborts the whole run, so a deny of `run_commands` is an `overrideInput` whose one
+ *   command only prints the reason and fails, plus the reason as `contextModification`: the call does not
+ *   run, the model reads why, the run goes on. Any other tool has no such harmless form: its deny is
+ *   `cancel: true` (the run ends; never an allow).
  * - A rewrite is `overrideInput` (the whole input; `run_commands` as `{commands: [command]}`).
  * - PostToolUse → `tool_result`: Cline cannot replace an output; a replacement goes back as
  *   `contextModification` (a message after the result; the original stays visible).
@@ -30,34 +36,59 @@ import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } fro
 const common: Shape = { hookName: opt(str), taskId: str, workspaceRoots: opt(arr) };
 const none: AgentEventSpec = { fields: common, to: null };
 
-/** Cline's input as hooks see it: `run_commands` with a list of strings becomes one `command`. */
-function hookInput(name: string, input: Record<string, unknown>): Record<string, unknown> {
-	const commands = input.commands;
-	if (name === "run_commands" && Array.isArray(commands) && commands.every((c) => typeof c === "string"))
-		return { command: commands.join("\n") };
-	return input;
+/** Cline's input as hooks see it (`run_commands`, in any of its forms, as one `command`), or why it cannot be. */
+function hookInput(name: string, input: unknown): { input: Record<string, unknown> } | { problem: string } {
+	if (name === "run_commands") {
+		const read = runCommandLines(input);
+		return "lines" in read ? { input: { command: read.lines.join("\n") } } : read;
+	}
+	return isRecord(input) ? { input } : { problem: `the input of ${name} is not an object (got ${shown(input)})` };
+}
+
+type ClineTool = { id?: unknown; name: string; input: unknown; output?: unknown };
+
+/** Why the payload's call cannot reach the hooks, if it cannot. */
+function callProblem(p: Payload, key: "tool_call" | "tool_result"): string | undefined {
+	const tool = p[key];
+	if (!isRecord(tool) || typeof tool.name !== "string") return undefined; // the shape check names it
+	const read = hookInput(tool.name, tool.input);
+	if (!("problem" in read)) return undefined;
+	// After the call ran, an object input Cline did not take still goes to the hooks as it is.
+	return key === "tool_result" && isRecord(tool.input) ? undefined : read.problem;
 }
 
 const call =
 	(key: "tool_call" | "tool_result") =>
 	(p: Payload): AgentToolCall => {
-		const tool = p[key] as { id?: unknown; name: string; input: Record<string, unknown>; output?: unknown };
+		const tool = p[key] as ClineTool;
 		const post = isRecord(p.postToolUse) ? p.postToolUse : {};
+		const read = hookInput(tool.name, tool.input);
 		return {
 			name: tool.name,
-			input: hookInput(tool.name, tool.input),
+			input: "input" in read ? read.input : (tool.input as Record<string, unknown>), // `skip` let only objects by
 			id: typeof tool.id === "string" ? tool.id : undefined,
 			output: tool.output,
 			isError: post.success === false,
 		};
 	};
 
-const toolShape = obj({ name: str, input: obj() });
+// Cline's `input` is `unknown` (`run_commands` also takes a bare string or list): `hookInput` reads it.
+const toolShape = obj({ name: str, input: any });
 
 /** Cline's hook files (event names) and what each becomes. */
 export const clineEvents: Record<string, AgentEventSpec> = {
-	PreToolUse: { fields: { ...common, tool_call: toolShape }, to: "tool_call", call: call("tool_call") },
-	PostToolUse: { fields: { ...common, tool_result: toolShape }, to: "tool_result", call: call("tool_result") },
+	PreToolUse: {
+		fields: { ...common, tool_call: toolShape },
+		to: "tool_call",
+		call: call("tool_call"),
+		skip: (p) => callProblem(p, "tool_call"), // answered with a deny by `body`
+	},
+	PostToolUse: {
+		fields: { ...common, tool_result: toolShape },
+		to: "tool_result",
+		call: call("tool_result"),
+		skip: (p) => callProblem(p, "tool_result"),
+	},
 	UserPromptSubmit: {
 		fields: common,
 		to: "before_agent_start",
@@ -71,9 +102,6 @@ export const clineEvents: Record<string, AgentEventSpec> = {
 	TaskError: none,
 	PreCompact: none,
 };
-
-/** A POSIX shell word holding `text` exactly. */
-const quoted = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 
 /** The tool the payload names. */
 const toolName = (payload: Payload): string | undefined =>
@@ -90,6 +118,12 @@ function deny(payload: Payload, reason: string): Record<string, unknown> {
 }
 
 function body(event: string, payload: Payload, outcome: Outcome, warn: (line: string) => void): Record<string, unknown> {
+	// A guard call the hooks never saw (skipped above: its input cannot be mapped) is denied, never let by.
+	const problem = clineEvents[event]?.to === "tool_call" && outcome.kind !== "deny" ? callProblem(payload, "tool_call") : undefined;
+	if (problem !== undefined) {
+		warn(`cline ${event}: ${oneLine(problem)}; the tool call is denied (fail closed)`);
+		return deny(payload, oneLine(`xcsh-hooks bridge cline: ${problem} (fail closed)`));
+	}
 	switch (outcome.kind) {
 		case "deny":
 			return deny(payload, outcome.reason);
