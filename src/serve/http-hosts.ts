@@ -63,7 +63,6 @@ export function createHostPool(options: HostPoolOptions): HostPool {
 	const calls = new AsyncLocalStorage<Call>();
 	const entries = new Map<string, Entry>();
 	const max = options.max ?? 64;
-	let reloads = 0;
 	/** Hosts loaded so far: after the first, a load imports the hooks afresh (see `fresh` below). */
 	let loads = 0;
 	let clock = 0;
@@ -102,10 +101,10 @@ export function createHostPool(options: HostPoolOptions): HostPool {
 		const host = await createHost({
 			...bridgeHostOptions(request, options),
 			sessionView: viewOf,
-			// Every load but the process's first imports the hooks from the disk as they are now: a new
-			// session or project whose first call came within the watcher's debounce of an edit got the
-			// module cache's old hook, and kept it for the server's life (nothing retired it again).
-			fresh: loads++ > 0 || reloads > 0,
+			// Every load but the process's first imports the hooks from the disk as they are now (a reload
+			// too): a new session or project whose first call came within the watcher's debounce of an edit
+			// got the module cache's old hook, and kept it for the server's life (nothing retired it again).
+			fresh: loads++ > 0,
 			collectErrors: false,
 			notify: (line) => (current() ? current()?.notify(line) : options.log(line.trimEnd())),
 			// Per call, from the call's own store: concurrent calls on one host never see each other's agent.
@@ -121,7 +120,6 @@ export function createHostPool(options: HostPoolOptions): HostPool {
 		for (const e of host.loadErrors) options.log(`hook failed to load: ${e.path}: ${e.error}`);
 		if (options.watch !== false && !entry.retired) {
 			const changed = () => {
-				reloads++;
 				options.log(`hook files changed under ${host.cwd}: the hooks reload on the next request`);
 				retire(entry);
 			};

@@ -33,6 +33,20 @@ async function start(hooks: string[], extra: Partial<ServerOptions> = {}) {
 	return { server, lines, logs, request };
 }
 
+/**
+ * Asks `toolCall` of `rm` until `reason` decides it. Polled: a reload of the old hook may come first (a
+ * file written just before the server's load began).
+ */
+async function untilDecides(request: Awaited<ReturnType<typeof start>>["request"], reason: string): Promise<void> {
+	let id = 1000;
+	await waitFor(
+		async () =>
+			(await request(++id, "toolCall", { toolName: "bash", input: { command: "rm" } })).result.reason === reason ? true : undefined,
+		10_000,
+		`${reason} to decide`,
+	);
+}
+
 describe("createServer", () => {
 	test("announces the loaded hooks, then answers every method with the runner's semantics", async () => {
 		const p = hookProject();
@@ -186,14 +200,7 @@ describe("createServer", () => {
 		const { lines, request } = await start([p.hook], { watch: true, debounceMs: 30 });
 		await Bun.sleep(50);
 		writeFileSync(p.hook, hookSource("v2", p.shutdownLog));
-		// Polled: a reload of v1 may come first (the file was written just before the server's load began).
-		let id = 0;
-		await waitFor(
-			async () =>
-				(await request(++id, "toolCall", { toolName: "bash", input: { command: "rm" } })).result.reason === "v2: no rm" ? true : undefined,
-			10_000,
-			"v2 to decide",
-		);
+		await untilDecides(request, "v2: no rm");
 		const note = lines.find((l) => l.method === "reloaded");
 		expect(note?.params).toEqual({ hooks: [p.hook], loadErrors: [] });
 	}, 60_000);
@@ -208,13 +215,7 @@ describe("createServer", () => {
 		expect((await request(0, "toolCall", { toolName: "bash", input: { command: "rm" } })).result.reason).toBe("v1: no rm");
 		await Bun.sleep(50);
 		writeFileSync(p.hook, hookSource("v2", p.shutdownLog));
-		let id = 0;
-		await waitFor(
-			async () =>
-				(await request(++id, "toolCall", { toolName: "bash", input: { command: "rm" } })).result.reason === "v2: no rm" ? true : undefined,
-			10_000,
-			"v2 to decide",
-		);
+		await untilDecides(request, "v2: no rm");
 	}, 60_000);
 
 	test("watching: a hook dropped into a discovery folder that did not exist yet is picked up", async () => {
