@@ -122,6 +122,25 @@ describe("init as a subprocess, then bun test on the scaffold", () => {
 		60_000,
 	);
 
+	test("without a name: the guard is called guard, passes its own test through `xcsh-hooks test` and `check`", async () => {
+		const dir = project();
+		const init = await cli(["init", "--json"], dir);
+		expect(init.code).toBe(0);
+		const [hook, testFile] = paths(dir, "guard", "guard");
+		expect(JSON.parse(init.stdout).files.map((f: { path: string }) => f.path)).toEqual([hook, testFile]);
+		expect(readFileSync(hook, "utf8")).toContain("`guard: ${decision.reason} [${decision.rule}]`");
+		const run = await cli(["test"], dir);
+		expect(run.stderr).toMatch(/ [1-9]\d* pass\n 0 fail\n/);
+		expect(run.code).toBe(0);
+		const check = await cli(["check", "--json"], dir);
+		expect(check.code).toBe(0);
+		expect(JSON.parse(check.stdout)).toMatchObject({ ok: true, loadErrors: [], skipped: [], hooks: [{ path: hook }] });
+		// A template with no name of its own says what to give.
+		const command = await cli(["init", "--template", "command"], dir);
+		expect(command.code).toBe(1);
+		expect(command.stderr).toContain("--template command needs a hook name: xcsh-hooks init <name> --template command");
+	}, 120_000);
+
 	test("prints what it wrote and what to do next", async () => {
 		const dir = project();
 		const { code, stdout } = await cli(["init", "bash", "--template", "shell"], dir);
