@@ -3,6 +3,7 @@ import { createShellGuard, PACKS, type PackName, type ShellCommand, type ShellEx
 import { observeShellGuards } from "../guards/observe.ts";
 import type { Dispatched } from "../host/dispatch.ts";
 import type { Host } from "../host/host.ts";
+import { unknownName } from "../suggest.ts";
 import { CliError, EXIT_BLOCKED, EXIT_OK, defineCommand, globalArgs, hookPaths, printJson, projectDir, writeOut } from "./_shared.ts";
 
 /*
@@ -99,7 +100,7 @@ function report(explanation: ShellExplanation, source: Source, cwd: string, othe
 const SEVERITY = { allow: 0, ask: 1, block: 2 } as const;
 
 /** Loads the hooks as `emit` does, sends them the bash call, and keeps what every guard explained meanwhile. */
-async function judgeWithHooks(command: string, cwd: string, args: { hook?: unknown; discovery?: boolean }) {
+async function judgeWithHooks(command: string, cwd: string, args: { hook?: unknown; discovery?: boolean; tool?: string }) {
 	const [{ createHost }, { dispatch }, { claimStdout }] = await Promise.all([
 		import("../host/host.ts"),
 		import("../host/dispatch.ts"),
@@ -111,7 +112,7 @@ async function judgeWithHooks(command: string, cwd: string, args: { hook?: unkno
 	let host: Host | undefined;
 	try {
 		host = await createHost({ cwd, hookPaths: hookPaths(args), discovery: args.discovery !== false, interactive: false });
-		const event = { type: "tool_call" as const, toolCallId: "call_explain", toolName: "bash", input: { command } };
+		const event = { type: "tool_call" as const, toolCallId: "call_explain", toolName: args.tool || "bash", input: { command } };
 		const dispatched: Dispatched = await dispatch(host, event, false);
 		const handling = host.hooks.filter((hook) => (hook.handlers.get("tool_call")?.length ?? 0) > 0).map((hook) => hook.resolvedPath);
 		return { heard, host, dispatched, handling };
@@ -131,14 +132,15 @@ export const guardCommand = defineCommand({
 		action: { type: "positional", required: true, description: "explain", valueHint: "explain" },
 		command: { type: "positional", required: true, description: "The command line, quoted", valueHint: "command" },
 		packs: { type: "string", description: "Judge with these packs instead (comma-separated)", valueHint: "list" },
-		"allow-path": { type: "string", description: "With --packs: a path that may be deleted (comma-separated)", valueHint: "paths" },
+		"allow-path": { type: "string", description: "Judge with these deletable paths instead (comma-separated)", valueHint: "paths" },
+		tool: { type: "string", default: "bash", description: "The tool the call is for, as the hooks see it", valueHint: "name" },
 		...globalArgs,
 	},
 	async run({ args }) {
-		if (args.action !== "explain") throw new CliError(`unknown action "${args.action}"; expected: explain`);
+		if (args.action !== "explain") throw new CliError(unknownName("action", String(args.action), ["explain"]));
 		const names = args.packs === undefined ? undefined : String(args.packs).split(",").filter(Boolean);
 		const unknown = names?.filter((name) => !Object.hasOwn(PACKS, name)) ?? [];
-		if (unknown.length > 0) throw new CliError(`--packs: unknown pack "${unknown[0]}"; packs: ${Object.keys(PACKS).join(", ")}`);
+		if (unknown.length > 0) throw new CliError(`--packs: ${unknownName("pack", unknown[0] as string, Object.keys(PACKS))}`);
 		const cwd = projectDir(args.cwd);
 		const command = String(args.command);
 		const allowPaths = args["allow-path"] === undefined ? undefined : String(args["allow-path"]).split(",").filter(Boolean);

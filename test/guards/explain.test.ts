@@ -88,6 +88,10 @@ for (const cli of useClis()) {
 				{ path: join(dir, ".xcsh/hooks/guard.ts"), approve: `xcsh-hooks trust approve ${join(dir, ".xcsh/hooks/guard.ts")}` },
 			]);
 			expect(ran.exists()).toBe(false);
+
+			const typo = await runCli(cli, ["guard", "explian", "ls"], { cwd: dir, home, timeoutMs: 60_000 });
+			expect(typo.code).toBe(1);
+			expect(typo.stderr).toContain('unknown action "explian" (did you mean "explain"?)');
 		}, 240_000);
 	});
 }
