@@ -236,7 +236,7 @@ export function createShellGuard(options: ShellGuardOptions = {}): ShellGuard {
 		const cwd = at.cwd ?? process.cwd();
 		const judged = await decideLine(command, cwd);
 		if (observed()) report(explainDecision(String(command), cwd, judged));
-		return { ...judged, verdict: verdictOf(judged) };
+		return judged.verdict ? (judged as ShellDecision) : { ...judged, verdict: verdictOf(judged) };
 	};
 
 	const explain = async (command: string, at: { cwd?: string } = {}): Promise<ShellExplanation> => {
@@ -271,7 +271,7 @@ function verdictOverrides(
 	rules: readonly ShellRule[],
 	verdicts: Readonly<Record<string, "block" | "ask">>,
 ): Map<ShellRule, "block" | "ask"> {
-	const known = new Set([...packs.map((pack) => pack.name), ...rules.map((rule) => rule.id)]);
+	const known = new Set([...packs.flatMap((pack) => [pack.name, ...pack.rules.map((rule) => rule.id)]), ...rules.map((rule) => rule.id)]);
 	for (const [name, verdict] of Object.entries(verdicts)) {
 		if (!known.has(name)) throw new Error(`createShellGuard: verdicts: no pack or rule "${name}" in this guard`);
 		if (verdict !== "block" && verdict !== "ask")

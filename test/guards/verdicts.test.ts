@@ -70,6 +70,8 @@ test("the hook changes a verdict by pack or rule id (the rule id wins); a wrong 
 		verdict: "block",
 	});
 	expect(() => createShellGuard({ verdicts: { gti: "ask" } })).toThrow('verdicts: no pack or rule "gti"');
+	// A verdict for a rule switched off is no error: the hook may switch it on again later.
+	expect(createShellGuard({ disable: ["git/clean-force"], verdicts: { "git/clean-force": "ask" } }).rules.length).toBeGreaterThan(0);
 	expect(() => createShellGuard({ verdicts: { git: "allow" as never } })).toThrow('"git" must be "block" or "ask"');
 });
 
