@@ -20,6 +20,8 @@ interface Source {
 	hooks: string[];
 	/** Project hooks not run because nobody approved them, with the command that would. */
 	notApproved: Array<{ path: string; approve: string }>;
+	/** Hooks that failed to load (changed since approved, broken): a `tool_call` is then blocked. */
+	failed: Array<{ path: string; error: string }>;
 	/** The hooks' answer to the call, as `emit tool_call` gives it. */
 	answer?: { verdict: "block" | "allow"; reason?: string; hook?: string };
 }
@@ -57,11 +59,13 @@ function report(explanation: ShellExplanation, source: Source, cwd: string, othe
 	const which = {
 		project: `the guard of the project's hooks (${source.hooks.map(show).join(", ")})`,
 		default: `the default packs: ${
-			source.notApproved.length > 0
-				? "instead of the project hooks nobody approved"
-				: source.hooks.length > 0
-					? "no hook here ran a shell guard"
-					: "no hook here handles tool_call"
+			source.failed.length > 0
+				? "a hook failed to load"
+				: source.notApproved.length > 0
+					? "instead of the project hooks nobody approved"
+					: source.hooks.length > 0
+						? "no hook here ran a shell guard"
+						: "no hook here handles tool_call"
 		}`,
 		options: "the packs and paths given on the command line",
 	}[source.kind];
@@ -80,6 +84,7 @@ function report(explanation: ShellExplanation, source: Source, cwd: string, othe
 	];
 	const lines = [`judged by ${which}`, `  ${setup.join("; ")}`];
 	for (const skip of source.notApproved) lines.push(`  not approved, so never loaded: ${show(skip.path)} (${skip.approve})`);
+	for (const failure of source.failed) lines.push(`  failed to load: ${show(failure.path)}: ${failure.error}`);
 	if (others > 0) lines.push(`  (${others + 1} guards decided; this is the strictest)`);
 	lines.push(`commands, after unwrapping, from ${explanation.cwd}:`);
 	if (explanation.commands.length === 0) lines.push("  (none)");
@@ -88,7 +93,7 @@ function report(explanation: ShellExplanation, source: Source, cwd: string, othe
 	if (more.length > 0) lines.push("also matched:", ...more.map((m) => `  ${m.rule} (${m.verdict}): ${m.reason}`));
 	lines.push(VERDICT_LINE[explanation.verdict](explanation));
 	const answer = source.answer;
-	if (answer && (source.hooks.length > 0 || source.notApproved.length > 0)) {
+	if (answer && (source.hooks.length > 0 || source.notApproved.length > 0 || source.failed.length > 0)) {
 		const by = answer.hook ? ` by ${show(answer.hook)}` : "";
 		const asked = source.kind === "project" && explanation.verdict === "ask" ? " (no terminal to ask at here)" : "";
 		const unapproved = source.notApproved.length > 0 ? " (what is not approved does not run)" : "";
@@ -151,7 +156,7 @@ export const guardCommand = defineCommand({
 		if (names || allowPaths) {
 			const guard = createShellGuard({ ...(names ? { packs: names as PackName[] } : {}), allowPaths: allowPaths ?? [] });
 			explanation = await guard.explain(command, { cwd });
-			source = { kind: "options", hooks: [], notApproved: [] };
+			source = { kind: "options", hooks: [], notApproved: [], failed: [] };
 		} else {
 			const { heard, host, dispatched, handling } = await judgeWithHooks(command, cwd, args);
 			const result = dispatched.result as { block?: boolean; reason?: string } | undefined;
@@ -165,12 +170,13 @@ export const guardCommand = defineCommand({
 			);
 			others = Math.max(0, heard.length - 1);
 			explanation = strictest ?? (await createShellGuard().explain(command, { cwd }));
-			source = { kind: strictest ? "project" : "default", hooks: handling, notApproved, answer };
+			const failed = host.loadErrors.map(({ path, error }) => ({ path, error }));
+			source = { kind: strictest ? "project" : "default", hooks: handling, notApproved, failed, answer };
 		}
 
 		if (args.json) await printJson({ ...explanation, source });
 		else await writeOut(report(explanation, source, cwd, others));
-		const refused = explanation.verdict !== "allow" || (source.kind === "project" && source.answer?.verdict === "block");
+		const refused = explanation.verdict !== "allow" || source.answer?.verdict === "block";
 		return refused ? EXIT_BLOCKED : EXIT_OK;
 	},
 });

@@ -124,7 +124,7 @@ describe("init as a subprocess, then bun test on the scaffold", () => {
 
 	test("without a name: the guard is called guard, passes its own test through `xcsh-hooks test` and `check`", async () => {
 		const dir = project();
-		const init = await cli(["init", "--json"], dir);
+		const init = await cli(["init", "--template", "guard", "--json"], dir);
 		expect(init.code).toBe(0);
 		const [hook, testFile] = paths(dir, "guard", "guard");
 		expect(JSON.parse(init.stdout).files.map((f: { path: string }) => f.path)).toEqual([hook, testFile]);

@@ -66,6 +66,15 @@ for (const cli of useClis()) {
 				"the project's hooks: blocked by ./.xcsh/hooks/guard.ts (no terminal to ask at here): deploys need a yes [team/deploy]",
 			);
 			expect(ran.exists()).toBe(true); // the approved guard was loaded
+
+			// Edited since approved: it fails closed, and explain says so instead of judging with it.
+			writeFiles(dir, { ".xcsh/hooks/guard.ts": `${projectGuard(ran.path)}// edited\n` });
+			const changed = await explain(cli, "ls", dir, home);
+			expect(changed.stdout).toContain("judged by the default packs: a hook failed to load");
+			expect(changed.stdout).toContain("failed to load: ./.xcsh/hooks/guard.ts: project hook changed since it was approved");
+			expect(changed.stdout).toContain("the project's hooks: blocked");
+			expect(changed.code).toBe(2);
+			expect((await emit(cli, "ls", dir, home)).code).toBe(2);
 		}, 240_000);
 
 		test("an unapproved project guard is never imported: explain says so and judges with the default packs", async () => {
