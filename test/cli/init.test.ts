@@ -67,17 +67,21 @@ function paths(dir: string, template: TemplateName, name: string): [string, stri
 }
 
 describe("init in-process", () => {
-	test.each(TEMPLATE_NAMES)("%s: writes the hook and its test, and approves the hook", async (template) => {
-		const dir = project();
-		const { code, stdout } = await inProcess(["init", `my-${template}`, "--template", template, "--cwd", dir, "--json"]);
-		expect(code).toBe(0);
-		const [hook, testFile] = paths(dir, template, `my-${template}`);
-		expect(JSON.parse(stdout).files.map((f: { path: string }) => f.path)).toEqual([hook, testFile]);
-		expect(readFileSync(hook, "utf8")).not.toContain("__NAME__");
-		expect(readFileSync(testFile, "utf8")).toContain(`my-${template}`);
-		expect((await trustStore().check(hook)).trusted).toBe(true);
-		if (template === "shell") expect(statSync(hook).mode & 0o777).toBe(0o755);
-	});
+	test.each(TEMPLATE_NAMES)(
+		"%s: writes the hook and its test, and approves the hook",
+		async (template) => {
+			const dir = project();
+			const { code, stdout } = await inProcess(["init", `my-${template}`, "--template", template, "--cwd", dir, "--json"]);
+			expect(code).toBe(0);
+			const [hook, testFile] = paths(dir, template, `my-${template}`);
+			expect(JSON.parse(stdout).files.map((f: { path: string }) => f.path)).toEqual([hook, testFile]);
+			expect(readFileSync(hook, "utf8")).not.toContain("__NAME__");
+			expect(readFileSync(testFile, "utf8")).toContain(`my-${template}`);
+			expect((await trustStore().check(hook)).trusted).toBe(true);
+			if (template === "shell") expect(statSync(hook).mode & 0o777).toBe(0o755);
+		},
+		60_000,
+	);
 
 	test("guard is the default template", async () => {
 		const dir = project();
