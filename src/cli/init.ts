@@ -119,8 +119,9 @@ export const initCommand = defineCommand({
 	args: {
 		name: {
 			type: "positional",
-			required: true,
-			description: "Hook name: lowercase letters, digits, - and _ (for --template shell: the tool it gates, e.g. bash)",
+			required: false,
+			description:
+				'Hook name: lowercase letters, digits, - and _ (default for --template guard: "guard"; for --template shell: the tool it gates, e.g. bash)',
 		},
 		template: {
 			type: "string",
@@ -133,9 +134,12 @@ export const initCommand = defineCommand({
 		...projectArgs,
 	},
 	async run({ args }) {
-		const name = validateHookName(String(args.name));
 		const templateName = templateOf(String(args.template));
-		const template = TEMPLATES[templateName];
+		const template: Template = TEMPLATES[templateName];
+		const given = args.name ?? template.defaultName;
+		if (given === undefined)
+			throw new CliError(`--template ${templateName} needs a hook name: xcsh-hooks init <name> --template ${templateName}`);
+		const name = validateHookName(String(given));
 		const cwd = projectDir(args.cwd);
 		const dir = args.user ? join(userAgentDir(), "hooks") : join(cwd, ".xcsh", "hooks");
 		const targets: Target[] = template.files(name).map((file) => ({ ...file, path: join(dir, file.relativePath) }));

@@ -4,7 +4,19 @@ import { AnalysisError, analyzeCommandLine } from "./analyze.ts";
 import { resolveFrom } from "./words.ts";
 import { DEFAULT_PACKS, PACKS, type PackName } from "./packs/index.ts";
 import { loadShellParser } from "./parser.ts";
-import type { RuleContext, RulePack, ShellCommand, ShellDecision, ShellRule } from "./types.ts";
+import { observed, report } from "./observe.ts";
+import type {
+	RuleAnswer,
+	RuleContext,
+	RuleMatch,
+	RulePack,
+	ShellCommand,
+	ShellDecision,
+	ShellExplanation,
+	ShellGuardSummary,
+	ShellRule,
+	ShellVerdict,
+} from "./types.ts";
 
 /** Options of {@link createShellGuard}. */
 export interface ShellGuardOptions {
@@ -16,6 +28,11 @@ export interface ShellGuardOptions {
 	allowPaths?: readonly string[];
 	/** Rules of your own, run after the packs. */
 	rules?: readonly ShellRule[];
+	/**
+	 * What a match answers instead of the rule's own verdict, by pack name or rule id (a rule id wins):
+	 * `{ containers: "ask", "git/force-push": "block" }`. An ask lets a person allow the command.
+	 */
+	verdicts?: Readonly<Record<string, "block" | "ask">>;
 	/** What to do with a command line the parser cannot read: `"block"` (default) or `"allow"`. */
 	onParseError?: "block" | "allow";
 	/** Longest command line analysed, in characters; longer ones are blocked. Default 100,000. */
@@ -26,12 +43,36 @@ export interface ShellGuardOptions {
 
 /** A guard: decides about command lines, and gives a `tool_call` handler that applies it. */
 export interface ShellGuard {
-	/** Whether `command`, run in `cwd`, must be blocked, and by which rule. Never throws. */
+	/** Whether `command`, run in `cwd`, is blocked, asked about or allowed, and by which rule. Never throws. */
 	decide(command: string, options?: { cwd?: string }): Promise<ShellDecision>;
-	/** A `tool_call` handler: `pi.on("tool_call", guard.handler)`. */
+	/** {@link decide}'s decision with how it was reached: every rule that matched, the cwd, this guard's setup. */
+	explain(command: string, options?: { cwd?: string }): Promise<ShellExplanation>;
+	/**
+	 * A `tool_call` handler: `pi.on("tool_call", guard.handler)`. A block blocks; an ask is put to the
+	 * person at the terminal (`ctx.ui.confirm`) and blocked when they decline or nobody is there.
+	 */
 	handler(event: ToolCallEvent, ctx: HookContext): Promise<ToolCallEventResult | undefined>;
 	/** The rules it runs, in order. */
 	readonly rules: readonly ShellRule[];
+	/** The packs it was given (switched-off ones included; `disable` is in `options`). */
+	readonly packs: readonly RulePack[];
+	/** The options it was created with. */
+	readonly options: Readonly<ShellGuardOptions>;
+}
+
+/** A decision as the analysis gives it; {@link verdictOf} reads one without a verdict by `block`. */
+type Judged = Omit<ShellDecision, "verdict"> & { verdict?: ShellVerdict };
+
+const verdictOf = (decision: Judged): ShellVerdict => decision.verdict ?? (decision.block ? "block" : "allow");
+
+/** What a rule's `test` result answers; anything but an explicit ask blocks (fail closed). */
+function answerOf(rule: ShellRule, result: ReturnType<ShellRule["test"]>): { verdict: "block" | "ask"; reason: string } | undefined {
+	if (!result) return undefined;
+	if (typeof result === "object") {
+		const answer = result as RuleAnswer;
+		return { verdict: answer.verdict === "ask" ? "ask" : "block", reason: typeof answer.reason === "string" ? answer.reason : rule.reason };
+	}
+	return { verdict: rule.verdict === "ask" ? "ask" : "block", reason: typeof result === "string" ? result : rule.reason };
 }
 
 const TEMP_ROOTS = [...new Set(["/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp", tmpdir().replace(/\/+$/, "")])];
@@ -88,6 +129,7 @@ export function createShellGuard(options: ShellGuardOptions = {}): ShellGuard {
 	const rules = [...packs.filter((pack) => !disabled.has(pack.name)).flatMap((pack) => pack.rules), ...(options.rules ?? [])].filter(
 		(rule) => !disabled.has(rule.id),
 	);
+	const overrides = verdictOverrides(packs, rules, options.verdicts ?? {});
 	const maxLength = options.maxLength ?? 100_000;
 	const tools = options.tools ?? ["bash"];
 	const home = (process.env.HOME || homedir()).replace(/\/+$/, "") || "/";
@@ -107,19 +149,27 @@ export function createShellGuard(options: ShellGuardOptions = {}): ShellGuard {
 		};
 	};
 
-	const judge = (commands: ShellCommand[], cwd: string): ShellDecision => {
-		for (const command of commands) {
+	/** Block beats ask beats allow: the first block decides at once, else the first ask; `matches` hears every match. */
+	const judge = (commands: ShellCommand[], cwd: string, matches?: RuleMatch[]): ShellDecision => {
+		let decided: ShellDecision | undefined;
+		for (const [index, command] of commands.entries()) {
 			const context = contextFor(command, cwd);
 			for (const rule of rules) {
 				if (rule.programs && !rule.programs.includes(command.program)) continue;
-				const verdict = rule.test(command, context);
-				if (verdict) return { block: true, reason: typeof verdict === "string" ? verdict : rule.reason, rule: rule.id, commands };
+				const answer = answerOf(rule, rule.test(command, context));
+				if (!answer) continue;
+				const verdict = overrides.get(rule) ?? answer.verdict;
+				matches?.push({ rule: rule.id, verdict, reason: answer.reason, command: index });
+				const decision = { block: true, verdict, reason: answer.reason, rule: rule.id, commands };
+				if (verdict === "ask") decided ??= decision;
+				else if (!matches) return decision;
+				else if (decided?.verdict !== "block") decided = decision;
 			}
 		}
-		return { block: false, commands };
+		return decided ?? { block: false, verdict: "allow", commands };
 	};
 
-	const analyse = async (line: string, cwd: string): Promise<ShellDecision> => {
+	const analyse = async (line: string, cwd: string): Promise<Judged> => {
 		const parser = await loadShellParser();
 		try {
 			return judge(analyzeCommandLine(parser, line, cwd, home), cwd);
@@ -130,8 +180,7 @@ export function createShellGuard(options: ShellGuardOptions = {}): ShellGuard {
 		}
 	};
 
-	const decide = async (command: string, at: { cwd?: string } = {}): Promise<ShellDecision> => {
-		const cwd = at.cwd ?? process.cwd();
+	const decideLine = async (command: string, cwd: string): Promise<Judged> => {
 		if (typeof command !== "string") return { block: true, reason: "the command is not a string", rule: "input/not-text", commands: [] };
 		if (command.length > maxLength)
 			return {
@@ -145,10 +194,11 @@ export function createShellGuard(options: ShellGuardOptions = {}): ShellGuard {
 		const line = command.toWellFormed();
 		try {
 			const decision = await analyse(line, cwd);
-			// Look-alikes (Cyrillic letters, en dashes, no-break spaces): block what the folded text would.
-			if (decision.block || !/[^\x00-\x7f]/.test(line)) return decision;
+			// Look-alikes (Cyrillic letters, en dashes, no-break spaces): answer what the folded text would, when stricter.
+			if (verdictOf(decision) === "block" || !/[^\x00-\x7f]/.test(line)) return decision;
 			const folded = await analyse(fold(line), cwd);
-			return folded.block && folded.rule !== "parse/error"
+			const stricter = verdictOf(folded) === "block" || (verdictOf(folded) === "ask" && verdictOf(decision) === "allow");
+			return stricter && folded.rule !== "parse/error"
 				? { ...folded, reason: `unicode look-alike of: ${folded.reason}`, commands: decision.commands }
 				: decision;
 		} catch (error) {
@@ -161,14 +211,82 @@ export function createShellGuard(options: ShellGuardOptions = {}): ShellGuard {
 		}
 	};
 
+	const summary = (): ShellGuardSummary => ({
+		packs: packs.filter((pack) => !disabled.has(pack.name)).map((pack) => pack.name),
+		disable: [...disabled],
+		allowPaths: [...(options.allowPaths ?? [])],
+		rules: (options.rules ?? []).map((rule) => rule.id),
+		verdicts: { ...options.verdicts },
+		tools: [...tools],
+		onParseError: options.onParseError === "allow" ? "allow" : "block",
+	});
+
+	/** The decision, and how it was reached: the commands judged again, this time hearing every match. */
+	const explainDecision = (line: string, cwd: string, judged: Judged): ShellExplanation => {
+		const decision: ShellDecision = { ...judged, verdict: verdictOf(judged) };
+		const matches: RuleMatch[] = [];
+		judge(decision.commands, cwd, matches);
+		// What the analyzer refused, or a look-alike's verdict, matched no rule on the commands as read.
+		if (decision.rule && !matches.some((m) => m.rule === decision.rule && m.reason === decision.reason))
+			matches.unshift({ rule: decision.rule, verdict: decision.verdict === "ask" ? "ask" : "block", reason: decision.reason ?? "" });
+		return { ...decision, line, cwd, matches, guard: summary() };
+	};
+
+	const decide = async (command: string, at: { cwd?: string } = {}): Promise<ShellDecision> => {
+		const cwd = at.cwd ?? process.cwd();
+		const judged = await decideLine(command, cwd);
+		if (observed()) report(explainDecision(String(command), cwd, judged));
+		return judged.verdict ? (judged as ShellDecision) : { ...judged, verdict: verdictOf(judged) };
+	};
+
+	const explain = async (command: string, at: { cwd?: string } = {}): Promise<ShellExplanation> => {
+		const cwd = at.cwd ?? process.cwd();
+		const explanation = explainDecision(String(command), cwd, await decideLine(command, cwd));
+		if (observed()) report(explanation);
+		return explanation;
+	};
+
 	return {
 		rules,
+		packs,
+		options,
 		decide,
+		explain,
 		async handler(event, ctx) {
 			if (!tools.includes(event.toolName)) return undefined;
 			const decision = await decide(String(event.input.command ?? ""), { cwd: ctx.cwd });
-			if (!decision.block) return undefined;
-			return { block: true, reason: `${decision.reason} [${decision.rule}]` };
+			if (decision.verdict === "allow") return undefined;
+			const reason = `${decision.reason} [${decision.rule}]`;
+			// Until a tool_call result can carry an ask to the agent, the person at the terminal answers it.
+			if (decision.verdict === "ask" && ctx.hasUI && (await ctx.ui.confirm(`${reason}. Run it anyway?`, String(event.input.command))))
+				return undefined;
+			return { block: true, reason };
 		},
 	};
+}
+
+/** Per rule, the verdict the hook's `verdicts` give it (a rule id wins over its pack); unknown names are an error. */
+function verdictOverrides(
+	packs: readonly RulePack[],
+	rules: readonly ShellRule[],
+	verdicts: Readonly<Record<string, "block" | "ask">>,
+): Map<ShellRule, "block" | "ask"> {
+	const known = new Set([...packs.flatMap((pack) => [pack.name, ...pack.rules.map((rule) => rule.id)]), ...rules.map((rule) => rule.id)]);
+	for (const [name, verdict] of Object.entries(verdicts)) {
+		if (!known.has(name)) throw new Error(`createShellGuard: verdicts: no pack or rule "${name}" in this guard`);
+		if (verdict !== "block" && verdict !== "ask")
+			throw new Error(`createShellGuard: verdicts: "${name}" must be "block" or "ask", got ${JSON.stringify(verdict)}`);
+	}
+	const overrides = new Map<ShellRule, "block" | "ask">();
+	const given = (name: string) => (Object.hasOwn(verdicts, name) ? verdicts[name] : undefined);
+	for (const pack of packs)
+		for (const rule of pack.rules) {
+			const verdict = given(rule.id) ?? given(pack.name);
+			if (verdict) overrides.set(rule, verdict);
+		}
+	for (const rule of rules) {
+		const verdict = given(rule.id);
+		if (verdict) overrides.set(rule, verdict);
+	}
+	return overrides;
 }

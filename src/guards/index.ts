@@ -14,4 +14,16 @@ export {
 } from "./packs/index.ts";
 export { gitSubcommand } from "./packs/git.ts";
 export { loadShellParser } from "./parser.ts";
-export type { CodeDelete, RuleContext, RulePack, ShellCommand, ShellDecision, ShellRule } from "./types.ts";
+export type {
+	CodeDelete,
+	RuleAnswer,
+	RuleContext,
+	RuleMatch,
+	RulePack,
+	ShellCommand,
+	ShellDecision,
+	ShellExplanation,
+	ShellGuardSummary,
+	ShellRule,
+	ShellVerdict,
+} from "./types.ts";

@@ -43,16 +43,32 @@ export interface RuleContext {
 	isAllowed(path: string): boolean;
 }
 
-/** A rule: which commands it blocks and why, in one line. */
+/** The three answers about a command line: it may run, a person must say yes first, or it may not run. */
+export type ShellVerdict = "block" | "ask" | "allow";
+
+/** A rule's answer when it wants another verdict than its own for this command: `{ verdict: "ask", reason }`. */
+export interface RuleAnswer {
+	/** `"ask"`: a person may allow it; anything else blocks. */
+	verdict: "block" | "ask";
+	/** One line; the rule's own `reason` when omitted. */
+	reason?: string | undefined;
+}
+
+/** A rule: which commands it blocks (or asks about) and why, in one line. */
 export interface ShellRule {
-	/** `pack/name`, e.g. `git/reset-hard`; what `disable` and `explain` name. */
+	/** `pack/name`, e.g. `git/reset-hard`; what `disable`, `verdicts` and `explain` name. */
 	id: string;
 	/** One line shown to the user and the agent when the rule blocks. */
 	reason: string;
 	/** The programs it judges (after unwrapping); every command when omitted. */
 	programs?: readonly string[];
-	/** `true` (or a more precise one-line reason) to block this command. */
-	test(command: ShellCommand, context: RuleContext): boolean | string | undefined;
+	/** What a match answers (`true` or a string from `test`): `"block"` (default) or `"ask"`. */
+	verdict?: "block" | "ask";
+	/**
+	 * `true` (or a more precise one-line reason) when the command matches: the rule's `verdict` applies;
+	 * a {@link RuleAnswer} to answer otherwise for this command (e.g. ask about a force push to a feature branch).
+	 */
+	test(command: ShellCommand, context: RuleContext): boolean | string | RuleAnswer | undefined;
 }
 
 /** A named set of rules a hook switches on or off as one. */
@@ -65,11 +81,60 @@ export interface RulePack {
 
 /** What the guard decided about one command line. */
 export interface ShellDecision {
+	/**
+	 * `true` unless the command may run unasked: an ask is `block: true` too, so code that reads only
+	 * `block` never lets an ask through.
+	 */
 	block: boolean;
-	/** One line: why it is blocked. */
+	/**
+	 * Block, ask or allow. Over the commands of a line, block beats ask beats allow: one command a rule
+	 * blocks blocks the line; else one a rule asks about makes it an ask.
+	 */
+	verdict: ShellVerdict;
+	/** One line: why it is blocked or asked about. */
 	reason?: string;
 	/** The id of the rule that decided (`parse/error` and `input/*` for what the analyzer refused). */
 	rule?: string;
 	/** Every simple command the analyzer saw, after unwrapping. */
 	commands: ShellCommand[];
+}
+
+/** One rule that matched one command of the line. */
+export interface RuleMatch {
+	rule: string;
+	verdict: "block" | "ask";
+	reason: string;
+	/** The index of the command in `commands`; absent for what the analyzer refused (`parse/error`, `input/*`). */
+	command?: number;
+}
+
+/** The guard that judged, as `explain` shows it: what it runs and what it leaves alone. */
+export interface ShellGuardSummary {
+	/** Pack names (a pack of your own by its `name`), switched-off ones left out. */
+	packs: string[];
+	/** Pack names and rule ids switched off. */
+	disable: string[];
+	allowPaths: string[];
+	/** The ids of the hook's own rules. */
+	rules: string[];
+	/** Verdicts changed by the hook, by pack name or rule id. */
+	verdicts: Record<string, "block" | "ask">;
+	/** The tools whose `command` its handler checks. */
+	tools: string[];
+	onParseError: "block" | "allow";
+}
+
+/**
+ * What `explain` tells about one command line: the decision (every field of {@link ShellDecision},
+ * each command with every field the analyzer gave it), where it was judged, every rule that matched,
+ * and the guard that judged.
+ */
+export interface ShellExplanation extends ShellDecision {
+	/** The command line as given. */
+	line: string;
+	/** The directory the line starts in; each command's own `cwd` follows `cd` from there. */
+	cwd: string;
+	/** Every rule that matched, in the order tried; the deciding one is the first block, else the first ask. */
+	matches: RuleMatch[];
+	guard: ShellGuardSummary;
 }

@@ -27,6 +27,8 @@ export interface TemplateFile {
 export interface Template {
 	/** One line for `--help` and error messages. */
 	description: string;
+	/** The hook's name when `init` is given none; a template without one needs a name. */
+	defaultName?: string;
 	/** The files for a hook called `name`, with `__NAME__` replaced by it. */
 	files(name: string): TemplateFile[];
 	/** An `xcsh-hooks` command line (argv after the program name) that shows the hook at work. */
@@ -42,10 +44,11 @@ const emit = (type: string, data: unknown) => ["emit", type, "--data", JSON.stri
 const dangerousCall = (toolName: string) => emit("tool_call", { toolName, input: { command: "rm -rf /" } });
 
 /** A TypeScript hook module `<name>.ts` with its test `<name>.test.ts`. */
-function moduleTemplate(description: string, hook: string, test: string, example: Template["example"]): Template {
+function moduleTemplate(description: string, hook: string, test: string, example: Template["example"], defaultName?: string): Template {
 	return {
 		description,
 		example,
+		...(defaultName ? { defaultName } : {}),
 		files: (name) => [
 			{ relativePath: `${name}.ts`, content: fill(hook, name), role: "hook" },
 			{ relativePath: `${name}.test.ts`, content: fill(test, name), role: "test" },
@@ -55,8 +58,12 @@ function moduleTemplate(description: string, hook: string, test: string, example
 
 /** Every template by name; `guard` is the default. */
 export const TEMPLATES = {
-	guard: moduleTemplate("block dangerous bash commands (asks first when a UI is available)", guardHook, guardTest, () =>
-		dangerousCall("bash"),
+	guard: moduleTemplate(
+		"block dangerous bash commands (a command a rule asks about is put to the person at the terminal)",
+		guardHook,
+		guardTest,
+		() => dangerousCall("bash"),
+		"guard",
 	),
 	redact: moduleTemplate("redact secrets (API keys, AWS secrets, bearer tokens) from tool output", redactHook, redactTest, () =>
 		emit("tool_result", {

@@ -67,17 +67,21 @@ function paths(dir: string, template: TemplateName, name: string): [string, stri
 }
 
 describe("init in-process", () => {
-	test.each(TEMPLATE_NAMES)("%s: writes the hook and its test, and approves the hook", async (template) => {
-		const dir = project();
-		const { code, stdout } = await inProcess(["init", `my-${template}`, "--template", template, "--cwd", dir, "--json"]);
-		expect(code).toBe(0);
-		const [hook, testFile] = paths(dir, template, `my-${template}`);
-		expect(JSON.parse(stdout).files.map((f: { path: string }) => f.path)).toEqual([hook, testFile]);
-		expect(readFileSync(hook, "utf8")).not.toContain("__NAME__");
-		expect(readFileSync(testFile, "utf8")).toContain(`my-${template}`);
-		expect((await trustStore().check(hook)).trusted).toBe(true);
-		if (template === "shell") expect(statSync(hook).mode & 0o777).toBe(0o755);
-	});
+	test.each(TEMPLATE_NAMES)(
+		"%s: writes the hook and its test, and approves the hook",
+		async (template) => {
+			const dir = project();
+			const { code, stdout } = await inProcess(["init", `my-${template}`, "--template", template, "--cwd", dir, "--json"]);
+			expect(code).toBe(0);
+			const [hook, testFile] = paths(dir, template, `my-${template}`);
+			expect(JSON.parse(stdout).files.map((f: { path: string }) => f.path)).toEqual([hook, testFile]);
+			expect(readFileSync(hook, "utf8")).not.toContain("__NAME__");
+			expect(readFileSync(testFile, "utf8")).toContain(`my-${template}`);
+			expect((await trustStore().check(hook)).trusted).toBe(true);
+			if (template === "shell") expect(statSync(hook).mode & 0o777).toBe(0o755);
+		},
+		60_000,
+	);
 
 	test("guard is the default template", async () => {
 		const dir = project();
@@ -121,6 +125,25 @@ describe("init as a subprocess, then bun test on the scaffold", () => {
 		},
 		60_000,
 	);
+
+	test("without a name: the guard is called guard, passes its own test through `xcsh-hooks test` and `check`", async () => {
+		const dir = project();
+		const init = await cli(["init", "--template", "guard", "--json"], dir);
+		expect(init.code).toBe(0);
+		const [hook, testFile] = paths(dir, "guard", "guard");
+		expect(JSON.parse(init.stdout).files.map((f: { path: string }) => f.path)).toEqual([hook, testFile]);
+		expect(readFileSync(hook, "utf8")).toContain("`guard: ${decision.reason} [${decision.rule}]`");
+		const run = await cli(["test"], dir);
+		expect(run.stderr).toMatch(/ [1-9]\d* pass\n 0 fail\n/);
+		expect(run.code).toBe(0);
+		const check = await cli(["check", "--json"], dir);
+		expect(check.code).toBe(0);
+		expect(JSON.parse(check.stdout)).toMatchObject({ ok: true, loadErrors: [], skipped: [], hooks: [{ path: hook }] });
+		// A template with no name of its own says what to give.
+		const command = await cli(["init", "--template", "command"], dir);
+		expect(command.code).toBe(1);
+		expect(command.stderr).toContain("--template command needs a hook name: xcsh-hooks init <name> --template command");
+	}, 120_000);
 
 	test("prints what it wrote and what to do next", async () => {
 		const dir = project();

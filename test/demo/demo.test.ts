@@ -14,7 +14,7 @@ describe("demo", () => {
 
 		expect(summary.hookErrors).toEqual([]);
 		expect(summary.blocked).toEqual([
-			"guard: blocked a recursive delete (build lies outside temp dirs) [filesystem/recursive-delete]",
+			"guard: a recursive delete (build lies outside temp dirs) [filesystem/recursive-delete]",
 			"bash: refusing a destructive command",
 		]);
 		expect(summary.allowed).toEqual(["bash", "write", "edit", "read"]);
@@ -55,7 +55,7 @@ describe("demo", () => {
 		// It ends with the same guard answering a captured Claude Code payload through the bridge, and
 		// with what `install claude` would write — neither touching the user's directory.
 		expect(run.stdout).toContain(
-			'"permissionDecision":"deny","permissionDecisionReason":"guard: blocked a recursive delete (build lies outside temp dirs) [filesystem/recursive-delete]',
+			'"permissionDecision":"deny","permissionDecisionReason":"guard: a recursive delete (build lies outside temp dirs) [filesystem/recursive-delete]',
 		);
 		expect(run.stdout).toContain("would write");
 		expect(run.stdout).toContain('"onFailure": "block"');

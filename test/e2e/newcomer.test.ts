@@ -94,7 +94,7 @@ describe("a newcomer with only the executable", () => {
 		expect((await run(["emit", "tool_call", "--data", JSON.stringify({ toolName: "bash", input: { command: "pwd" } })])).code).toBe(0);
 		const blocked = await run(["emit", "tool_call", "--data", JSON.stringify({ toolName: "bash", input: { command: "rm -rf /" } })]);
 		expect(blocked.code).toBe(2);
-		expect(blocked.stdout).toContain("my-guard: blocked a recursive delete");
+		expect(blocked.stdout).toContain("my-guard: a recursive delete");
 
 		const dry = await run(["install", "claude", "--dry-run"]);
 		expect(dry.code).toBe(0);
@@ -114,7 +114,7 @@ describe("a newcomer with only the executable", () => {
 		expect(log.code).toBe(0);
 		const entries = log.stdout.split("\n").filter((line) => / cli +- +tool_call\/bash /.test(line));
 		expect(entries).toHaveLength(5);
-		expect(entries[0]).toMatch(/ deny .*my-guard: blocked a recursive delete/);
+		expect(entries[0]).toMatch(/ deny .*my-guard: a recursive delete/);
 		expect(entries.slice(1).every((line) => / allow\b/.test(line))).toBe(true);
 		const last = await run(["log", "-n", "1", "--json"]);
 		expect(last.stdout.trim().split("\n")).toHaveLength(1);

@@ -1,6 +1,6 @@
 /** The `git` pack (on by default): git commands that throw away work or rewrite shared history. */
 import { hasFlag, type ParsedOptions, parseOptions } from "../options.ts";
-import type { RulePack, ShellCommand, ShellRule } from "../types.ts";
+import type { RuleAnswer, RulePack, ShellCommand, ShellRule } from "../types.ts";
 
 /** `git -C dir -c k=v --no-pager push …` → `push` and what follows it. */
 export function gitSubcommand(command: ShellCommand): { name: string; args: string[] } | undefined {
@@ -27,7 +27,7 @@ function gitRule(
 	id: string,
 	reason: string,
 	subcommands: readonly string[],
-	test: (options: ParsedOptions, args: string[]) => boolean | string,
+	test: (options: ParsedOptions, args: string[]) => boolean | string | RuleAnswer,
 ): ShellRule {
 	return {
 		id: `git/${id}`,
@@ -42,6 +42,26 @@ function gitRule(
 			);
 		},
 	};
+}
+
+/** Branches a team shares by name; a force push to one of them, or to a branch not named, is blocked. */
+const SHARED_BRANCH = /^(?:main|master|trunk|develop|development|production|prod|stable|release(?:[/_-].*)?|gh-pages)$/;
+
+/**
+ * A force push whose every refspec names a branch, none of them shared: it rewrites a feature branch,
+ * which the person at the terminal may allow (an ask). `git push -f` alone (the current branch, unseen),
+ * `--all`, `--tags`, a tag, a computed or wildcard refspec, or a shared branch: `block` (true or the reason).
+ */
+function askForFeatureBranches(o: ParsedOptions, refspecs: string[], block: string | true = true): RuleAnswer | string | true {
+	if (refspecs.length === 0 || hasFlag(o, "--all", "--branches", "--tags")) return block;
+	const branches: string[] = [];
+	for (const refspec of refspecs) {
+		const spec = refspec.replace(/^\+/, "");
+		const target = (spec.includes(":") ? spec.slice(spec.indexOf(":") + 1) : spec).replace(/^refs\/heads\//, "");
+		if (!/^[\w][\w./-]*$/.test(target) || target === "HEAD" || target.startsWith("refs/") || SHARED_BRANCH.test(target)) return block;
+		branches.push(target);
+	}
+	return { verdict: "ask", reason: `a force push rewrites ${branches.join(", ")} on the remote; others' commits there can be lost` };
 }
 
 const rules: ShellRule[] = [
@@ -67,10 +87,12 @@ const rules: ShellRule[] = [
 	gitRule("force-push", "a force push without --force-with-lease can overwrite others' commits", ["push"], (o) => {
 		if (hasFlag(o, "n", "--dry-run")) return false;
 		const lease = hasFlag(o, "--force-with-lease");
-		if (hasFlag(o, "f", "--force")) return !lease;
+		if (hasFlag(o, "f", "--force")) return lease ? false : askForFeatureBranches(o, o.positionals.slice(1));
 		if (hasFlag(o, "--mirror")) return "git push --mirror overwrites and deletes remote refs";
-		if (o.positionals.some((p) => p.startsWith("+"))) return lease ? false : "a +refspec force-pushes without --force-with-lease";
-		return false;
+		const forced = o.positionals.filter((p) => p.startsWith("+"));
+		if (forced.length === 0 || lease) return false;
+		const block = "a +refspec force-pushes without --force-with-lease";
+		return o.positionals[0]?.startsWith("+") ? block : askForFeatureBranches(o, forced, block);
 	}),
 	gitRule("push-delete", "git push deletes a remote branch or tag", ["push"], (o) => {
 		if (hasFlag(o, "n", "--dry-run")) return false;
