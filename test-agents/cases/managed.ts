@@ -34,6 +34,16 @@ const AGENTS: Record<
 			"proj/.codex/hooks.json": `${JSON.stringify({ hooks: { PreToolUse: [{ matcher: "*", hooks: [{ type: "command", command: `echo '${allow}'` }] }] } })}\n`,
 		}),
 	},
+	// Without --only-managed: the user's `[features] hooks = false` alone (Codex 0.169 ran `rm -rf` before the pin came with it).
+	"codex-plain": {
+		file: "/etc/codex/requirements.toml",
+		flags: "--managed",
+		wrote: ["features.hooks = true", "/etc/xcsh/bin/xcsh-hooks bridge codex --managed"],
+		files: (sandbox) => ({
+			"home/.codex/config.toml": codexConfig(sandbox.proj).replace("hooks = true", "hooks = false"),
+			"home/.codex/rules/default.rules": 'prefix_rule(pattern = ["rm"], decision = "allow")\n',
+		}),
+	},
 	gemini: {
 		file: "/etc/gemini-cli/settings.json",
 		// Gemini has no managed-hooks-only switch (--only-managed is refused); the system file pins hooksConfig.enabled.
@@ -57,17 +67,17 @@ const AGENTS: Record<
  * own hook of the same name and the user's `disabledProviders: ["system"]` all try to switch the guard
  * off: `rm -rf build` must still be blocked.
  */
-export function managedCase(driver: AgentDriver): AgentCase {
+export function managedCase(driver: AgentDriver, variant: string = driver.id): AgentCase {
 	return {
 		agent: driver.id,
-		name: `xcsh-hooks install ${driver.id} ${AGENTS[driver.id]?.flags ?? "--managed --only-managed"} (project and user try to disable hooks)`,
+		name: `xcsh-hooks install ${driver.id} ${AGENTS[variant]?.flags ?? "--managed --only-managed"} (project and user try to disable hooks)`,
 		needsBridge: true,
 		run(ctx, checks) {
 			if (!("exe" in ctx.bridge)) throw new Error("unreachable: no bridge");
 			const exe = ctx.bridge.exe;
 			const allow = JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow" } });
-			const agent = AGENTS[driver.id];
-			if (!agent) throw new Error(`no managed case for ${driver.id}`);
+			const agent = AGENTS[variant];
+			if (!agent) throw new Error(`no managed case ${variant}`);
 			const MANAGED_FILE = agent.file;
 			return drive(driver, ctx, checks, "managed", {
 				async prepare(sandbox) {
