@@ -29,7 +29,8 @@ import { encodeRequest, GO_LINE, newerVersion, type SocketRequest, VERDICTS, typ
  * - the folder or the socket is not the user's alone: locally, with one warning (nothing is sent there);
  * - the call uses options the server cannot take over (`--hook`, `--no-discovery`, `--cwd`, help,
  *   anything unusual): locally;
- * - the machine has the organisation's system hook folder (`install --managed`): always locally. The
+ * - the call is a managed entry's (`--managed`), or the machine has the organisation's system hook folder
+ *   (`install --managed`): always locally. The
  *   server is the user's process, and a user's stand-in for it could answer "allow"; the managed guard
  *   must not depend on anything the user runs (it costs such calls the server's speed-up).
  * - the server refuses the request, fails, or does not say it is ready within {@link ACCEPT_MS}
@@ -59,6 +60,8 @@ export interface Forwarding {
 	event?: string | undefined;
 	timeoutSeconds?: number | undefined;
 	allowLoadErrors: boolean;
+	/** `--managed`: an entry `install --managed` wrote; such a call always runs here, never on the user's server. */
+	managed?: boolean;
 }
 
 /** The agent called `name` (an own key only: no `constructor` or `__proto__`). */
@@ -68,8 +71,9 @@ function clientAgent(name: string): ClientAgent | undefined {
 
 /**
  * The forwarding of a `bridge` command line, or `undefined` when it must run locally: a known bridged agent
- * followed only by `--event NAME`, `--timeout SECONDS` (positive) and `--allow-load-errors`, each at most once,
- * and the marker `install` ends its entries with (it changes nothing about the call).
+ * followed only by `--event NAME`, `--timeout SECONDS` (positive), `--allow-load-errors` and `--managed` (a
+ * managed entry's call, which is never forwarded), each at most once, and the marker `install` ends its
+ * entries with (it changes nothing about the call).
  */
 export function forwarding(argv: readonly string[]): Forwarding | undefined {
 	const agent = argv[1];
@@ -85,6 +89,10 @@ export function forwarding(argv: readonly string[]): Forwarding | undefined {
 		if (arg === INSTALL_MARKER) continue;
 		if (flag === "--allow-load-errors" && eq < 0) {
 			result.allowLoadErrors = true;
+			continue;
+		}
+		if (flag === "--managed" && eq < 0) {
+			result.managed = true;
 			continue;
 		}
 		if (flag !== "--event" && flag !== "--timeout") return undefined;
@@ -299,7 +307,7 @@ function connect(path: string): Promise<Exchange | undefined> {
  */
 export async function forwardBridgeCall(argv: readonly string[], socketPath?: string): Promise<number | undefined> {
 	const call = forwarding(argv);
-	if (!call) return undefined;
+	if (!call || call.managed) return undefined;
 	const socket = socketPath ?? bridgeSocketPath();
 	// First a quick look: no socket there is the common cold call, which then pays none of the rest.
 	// Else the stats go to Bun's thread pool while stdin is read; only a socket that passed them is

@@ -33,6 +33,11 @@ export interface BridgeOptions {
 	hookPaths: string[];
 	/** Scan the discovery providers (`--no-discovery` turns it off). */
 	discovery: boolean;
+	/**
+	 * `--managed`: the call comes from an entry `install --managed` wrote, so the organisation's system hook
+	 * folder must be usable — one that fails the ownership check denies a tool call (others only warn).
+	 */
+	managed?: boolean | undefined;
 	/** `--allow-load-errors`: a hook that failed to load does not deny tool calls. */
 	allowLoadErrors?: boolean | undefined;
 	/** Seconds before the bridge answers by itself (guards: deny); default the agent's. */
@@ -232,6 +237,10 @@ async function answerBridge(agent: AgentBridge, options: BridgeOptions): Promise
 	if (mapped.kind === "none") return { stdout: give(name, payload, { kind: "none" }), stderr };
 	if (mapped.kind === "invalid") return fail(`invalid ${name} payload: ${mapped.errors.join("; ")}`);
 	try {
+		if (options.managed) {
+			const problem = (await import("../discovery/system.ts")).managedFolderProblem();
+			if (problem) return fail(`${problem}; the organisation's guard cannot run`);
+		}
 		const { outcome, hook } = await decide(agent, payload as Payload, mapped, options, {
 			guard,
 			notes,

@@ -20,6 +20,8 @@ import { EXIT_OK, writeAll, writeErr, writeOut } from "./_shared.ts";
 export interface BridgeCall extends Pick<BridgeOptions, "event" | "cwd" | "hookPaths" | "discovery" | "timeoutSeconds"> {
 	agent: string;
 	allowLoadErrors: boolean;
+	/** `--managed`: the entry `install --managed` wrote (see BridgeOptions.managed). */
+	managed?: boolean | undefined;
 }
 
 /**
@@ -69,6 +71,7 @@ export async function runBridgeCall(call: BridgeCall): Promise<number | undefine
 		hookPaths: call.hookPaths,
 		discovery: call.discovery,
 		allowLoadErrors: call.allowLoadErrors,
+		managed: call.managed === true,
 		timeoutSeconds: call.timeoutSeconds,
 		onFallback: answerOnSignal,
 	});
@@ -84,7 +87,7 @@ export async function runBridgeCall(call: BridgeCall): Promise<number | undefine
 
 /**
  * The exit code of a plain bridge command line — `bridge <agent>` with at most `--event`, `--timeout`,
- * `--allow-load-errors` and the install marker, the same lines `serve --socket` takes over (see
+ * `--allow-load-errors`, `--managed` and the install marker, the same lines `serve --socket` takes over (see
  * `forwarding`) — or `undefined` for any other command line, which the CLI then parses as usual
  * (and explains when it is wrong). An error of the bridge itself ends like the CLI's: one line, exit 1.
  */

@@ -26,6 +26,10 @@ export const bridgeCommand = defineCommand({
 			valueHint: "seconds",
 		},
 		"allow-load-errors": { type: "boolean", description: "Let tool calls run even when a hook failed to load" },
+		managed: {
+			type: "boolean",
+			description: "The entry install --managed wrote: a system hook folder that fails its ownership check denies tool calls",
+		},
 		// `install` ends its entries with --installed-by=xcsh-hooks so that it (and uninstall) can tell them from the user's.
 		"installed-by": { type: "string", description: "Marks an entry xcsh-hooks install wrote; changes nothing", valueHint: "xcsh-hooks" },
 		...hookArgs,
@@ -39,6 +43,7 @@ export const bridgeCommand = defineCommand({
 			hookPaths: hookPaths(args),
 			discovery: args.discovery,
 			allowLoadErrors: args["allow-load-errors"] === true,
+			managed: args.managed === true,
 			timeoutSeconds: timeoutSeconds(args.timeout),
 		});
 		if (code === undefined) throw new CliError((await import("../suggest.ts")).unknownName("agent", name, bridgeNames()));

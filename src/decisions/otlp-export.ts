@@ -1,16 +1,44 @@
 /*
  * The OpenTelemetry SDK side of decision export, imported only when a record is exported
  * (src/decisions/otlp.ts): one LoggerProvider per target, its records batched by the SDK's
- * BatchLogRecordProcessor and sent as OTLP/HTTP JSON by the official exporter.
+ * BatchLogRecordProcessor and sent as OTLP/HTTP JSON by the official exporter's transport.
+ *
+ * The exporter is assembled from its parts with every setting given here, not through the
+ * `OTLPLogExporter` constructor: that one fills whatever it is not given from the process's
+ * `OTEL_EXPORTER_OTLP_*` variables (headers merged into ours, compression, timeout, and a CA or client
+ * certificate read from a file path relative to the working folder), and those variables are the
+ * agent's — a project can set them. Where records go and what they carry is decided by otlpTarget alone.
  */
 
 import { SeverityNumber } from "@opentelemetry/api";
-import { OTLPLogExporter } from "@opentelemetry/exporter-logs-otlp-http";
+import { OTLPExporterBase } from "@opentelemetry/otlp-exporter-base";
+import { createOtlpHttpExportDelegate, httpAgentFactoryFromOptions } from "@opentelemetry/otlp-exporter-base/node-http";
+import { JsonLogsSerializer, LogsExporterMetricsHelper } from "@opentelemetry/otlp-transformer";
 import { resourceFromAttributes } from "@opentelemetry/resources";
-import { BatchLogRecordProcessor, LoggerProvider } from "@opentelemetry/sdk-logs";
+import { BatchLogRecordProcessor, LoggerProvider, type ReadableLogRecord } from "@opentelemetry/sdk-logs";
 import { version as VERSION } from "../../package.json" with { type: "json" };
 import type { DecisionEntry } from "./decision-log.ts";
 import type { OtlpTarget } from "./otlp-queue.ts";
+
+/** An OTLP/HTTP JSON logs exporter for `target`, configured here alone (no variable is read). */
+function exporterFor(target: OtlpTarget): OTLPExporterBase<ReadableLogRecord[]> {
+	const headers = { ...target.headers, "Content-Type": "application/json" };
+	const delegate = createOtlpHttpExportDelegate(
+		{
+			url: target.url,
+			headers: async () => headers,
+			timeoutMillis: 5000,
+			concurrencyLimit: 30,
+			compression: "none",
+			agentFactory: httpAgentFactoryFromOptions({ keepAlive: true }),
+		},
+		JsonLogsSerializer,
+		"otlp_http_log_exporter",
+		LogsExporterMetricsHelper,
+		undefined,
+	);
+	return new OTLPExporterBase(delegate);
+}
 
 const providers = new Map<string, LoggerProvider>();
 
@@ -18,7 +46,7 @@ function providerFor(target: OtlpTarget): LoggerProvider {
 	const key = JSON.stringify([target.url, Object.entries(target.headers).sort()]);
 	let provider = providers.get(key);
 	if (!provider) {
-		const exporter = new OTLPLogExporter({ url: target.url, headers: target.headers, timeoutMillis: 5000 });
+		const exporter = exporterFor(target);
 		provider = new LoggerProvider({
 			resource: resourceFromAttributes({ "service.name": "xcsh-hooks", "service.version": VERSION }),
 			processors: [new BatchLogRecordProcessor({ exporter, scheduledDelayMillis: 200, maxQueueSize: 2048, maxExportBatchSize: 512 })],

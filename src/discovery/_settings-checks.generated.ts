@@ -54,10 +54,10 @@ export const settingsChecks: Record<string, (value: unknown) => boolean> = {
 		return function check(value) {
 		  return (
 		    (typeof value === 'object' && value !== null && !Array.isArray(value)) &&
-		    (typeof value['endpoint'] === 'string') &&
-		    value['endpoint'].length >= 1 &&
+		    (value['endpoint'] !== undefined ? ((typeof value['endpoint'] === 'string') && value['endpoint'].length >= 1) : true) &&
 		    (value['headers'] !== undefined ? ((typeof value['headers'] === 'object' && value['headers'] !== null && !Array.isArray(value['headers']) && !(value['headers'] instanceof Date) && !(value['headers'] instanceof Uint8Array)) && (Object.entries(value['headers']).every(([key, value]) => (local_0.test(key) ? ((typeof value === 'string')) : true)))) : true) &&
-		    Object.getOwnPropertyNames(value).every(key => ['endpoint', 'headers'].includes(key))
+		    (value['fromEnvironment'] !== undefined ? ((typeof value['fromEnvironment'] === 'boolean')) : true) &&
+		    Object.getOwnPropertyNames(value).every(key => ['endpoint', 'headers', 'fromEnvironment'].includes(key))
 		  )
 		}
 	})(),
@@ -93,7 +93,7 @@ export const settingsDescriptions: Record<string, string> = {
 	"hookTimeoutMs": "an integer ≥ 0",
 	"loadTimeoutMs": "an integer ≥ 1",
 	"decisionLog": "a boolean",
-	"otlp": "an object {\"endpoint\": \"http://HOST:PORT\", \"headers\"?: {NAME: VALUE}}",
+	"otlp": "an object {\"endpoint\"?: \"http://HOST:PORT\", \"headers\"?: {NAME: VALUE}, \"fromEnvironment\"?: boolean}",
 	"server": "a boolean",
 	"serverIdleMinutes": "a number ≥ 0",
 	"teamApprovals": "an array of {\"list\": path, \"publicKey\": base64 or PEM, \"signature\"?: path}"

@@ -210,19 +210,22 @@ export async function planHooks(configuredPaths: string[], cwd: string, options:
 		const loaded = await loadSettings(cwd);
 		warnings.push(...loaded.warnings);
 		userSettings = loaded.layers.user ?? {};
-		// With trust, timeouts, `decisionLog` and `otlp` come from the user's file alone: the project's are
-		// dropped (a cloned repository cannot lengthen a guard's time, silence the log or send decisions away).
+		// With trust, timeouts and `decisionLog` come from the user's file alone: the project's are dropped (a
+		// cloned repository cannot lengthen a guard's time or silence the log). `otlp` is the user's alone
+		// with or without trust: a project's file never names where decisions are sent.
 		const { hookTimeoutMs: _hook, loadTimeoutMs: _load, decisionLog: _log, otlp: _otlp, ...shared } = loaded.settings;
+		const { otlp: _projectOtlp, ...merged } = loaded.settings;
 		const { hookTimeoutMs, loadTimeoutMs, decisionLog, otlp } = userSettings;
+		const userOtlp = otlp === undefined ? {} : { otlp };
 		settings = guarded
 			? {
 					...shared,
 					...(hookTimeoutMs === undefined ? {} : { hookTimeoutMs }),
 					...(loadTimeoutMs === undefined ? {} : { loadTimeoutMs }),
 					...(decisionLog === undefined ? {} : { decisionLog }),
-					...(otlp === undefined ? {} : { otlp }),
+					...userOtlp,
 				}
-			: loaded.settings;
+			: { ...merged, ...userOtlp };
 		mark("settings");
 		for (const { path, level } of loaded.hookPaths) fromSettings.push({ path, source: { origin: "settings", level } });
 	}

@@ -19,11 +19,22 @@ export const SettingsSchema = Type.Object(
 		loadTimeoutMs: Type.Optional(Type.Integer({ minimum: 1, description: "an integer ≥ 1" })),
 		/** Append guard decisions to `~/.xcsh/agent/decisions.jsonl` (default true; only the user's file counts). */
 		decisionLog: Type.Optional(Type.Boolean({ description: "a boolean" })),
-		/** Export decisions to an OpenTelemetry collector (OTLP/HTTP JSON); only the user's (or managed) file counts. */
+		/**
+		 * Export decisions to an OpenTelemetry collector (OTLP/HTTP JSON); only the user's (or managed) file
+		 * counts. `fromEnvironment: true` also honours the standard `OTEL_EXPORTER_OTLP_*` variables, which a
+		 * project can add to the agent's environment: off unless the user says so.
+		 */
 		otlp: Type.Optional(
 			Type.Object(
-				{ endpoint: Type.String({ minLength: 1 }), headers: Type.Optional(Type.Record(Type.String(), Type.String())) },
-				{ additionalProperties: false, description: 'an object {"endpoint": "http://HOST:PORT", "headers"?: {NAME: VALUE}}' },
+				{
+					endpoint: Type.Optional(Type.String({ minLength: 1 })),
+					headers: Type.Optional(Type.Record(Type.String(), Type.String())),
+					fromEnvironment: Type.Optional(Type.Boolean()),
+				},
+				{
+					additionalProperties: false,
+					description: 'an object {"endpoint"?: "http://HOST:PORT", "headers"?: {NAME: VALUE}, "fromEnvironment"?: boolean}',
+				},
 			),
 		),
 		/** Let a `bridge` call start the hook server (`serve --socket`) when none runs (default true; only the user's file counts). */

@@ -55,6 +55,19 @@ export function systemFolderProblem(dir: string = SYSTEM_HOOKS_DIR): string | nu
 }
 
 /**
+ * Why a managed call (an entry `install --managed` wrote: `bridge <agent> --managed`) cannot run the
+ * organisation's guard, or `undefined` when it can: the folder's {@link systemFolderProblem}, or — the
+ * folder missing — a folder above it that someone other than root could write (who could have renamed
+ * the hooks away). Such a call is denied with this reason, where a call of the user's own only warns.
+ * A folder that is missing on a path only root can change means the organisation put no hooks there.
+ */
+export function managedFolderProblem(dir: string = SYSTEM_HOOKS_DIR): string | undefined {
+	if (process.platform === "win32") return undefined;
+	const problem = systemFolderProblem(dir) ?? rootOnlyProblem(dir);
+	return problem ? `${dir} not loaded, none of it runs: ${problem} (it must be root's alone)` : undefined;
+}
+
+/**
  * The system hook folder (priority 1000, above every other provider, so its hooks come first and a user
  * or project hook of the same name never replaces one). Its hooks count as the user's own: they run
  * without an approval. Linux and macOS only.

@@ -1,7 +1,7 @@
 import { resolve } from "pathe";
 import type { Agent } from "./agents.ts";
 import { InstallError } from "./errors.ts";
-import { INSTALL_MARKER } from "./marker.ts";
+import { INSTALL_MARKER, MANAGED_FLAG } from "./marker.ts";
 
 /** `src/cli.ts` of this checkout: what a source install runs. */
 const CLI_SOURCE = resolve(import.meta.dir, "..", "cli.ts");
@@ -29,10 +29,12 @@ export function selfArgv(): string[] {
 
 /**
  * The command an agent's entry runs: `<prefix> bridge <agent> --installed-by=xcsh-hooks`; `prefix` (from
- * `--command`) is used verbatim. The last argument marks the entry as ours ({@link isBridgeCommand}).
+ * `--command`) is used verbatim. The last argument marks the entry as ours ({@link isBridgeCommand}). A
+ * managed entry also says `--managed` (before the marker): its call then denies a tool call when the
+ * organisation's system hook folder fails its ownership check, where a user's entry only warns.
  */
-export function bridgeCommand(agent: Agent, prefix?: string): string {
+export function bridgeCommand(agent: Agent, prefix?: string, managed = false): string {
 	if (prefix !== undefined && !prefix.trim())
 		throw new InstallError("usage", undefined, "--command must not be empty; give the program to run, e.g. --command xcsh-hooks");
-	return `${prefix?.trim() ?? defaultCommandPrefix()} bridge ${agent} ${INSTALL_MARKER}`;
+	return `${prefix?.trim() ?? defaultCommandPrefix()} bridge ${agent}${managed ? ` ${MANAGED_FLAG}` : ""} ${INSTALL_MARKER}`;
 }

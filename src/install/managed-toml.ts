@@ -70,8 +70,9 @@ export function addTomlEntries(
 		next = text.slice(0, found.start) + wanted + text.slice(found.end);
 		for (const e of spec.events) changes.push({ action: "update", event: e.name, ...(e.matcher ? { matcher: e.matcher } : {}), command });
 	}
+	// The pin comes with every managed install: without it the user's `[features] hooks = false` turns ours off.
 	const pin = spec.managed?.alsoPin;
-	if (key && pin) next = addPin(next, pin, file, changes);
+	if (pin) next = addPin(next, pin, file, changes);
 	if (key) {
 		// Only a top-level key is the switch: the same name inside some table switches nothing.
 		const line = new RegExp(`^[ \\t]*${key}\\s*=\\s*(.*)$`, "m").exec(next.slice(0, firstTableAt(next)));
@@ -115,7 +116,7 @@ function addPin(text: string, pin: { table: string; key: string }, file: string,
 		throw new InstallError(
 			"shape",
 			file,
-			`${file}: ${pin.table}.${pin.key} is set to ${existing[1]}; --only-managed needs it true; not changed`,
+			`${file}: ${pin.table}.${pin.key} is set to ${existing[1]}; --managed needs it true; not changed`,
 		);
 	return text;
 }

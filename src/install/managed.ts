@@ -6,6 +6,7 @@ import { rootOnlyProblem } from "../fs/root-owned.ts";
 import { ConfigText } from "./_config-text.ts";
 import { readJsonFile } from "./_json-file.ts";
 import { memberOf } from "./_json-text.ts";
+import { pinTrue, unpin } from "./managed-pin.ts";
 import { type Agent, agentSpec, installableAgents } from "./agents.ts";
 import { bridgeCommand, selfArgv, shellQuote } from "./bridge-command.ts";
 import { addEntries, removeEntries } from "./entries.ts";
@@ -142,7 +143,7 @@ async function write(file: string, content: string): Promise<void> {
 }
 
 /** Per file: the switch we set (`key`) and its value before (absent: it was not there), or that we created the file. */
-type Record_ = Record<string, { key?: string; value?: unknown; created?: true }>;
+type Record_ = Record<string, { key?: string; value?: unknown; created?: true; parentCreated?: true }>;
 
 async function readRecord(): Promise<Record_> {
 	try {
@@ -172,8 +173,12 @@ export async function installManaged(agent: Agent, options: ManagedOptions = {})
 	const file = managedConfigFile(agent, options.platform);
 	const managed = spec.managed as NonNullable<typeof spec.managed>;
 	if (options.onlyManaged && !managed.onlyManagedKey)
-		throw new InstallError("usage", file, `--only-managed: ${spec.label} has no "managed hooks only" switch; install without it`);
-	const command = bridgeCommand(agent, systemCommand(options.command));
+		throw new InstallError(
+			"usage",
+			file,
+			`--only-managed: ${spec.label} has no "managed hooks only" switch${managed.userSwitchOff ? `, and ${managed.userSwitchOff}` : ""}; install without it`,
+		);
+	const command = bridgeCommand(agent, systemCommand(options.command), true);
 	if (managed.format === "toml") return installToml(agent, file, command, options);
 	if (spec.layout === "files") throw new InstallError("usage", file, `--managed: ${spec.label} has no managed configuration for hooks`);
 	const config = await readJsonFile(file);
@@ -181,9 +186,15 @@ export async function installManaged(agent: Agent, options: ManagedOptions = {})
 	const doc = blank ? ConfigText.fresh(structuredClone(spec.base)) : new ConfigText(config.text as string);
 	const changes = addEntries(doc, spec, command, file);
 	const record = await readRecord();
-	const key = managed.onlyManagedKey;
-	let before: { value?: unknown } | undefined;
-	if (options.onlyManaged && key) {
+	const key = managed.onlyManagedKey ?? managed.pin;
+	let before: { value?: unknown; parentCreated?: true } | undefined;
+	if (managed.pin) {
+		const pinned = pinTrue(doc, managed.pin, file);
+		if (pinned) {
+			before = { ...pinned.before, ...(pinned.parentCreated ? { parentCreated: true as const } : {}) };
+			changes.push({ action: "value" in pinned.before ? "update" : "add", event: managed.pin, command: "true" });
+		}
+	} else if (options.onlyManaged && key) {
 		const member = memberOf(doc.root(), key);
 		if (!member) {
 			doc.append(doc.root(), true, key);
@@ -194,7 +205,7 @@ export async function installManaged(agent: Agent, options: ManagedOptions = {})
 		}
 		if (before) changes.push({ action: member ? "update" : "add", event: key, command: "true" });
 	}
-	const notes = [...(managed.notes ?? [])];
+	const notes = [...(managed.notes ?? []), ...(managed.userSwitchOff ? [`${spec.label}: ${managed.userSwitchOff}.`] : [])];
 	const result: InstallResult = { agent, scope: "managed", file, changes, written: false, notes };
 	if (changes.length === 0) return result;
 	result.content = doc.text;
@@ -223,8 +234,10 @@ export async function uninstallManaged(agent: Agent, options: ManagedOptions = {
 	const doc = new ConfigText(config.text);
 	result.changes = removeEntries(doc, spec, file);
 	const record = await readRecord();
-	const set = record[file]?.key ? (record[file] as { key: string; value?: unknown }) : undefined;
-	if (set) {
+	const set = record[file]?.key ? (record[file] as { key: string; value?: unknown; parentCreated?: true }) : undefined;
+	if (set?.key.includes(".")) {
+		if (unpin(doc, set.key, set)) result.changes.push({ action: "remove", event: set.key, command: "true" });
+	} else if (set) {
 		const member = memberOf(doc.root(), set.key);
 		if (member && doc.value(member.value) === true) {
 			if ("value" in set) doc.replace(member.value, set.value);
@@ -304,7 +317,7 @@ function assertStillToml(before: string, after: string, file: string, key?: stri
 	if (parse(before) === undefined) return; // a file our parser cannot read is the administrator's to judge
 	const parsed = parse(after);
 	const pinned = pin && (parsed?.[pin.table] as Record<string, unknown> | undefined)?.[pin.key];
-	if (!parsed || (key && parsed[key] !== true) || (key && pin && pinned !== true))
+	if (!parsed || (key && parsed[key] !== true) || (pin && pinned !== true))
 		throw new InstallError(
 			"shape",
 			file,

@@ -5,3 +5,6 @@
  * the bridge's forwarding client (the hot path) reads it too.
  */
 export const INSTALL_MARKER = "--installed-by=xcsh-hooks";
+
+/** What a managed entry says before the marker: `<program> bridge <agent> --managed --installed-by=xcsh-hooks`. */
+export const MANAGED_FLAG = "--managed";

@@ -1,5 +1,5 @@
 import { type Agent, isAgent } from "./agents.ts";
-import { INSTALL_MARKER } from "./marker.ts";
+import { INSTALL_MARKER, MANAGED_FLAG } from "./marker.ts";
 
 /*
  * The one recogniser of the command entries `install` writes: `install`/`uninstall` edit only these,
@@ -18,7 +18,7 @@ export function isBridgeCommand(command: unknown, agent?: Agent): boolean {
 }
 
 /**
- * Whether an argv is an entry `install` wrote: `<program…> bridge <agent> --installed-by=xcsh-hooks`
+ * Whether an argv is an entry `install` wrote: `<program…> bridge <agent> [--managed] --installed-by=xcsh-hooks`
  * (any program: a moved executable, a source checkout, a `--command` override). Entries written before
  * the marker existed are recognised only in the exact forms that version wrote: `<xcsh-hooks executable>
  * bridge <agent>` (a file named `xcsh-hooks`, `xcsh-hooks.exe` or a release asset `xcsh-hooks-<version>-…`,
@@ -28,6 +28,7 @@ export function isBridgeCommand(command: unknown, agent?: Agent): boolean {
 export function isBridgeArgv(words: readonly string[], agent?: Agent): boolean {
 	const n = words.length;
 	const names = (word: string | undefined) => word !== undefined && (agent === undefined ? isAgent(word) : word === agent);
+	if (n >= 5 && words[n - 1] === INSTALL_MARKER && words[n - 2] === MANAGED_FLAG) return words[n - 4] === "bridge" && names(words[n - 3]);
 	if (n >= 4 && words[n - 1] === INSTALL_MARKER) return words[n - 3] === "bridge" && names(words[n - 2]);
 	if (n < 3 || words[n - 2] !== "bridge" || !names(words[n - 1])) return false;
 	const program = words.slice(0, n - 2);

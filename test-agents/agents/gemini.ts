@@ -4,7 +4,7 @@ import { runProcess } from "../process.ts";
 import type { AgentDriver, HookCommands } from "./types.ts";
 
 /** User settings for an offline run: API-key auth, no telemetry, no update checks (PROTOCOLS.md A.3.1). */
-const USER_SETTINGS = {
+export const USER_SETTINGS = {
 	security: { auth: { selectedType: "gemini-api-key" } },
 	privacy: { usageStatisticsEnabled: false },
 	telemetry: { enabled: false },
@@ -40,10 +40,10 @@ export const geminiDriver: AgentDriver = {
 			"proj/.gemini/settings.json": geminiSettings(hooks),
 		});
 	},
-	run(bin, sandbox, baseUrl, prompt, timeoutMs) {
+	run(bin, sandbox, baseUrl, prompt, timeoutMs, prefix = []) {
 		// GEMINI_CLI_TRUST_WORKSPACE in the environment is what loads project hooks headless (`--skip-trust` is not, A.3.1).
 		const env = sandbox.env({ GEMINI_API_KEY: "test-key", GOOGLE_GEMINI_BASE_URL: baseUrl, GEMINI_CLI_TRUST_WORKSPACE: "true" });
-		return runProcess([bin, "-p", prompt, "--yolo", "--output-format", "json"], { cwd: sandbox.proj, env, timeoutMs });
+		return runProcess([...prefix, bin, "-p", prompt, "--yolo", "--output-format", "json"], { cwd: sandbox.proj, env, timeoutMs });
 	},
 	selfcheck: {
 		deny: (reason) => JSON.stringify({ decision: "deny", reason }),

@@ -19,6 +19,7 @@ export const CASES: AgentCase[] = DRIVERS.flatMap((driver) =>
 				...(driver.loadErrorCase ? [loadErrorCase(driver)] : []),
 				...(driver.actor?.spawn ? [subagentCase(driver)] : []),
 				...(driver.actor ? [mcpCase(driver)] : []),
-				...(driver.id === "claude" || driver.id === "codex" ? [managedCase(driver)] : []),
+				...(driver.id === "claude" || driver.id === "codex" || driver.id === "gemini" ? [managedCase(driver)] : []),
+				...(driver.id === "codex" ? [managedCase(driver, "codex-plain")] : []),
 			],
 );

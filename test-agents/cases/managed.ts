@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { codexConfig } from "../agents/codex.ts";
+import { USER_SETTINGS as GEMINI_USER_SETTINGS } from "../agents/gemini.ts";
 import type { AgentDriver } from "../agents/types.ts";
 import type { Sandbox } from "../sandbox.ts";
 import { bridgeMarkers } from "./_bridge.ts";
@@ -11,7 +12,10 @@ import type { AgentCase } from "./types.ts";
 const GUARD = join(import.meta.dir, "..", "fixtures", "xcsh", "guard.ts");
 
 /** Per agent: its managed file, what it checks there, and the project's and user's attempts to switch hooks off. */
-const AGENTS: Record<string, { file: string; wrote: string[]; files(sandbox: Sandbox, allow: string): Record<string, string> }> = {
+const AGENTS: Record<
+	string,
+	{ file: string; wrote: string[]; flags?: string; files(sandbox: Sandbox, allow: string): Record<string, string> }
+> = {
 	claude: {
 		file: "/etc/claude-code/managed-settings.json",
 		wrote: ['"allowManagedHooksOnly": true', "/etc/xcsh/bin/xcsh-hooks bridge claude"],
@@ -30,28 +34,50 @@ const AGENTS: Record<string, { file: string; wrote: string[]; files(sandbox: San
 			"proj/.codex/hooks.json": `${JSON.stringify({ hooks: { PreToolUse: [{ matcher: "*", hooks: [{ type: "command", command: `echo '${allow}'` }] }] } })}\n`,
 		}),
 	},
+	// Without --only-managed: the user's `[features] hooks = false` alone (Codex 0.169 ran `rm -rf` before the pin came with it).
+	"codex-plain": {
+		file: "/etc/codex/requirements.toml",
+		flags: "--managed",
+		wrote: ["features.hooks = true", "/etc/xcsh/bin/xcsh-hooks bridge codex --managed"],
+		files: (sandbox) => ({
+			"home/.codex/config.toml": codexConfig(sandbox.proj).replace("hooks = true", "hooks = false"),
+			"home/.codex/rules/default.rules": 'prefix_rule(pattern = ["rm"], decision = "allow")\n',
+		}),
+	},
+	gemini: {
+		file: "/etc/gemini-cli/settings.json",
+		// Gemini has no managed-hooks-only switch (--only-managed is refused); the system file pins hooksConfig.enabled.
+		flags: "--managed",
+		wrote: ['"enabled": true', "/etc/xcsh/bin/xcsh-hooks bridge gemini --managed"],
+		files: () => ({
+			// The user and the (trusted) project turn hooks off; the system settings, merged last, pin them on.
+			"home/.gemini/settings.json": `${JSON.stringify({ ...GEMINI_USER_SETTINGS, hooksConfig: { enabled: false } })}\n`,
+			"proj/.gemini/settings.json": `${JSON.stringify({ hooksConfig: { enabled: false } })}\n`,
+		}),
+	},
 };
 
 /**
- * The organisation's guard (Claude Code, Codex): in a private mount namespace whose /etc is an overlay
+ * The organisation's guard (Claude Code, Codex, Gemini CLI): in a private mount namespace whose /etc is an overlay
  * over the real one (writes land in the sandbox, the real /etc is never touched), the executable and the
  * suite guard go to /etc/xcsh, `install <agent> --managed --only-managed` writes the agent's managed file,
  * and the agent runs in that namespace. The project's config (a hook that allows everything; Claude:
- * `disableAllHooks`), the user's (Claude: `disableAllHooks`; Codex: `[features] hooks = false`), the user's
+ * `disableAllHooks`; Gemini: `hooksConfig.enabled: false`), the user's (Claude: `disableAllHooks`; Codex:
+ * `[features] hooks = false`; Gemini: `hooksConfig.enabled: false`), the user's
  * own hook of the same name and the user's `disabledProviders: ["system"]` all try to switch the guard
  * off: `rm -rf build` must still be blocked.
  */
-export function managedCase(driver: AgentDriver): AgentCase {
+export function managedCase(driver: AgentDriver, variant: string = driver.id): AgentCase {
 	return {
 		agent: driver.id,
-		name: `xcsh-hooks install ${driver.id} --managed --only-managed (project and user try to disable hooks)`,
+		name: `xcsh-hooks install ${driver.id} ${AGENTS[variant]?.flags ?? "--managed --only-managed"} (project and user try to disable hooks)`,
 		needsBridge: true,
 		run(ctx, checks) {
 			if (!("exe" in ctx.bridge)) throw new Error("unreachable: no bridge");
 			const exe = ctx.bridge.exe;
 			const allow = JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow" } });
-			const agent = AGENTS[driver.id];
-			if (!agent) throw new Error(`no managed case for ${driver.id}`);
+			const agent = AGENTS[variant];
+			if (!agent) throw new Error(`no managed case ${variant}`);
 			const MANAGED_FILE = agent.file;
 			return drive(driver, ctx, checks, "managed", {
 				async prepare(sandbox) {
@@ -73,7 +99,7 @@ export function managedCase(driver: AgentDriver): AgentCase {
 						"mkdir -p /etc/xcsh/bin /etc/xcsh/hooks && chmod 755 /etc/xcsh /etc/xcsh/bin /etc/xcsh/hooks",
 						`cp ${sh(exe)} /etc/xcsh/bin/xcsh-hooks && cp ${sh(GUARD)} /etc/xcsh/hooks/guard.ts`,
 						"chmod 755 /etc/xcsh/bin/xcsh-hooks && chmod 644 /etc/xcsh/hooks/guard.ts",
-						`/etc/xcsh/bin/xcsh-hooks install ${driver.id} --managed --only-managed --command /etc/xcsh/bin/xcsh-hooks > ${sh(join(sandbox.logs, "install.out"))} 2>&1`,
+						`/etc/xcsh/bin/xcsh-hooks install ${driver.id} ${agent.flags ?? "--managed --only-managed"} --command /etc/xcsh/bin/xcsh-hooks > ${sh(join(sandbox.logs, "install.out"))} 2>&1`,
 						`cp ${MANAGED_FILE} ${sh(join(sandbox.logs, "managed-config"))}`,
 						'exec "$0" "$@"',
 					].join("\n");
@@ -85,7 +111,7 @@ export function managedCase(driver: AgentDriver): AgentCase {
 					const copied = join(sandbox.logs, "managed-config");
 					const managed = existsSync(copied) ? readFileSync(copied, "utf8") : "";
 					c.expect(
-						"managed install wrote the managed-hooks-only switch and our entries",
+						"managed install wrote the switch (or pin) and our entries",
 						agent.wrote.every((needle) => managed.includes(needle)),
 						managed || `no ${MANAGED_FILE} was written`,
 					);

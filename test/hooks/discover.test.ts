@@ -182,6 +182,16 @@ describe("trust: project content cannot weaken the user's hooks", () => {
 		expect(open.settings.hookTimeoutMs).toBe(1);
 	}, 60_000);
 
+	test("a project's settings never name where decisions are sent, with or without a trust store", async () => {
+		const cwd = tempDir();
+		writeFiles(cwd, { ".xcsh/settings.json": JSON.stringify({ otlp: { endpoint: "http://127.0.0.1:9/theirs", fromEnvironment: true } }) });
+		for (const options of [{ trust: new TrustStore() }, {}])
+			expect((await discoverAndLoadHooks([], cwd, options)).settings.otlp).toBeUndefined();
+		writeFiles(home, { ".xcsh/agent/settings.json": JSON.stringify({ otlp: { endpoint: "http://127.0.0.1:9/mine" } }) });
+		for (const options of [{ trust: new TrustStore() }, {}])
+			expect((await discoverAndLoadHooks([], cwd, options)).settings.otlp).toEqual({ endpoint: "http://127.0.0.1:9/mine" });
+	}, 60_000);
+
 	test("a discovered project file also named with --hook runs without approval", async () => {
 		const cwd = tempDir();
 		writeFiles(cwd, { ".xcsh/hooks/guard.ts": USER_GUARD });

@@ -68,7 +68,7 @@ function cells(cli: Cli): void {
 			expect(installed.allowManagedHooksOnly).toBe(true);
 			expect(installed.permissions).toEqual({ deny: ["WebFetch"] });
 			expect(installed.hooks.PreToolUse[0].hooks[0].command).toBe(
-				"/usr/bin/env -u BUN_BE_BUN -u BUN_OPTIONS -u NODE_PATH /etc/xcsh/bin/xcsh-hooks bridge claude --installed-by=xcsh-hooks",
+				"/usr/bin/env -u BUN_BE_BUN -u BUN_OPTIONS -u NODE_PATH /etc/xcsh/bin/xcsh-hooks bridge claude --managed --installed-by=xcsh-hooks",
 			);
 			expect(installed.hooks.PreToolUse[0].hooks[0].onFailure).toBe("block");
 			expect(read("uninstall.rc").trim()).toBe("0");
@@ -95,7 +95,7 @@ function cells(cli: Cli): void {
 					`cp ${file} ${o("installed.toml")}`,
 					`X uninstall codex --managed > ${o("uninstall.txt")} 2>&1; echo $? >> ${o("uninstall.txt")}`,
 					`cp ${file} ${o("after.toml")}`,
-					`rm ${file}; X install codex --managed --command /etc/xcsh/bin/xcsh-hooks > /dev/null 2>&1; X uninstall codex --managed > /dev/null 2>&1`,
+					`rm ${file}; X install codex --managed --command /etc/xcsh/bin/xcsh-hooks > /dev/null 2>&1; cp ${file} ${o("plain.toml")}; X uninstall codex --managed > /dev/null 2>&1`,
 					`ls /etc/codex > ${o("ls.txt")}`,
 				].join("\n"),
 				{ cwd: dir, home },
@@ -108,11 +108,55 @@ function cells(cli: Cli): void {
 			expect(installed.allowed_approval_policies).toEqual(["never"]);
 			expect(installed.hooks.PreToolUse[0].matcher).toBe("*");
 			expect(installed.hooks.PreToolUse[0].hooks[0].command).toBe(
-				"/usr/bin/env -u BUN_BE_BUN -u BUN_OPTIONS -u NODE_PATH /etc/xcsh/bin/xcsh-hooks bridge codex --installed-by=xcsh-hooks",
+				"/usr/bin/env -u BUN_BE_BUN -u BUN_OPTIONS -u NODE_PATH /etc/xcsh/bin/xcsh-hooks bridge codex --managed --installed-by=xcsh-hooks",
 			);
 			expect(read("uninstall.txt").trim().endsWith("0")).toBe(true);
 			expect(read("after.toml")).toBe(admin);
 			expect(read("ls.txt")).toBe("");
+			// Without --only-managed too: a user's `[features] hooks = false` would switch the managed hooks off.
+			const plain = Bun.TOML.parse(read("plain.toml")) as Record<string, any>;
+			expect(plain.features).toEqual({ hooks: true });
+			expect(plain.allow_managed_hooks_only).toBeUndefined();
+		},
+		CELL_TIMEOUT_MS,
+	);
+
+	test.concurrent(
+		"gemini: the system settings pin hooksConfig.enabled (they override the user's and the project's); install says what a user can still switch off; uninstall gives the admin's file back",
+		async () => {
+			const dir = tempDir();
+			const home = privateHome();
+			const out = join(dir, "out");
+			mkdirSync(out);
+			const o = (name: string) => q(join(out, name));
+			const file = "/etc/gemini-cli/settings.json";
+			const admin = `{\n  "hooksConfig": { "enabled": false, "notifications": false },\n  "general": { "vimMode": true }\n}\n`;
+			await inNamespace(
+				cli,
+				[
+					`X install gemini --managed --command /etc/xcsh/bin/xcsh-hooks > ${o("fresh.txt")} 2>&1; echo $? >> ${o("fresh.txt")}`,
+					`cp ${file} ${o("fresh.json")}`,
+					`X uninstall gemini --managed > /dev/null 2>&1; ls /etc/gemini-cli > ${o("ls.txt")} 2>&1`,
+					`printf %s ${q(admin)} > ${file}`,
+					`X install gemini --managed --command /etc/xcsh/bin/xcsh-hooks > /dev/null 2>&1`,
+					`cp ${file} ${o("admin.json")}`,
+					`X uninstall gemini --managed > /dev/null 2>&1; cp ${file} ${o("after.json")}`,
+				].join("\n"),
+				{ cwd: dir, home },
+			);
+			const read = (name: string) => readFileSync(join(out, name), "utf8");
+			const fresh = JSON.parse(read("fresh.json"));
+			expect(fresh.hooksConfig).toEqual({ enabled: true });
+			expect(fresh.hooks.BeforeTool[0].hooks[0].command).toEndWith("bridge gemini --managed --installed-by=xcsh-hooks");
+			const printed = read("fresh.txt");
+			expect(printed.trim().endsWith("0")).toBe(true);
+			expect(printed).toContain("hooksConfig.disabled");
+			expect(printed).toContain("does not trust");
+			expect(read("ls.txt")).toBe("");
+			const pinned = JSON.parse(read("admin.json"));
+			expect(pinned.hooksConfig).toEqual({ enabled: true, notifications: false });
+			expect(pinned.general).toEqual({ vimMode: true });
+			expect(read("after.json")).toBe(admin);
 		},
 		CELL_TIMEOUT_MS,
 	);
@@ -144,7 +188,7 @@ function cells(cli: Cli): void {
 			for (const [name, needle] of [
 				["inline", "hooks is set as an inline value"],
 				["copilot", "has no managed configuration for hooks"],
-				["gemini", 'has no "managed hooks only" switch'],
+				["gemini", 'has no "managed hooks only" switch, and a user or a trusted project can still switch the managed entries off'],
 				["writable", "is writable by others"],
 				["relative", "absolute path"],
 			] as const) {
@@ -241,6 +285,71 @@ setTimeout(() => process.exit(0), 30_000);\n`,
 			expect(existsSync(join(out, "connected-managed"))).toBe(false);
 			expect(existsSync(join(out, "connected-empty"))).toBe(false);
 			expect(existsSync(join(out, "connected"))).toBe(true);
+		},
+		CELL_TIMEOUT_MS,
+	);
+
+	test.concurrent(
+		"a managed entry's call denies, naming why, when the system hook folder fails its ownership check (a user's entry warns); install upgrades an old managed entry",
+		async () => {
+			const dir = tempDir();
+			const home = privateHome();
+			const out = join(dir, "out");
+			mkdirSync(out);
+			const o = (name: string) => q(join(out, name));
+			const guard = `export default (pi) => pi.on("tool_call", (e) => (String(e.input.command).includes("rm -rf") ? { block: true, reason: "SYSTEM-GUARD" } : undefined));\n`;
+			const payload = q(preToolUse("claude", dir, "rm -rf build"));
+			// An entry an older install --managed wrote: no --managed flag.
+			const old = JSON.stringify({
+				hooks: {
+					PreToolUse: [
+						{ matcher: "*", hooks: [{ type: "command", command: "/etc/xcsh/bin/xcsh-hooks bridge claude --installed-by=xcsh-hooks" }] },
+					],
+				},
+			});
+			// The managed entry's command line, exactly as installed, run the way Claude Code runs it (sh -c).
+			const entry = `${q(process.execPath)} -e ${q(`console.log(JSON.parse(require("fs").readFileSync(${JSON.stringify(MANAGED)}, "utf8")).hooks.PreToolUse[0].hooks[0].command)`)}`;
+			await inNamespace(
+				cli,
+				[
+					`mkdir -p /etc/claude-code && printf %s ${q(old)} > ${MANAGED}`,
+					`X install claude --managed --command /etc/xcsh/bin/xcsh-hooks > ${o("install.txt")} 2>&1`,
+					`cp ${MANAGED} ${o("installed.json")}`,
+					`ENTRY=$(${entry})`,
+					`printf %s ${q(guard)} > /etc/xcsh/hooks/guard.ts && chmod 644 /etc/xcsh/hooks/guard.ts`,
+					`printf %s ${payload} | sh -c "$ENTRY" > ${o("ok.json")} 2>${o("ok.err")}`,
+					"chmod 777 /etc/xcsh/hooks",
+					`printf %s ${payload} | sh -c "$ENTRY" > ${o("writable.json")} 2>${o("writable.err")}`,
+					`printf %s ${payload} | X bridge claude > ${o("user.json")} 2>${o("user.err")}`,
+					// The hooks renamed away by whoever can write /etc/xcsh: a missing folder is no way out.
+					"chmod 755 /etc/xcsh/hooks && chmod 777 /etc/xcsh && mv /etc/xcsh/hooks /etc/xcsh/gone",
+					`printf %s ${payload} | sh -c "$ENTRY" > ${o("renamed.json")} 2>${o("renamed.err")}`,
+					// Control: no system folder on a path only root can change is no organisation guard, no deny.
+					"chmod 755 /etc/xcsh && rm -rf /etc/xcsh/gone",
+					`printf %s ${payload} | sh -c "$ENTRY" > ${o("none.json")} 2>${o("none.err")}`,
+				].join("\n"),
+				{ cwd: dir, home },
+			);
+			const read = (name: string) => readFileSync(join(out, name), "utf8");
+			const installed = JSON.parse(read("installed.json"));
+			expect(installed.hooks.PreToolUse).toHaveLength(1);
+			expect(installed.hooks.PreToolUse[0].hooks).toHaveLength(1);
+			expect(installed.hooks.PreToolUse[0].hooks[0].command).toEndWith(
+				"/etc/xcsh/bin/xcsh-hooks bridge claude --managed --installed-by=xcsh-hooks",
+			);
+			expect(decisionOf(read("ok.json"))).toEqual({ decision: "deny", reason: expect.stringContaining("SYSTEM-GUARD") });
+			expect(decisionOf(read("writable.json"))).toEqual({
+				decision: "deny",
+				reason: expect.stringContaining("/etc/xcsh/hooks not loaded, none of it runs: /etc/xcsh/hooks is writable by others"),
+			});
+			// The user's own entry keeps today's behaviour: a warning, and the user's hooks decide.
+			expect(read("user.err")).toContain("/etc/xcsh/hooks not loaded, none of it runs: /etc/xcsh/hooks is writable by others");
+			expect(decisionOf(read("user.json"))?.decision).not.toBe("deny");
+			expect(decisionOf(read("renamed.json"))).toEqual({
+				decision: "deny",
+				reason: expect.stringContaining("/etc/xcsh is writable by others"),
+			});
+			expect(decisionOf(read("none.json"))?.decision).not.toBe("deny");
 		},
 		CELL_TIMEOUT_MS,
 	);

@@ -39,6 +39,12 @@ describe("which commands are ours", () => {
 		expect(isBridgeCommand("xcsh-hooks bridge vim --installed-by=xcsh-hooks")).toBe(false);
 		expect(isBridgeArgv(["/opt/xcsh-hooks", "bridge", "codex", "--installed-by=xcsh-hooks"])).toBe(true);
 		expect(isBridgeArgv(["/opt/my-audit", "--mode", "bridge", "codex"])).toBe(false);
+		// A managed entry says --managed before the marker (install --managed finds, updates and removes it).
+		expect(
+			isBridgeCommand("/usr/bin/env -u BUN_BE_BUN /etc/xcsh/bin/xcsh-hooks bridge claude --managed --installed-by=xcsh-hooks", "claude"),
+		).toBe(true);
+		expect(isBridgeArgv(["xcsh-hooks", "bridge", "claude", "--managed", "--installed-by=xcsh-hooks"], "codex")).toBe(false);
+		expect(isBridgeArgv(["xcsh-hooks", "--managed", "--installed-by=xcsh-hooks"])).toBe(false);
 		expect(shellWords(`a 'b c' "d \\"e\\"" f\\ g h#i`)).toEqual(["a", "b c", 'd "e"', "f g", "h#i"]);
 		expect(shellWords("a 'b")).toBeUndefined();
 		expect(shellWords("a | b")).toBeUndefined();
@@ -54,6 +60,9 @@ test("the marker changes nothing about a call: a marked entry is forwarded to se
 		timeoutSeconds: 5,
 	});
 	expect(forwarding(["bridge", "claude", INSTALL_MARKER, INSTALL_MARKER])).toBeUndefined();
+	// A managed entry's line is a plain bridge call (no argument parser), marked managed: it never goes to the server.
+	expect(forwarding(["bridge", "claude", "--managed", INSTALL_MARKER])).toEqual({ agent: "claude", allowLoadErrors: false, managed: true });
+	expect(forwarding(["bridge", "claude", "--managed=1", INSTALL_MARKER])).toBeUndefined();
 });
 
 describe("editing the text", () => {

@@ -63,10 +63,22 @@ export interface ManagedSpec {
 	/** The top-level key that makes the agent run managed hooks only (`--only-managed`); absent: it has none. */
 	onlyManagedKey?: string;
 	/**
-	 * With `--only-managed`, also pin `<table>.<key> = true` (TOML only): Codex turns every hook off, managed
-	 * ones too, when the user's config sets `[features] hooks = false`, unless requirements.toml pins it on.
+	 * Also pin `<table>.<key> = true` (TOML only), with or without `--only-managed`: Codex turns every hook
+	 * off, managed ones too, when the user's config sets `[features] hooks = false`, unless
+	 * requirements.toml pins it on.
 	 */
 	alsoPin?: { table: string; key: string };
+	/**
+	 * A dotted key (`hooksConfig.enabled`, JSON only) every managed install sets to `true`: the agent's
+	 * switch for all hooks, which its managed file overrides (Gemini CLI's system settings win over the
+	 * user's and the project's). Recorded like the switch, so uninstall puts back what was there.
+	 */
+	pin?: string;
+	/**
+	 * How a user or a project can still switch the managed entries off, when the agent leaves a way (one
+	 * sentence, no final period): `--only-managed` is then refused with it, and the install prints it.
+	 */
+	userSwitchOff?: string;
 	/** `toml`: the file is TOML with hooks as `[[hooks.<Event>]]` tables (Codex `requirements.toml`); default JSON. */
 	format?: "toml";
 	/** What the agent still needs, printed after a managed install. */

@@ -22,15 +22,21 @@ export const geminiInstall: AgentSpec = {
 	]),
 	// `name` is what Gemini shows in its project-hook warning and part of its dedup key.
 	handler: (_event, command) => ({ type: "command", name: "xcsh-hooks", command, timeout: (TIMEOUT_S * 1000) / GEMINI.timeoutUnitMs }),
-	// Gemini CLI's system settings (GEMINI_CLI_SYSTEM_SETTINGS_PATH moves them; the note says so).
+	// Gemini CLI's system settings (GEMINI_CLI_SYSTEM_SETTINGS_PATH moves them; the note says so). They
+	// override the user's and the trusted project's scalars, so `hooksConfig.enabled` is pinned there; the
+	// list `hooksConfig.disabled` is merged from every file (a union) and matches an entry by its name, so
+	// a user or a trusted project can still switch ours off (Gemini CLI 0.61's settings merge).
 	managed: {
 		files: {
 			linux: "/etc/gemini-cli/settings.json",
 			darwin: "/Library/Application Support/GeminiCli/settings.json",
 			win32: "C:\\ProgramData\\gemini-cli\\settings.json",
 		},
+		pin: "hooksConfig.enabled",
+		userSwitchOff:
+			'a user or a trusted project can still switch the managed entries off: Gemini CLI merges "hooksConfig.disabled" from every settings file and skips a hook it lists by name ("xcsh-hooks"), runs no settings hooks at all (the system file\'s included) in a folder it does not trust (GEMINI_CLI_TRUST_WORKSPACE=false makes any folder untrusted), and reads another system file when GEMINI_CLI_SYSTEM_SETTINGS_PATH names one',
 		notes: [
-			"Gemini CLI merges system hooks with the user's and the project's and has no managed-hooks-only switch; a user can still add hooks, not remove these.",
+			"\"hooksConfig.enabled\": true is pinned in the system settings, which override the user's and the project's.",
 			"Gemini CLI reads GEMINI_CLI_SYSTEM_SETTINGS_PATH instead of this file when that variable is set.",
 		],
 	},
