@@ -21,6 +21,7 @@ export const RUNTIME_VARIABLE = /^(BUN_|MIMALLOC_)|^NODE_PATH$/;
 
 /** Removes every exported `BUN_*`, `MIMALLOC_*` and `NODE_PATH` (names are split out of `export -p` at spaces; IFS is the caller's). */
 export const CLEAN_ENV_SH =
+	// biome-ignore lint/suspicious/noTemplateCurlyInString: `${w%%=*}` is the shell's parameter expansion.
 	'IFS=" "; set -f; for w in $(export -p); do case $w in BUN_*=*|MIMALLOC_*=*|NODE_PATH=*) command unset "${w%%=*}" 2>/dev/null;; esac; done; unset IFS';
 
 /**

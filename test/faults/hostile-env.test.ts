@@ -1,0 +1,247 @@
+/**
+ * The agent's environment cannot stop or subvert the guard. A project can add variables to it (Claude
+ * Code's `env` in `.claude/settings.json`, Gemini CLI's `.env`), and Bun acts on some before any of our
+ * code runs: `BUN_JSC_*` options and `MIMALLOC_*` crash the executable, `BUN_BE_BUN` makes it plain Bun,
+ * `BUN_OPTIONS=--preload=…` runs the project's file first. Each cell installs the compiled executable
+ * for an agent (user, project or managed entry), then runs the exact entry `install` wrote, as the agent
+ * runs it (a shell where the agent uses one, the argv where it does not), with one hostile variable and
+ * a PreToolUse `rm -rf build` that a user hook denies: the answer is the deny (or the agent's blocking
+ * exit code) and the project's preload never ran.
+ */
+import { describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { shellWords } from "../../src/install/own-entry.ts";
+import { CELL_TIMEOUT_MS, executablePath, type Run, runArgv, useClis } from "./_cli.ts";
+import { privateHome, tempDir, writeFiles } from "./_fixtures.ts";
+
+useClis();
+
+const FIXTURES = join(import.meta.dir, "..", "bridges", "fixtures");
+const GUARD = `export default (pi) => pi.on("tool_call", (e) => (String(e.input.command ?? "").includes("rm -rf") ? { block: true, reason: "NO-RM-RF" } : undefined));\n`;
+
+/** One variable each (the project's file is `x.ts`, which leaves a marker when it runs). */
+const HOSTILE: Record<string, string> = {
+	BUN_JSC_maxPerThreadStackUsage: "20000",
+	BUN_JSC_jitMemoryReservationSize: "1",
+	BUN_BE_BUN: "1",
+	BUN_OPTIONS: "--preload=./x.ts",
+	MIMALLOC_RESERVE_OS_MEMORY: "100T",
+};
+
+/** How an agent runs an entry's command line. */
+type Runner = (command: string) => string[];
+const SH: Runner = (command) => ["/bin/sh", "-c", command];
+const BASH: Runner = (command) => ["bash", "-c", command];
+/** Codex: `$SHELL -lc` (here sh and bash). */
+const LOGIN_SH: Runner = (command) => ["/bin/sh", "-lc", command];
+const LOGIN_BASH: Runner = (command) => ["bash", "-lc", command];
+/** An agent that splits the line into an argv and runs no shell. */
+const ARGV: Runner = (command) => shellWords(command) ?? ["(not one plain command)"];
+
+interface AgentCase {
+	agent: string;
+	/** The PreToolUse fixture (with `rm -rf build`). */
+	payload: string;
+	/** The pre-tool event's key in the config. */
+	event: string;
+	runners: Record<string, Runner>;
+}
+
+const CASES: AgentCase[] = [
+	{ agent: "claude", payload: "claude/PreToolUse.Bash.json", event: "PreToolUse", runners: { "sh -c": SH } },
+	{
+		agent: "codex",
+		payload: "codex/PreToolUse.json",
+		event: "PreToolUse",
+		runners: { "$SHELL=sh -lc": LOGIN_SH, "$SHELL=bash -lc": LOGIN_BASH, argv: ARGV },
+	},
+	{ agent: "gemini", payload: "gemini/BeforeTool.json", event: "BeforeTool", runners: { "sh -c": SH } },
+	{ agent: "cursor", payload: "cursor/preToolUse.json", event: "preToolUse", runners: { "sh -c": SH } },
+	{ agent: "copilot", payload: "copilot/PreToolUse.json", event: "PreToolUse", runners: { "bash -c": BASH } },
+	{ agent: "qwen", payload: "qwen/PreToolUse.json", event: "PreToolUse", runners: { "sh -c": SH } },
+	{ agent: "droid", payload: "droid/PreToolUse.json", event: "PreToolUse", runners: { "sh -c": SH } },
+];
+
+/** A project with the preload file, a home whose user hook denies `rm -rf`. */
+function setup() {
+	const proj = tempDir("xcsh-faults-env-proj-");
+	const home = privateHome();
+	writeFiles(home, { ".xcsh/agent/hooks/guard.ts": GUARD });
+	const marker = join(proj, "PRELOADED");
+	writeFiles(proj, { "x.ts": `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "ran\\n");\n` });
+	return { proj, home, marker };
+}
+
+const payloadFor = (fixture: string, proj: string) => readFileSync(join(FIXTURES, fixture), "utf8").replaceAll("/home/user/proj", proj);
+
+/** The pre-tool entry's command line in a JSON config `install` wrote. */
+function entryOf(file: string, event: string): string {
+	const list = JSON.parse(readFileSync(file, "utf8")).hooks[event] as Array<Record<string, any>>;
+	const handler = list.flatMap((item) => (Array.isArray(item.hooks) ? item.hooks : [item]))[0];
+	const command = handler?.command ?? handler?.bash;
+	if (typeof command !== "string") throw new Error(`${file}: no ${event} entry`);
+	return command;
+}
+
+const env = (home: string, extra: Record<string, string> = {}) => ({ XCSH_HOOKS_SERVER: "off", HOME: home, ...extra });
+
+/** Blocked: the same deny the clean environment gets, or the blocking exit code with a reason (`anyBlock`: any `block: true` answer, pi's). */
+function expectBlocked(run: Run, clean: Run, what: string, anyBlock = false): void {
+	const blocked = anyBlock
+		? run.code === 0 && /"block":true/.test(run.stdout)
+		: (run.code === 0 && run.stdout === clean.stdout) || (run.code === 2 && run.stderr.trim() !== "");
+	if (!blocked)
+		throw new Error(`${what}: not blocked (exit ${run.code}); stdout: ${run.stdout.slice(0, 300)}; stderr: ${run.stderr.slice(0, 300)}`);
+}
+
+/** Runs `argv` clean and with each hostile variable; every run is blocked and the preload never ran. */
+async function expectImmune(
+	argv: string[],
+	opts: { proj: string; home: string; marker: string; stdin: string; anyBlock?: boolean },
+	deny: RegExp,
+	what: string,
+) {
+	const clean = await runArgv(argv, { cwd: opts.proj, home: opts.home, stdin: opts.stdin, env: env(opts.home), timeoutMs: 30_000 });
+	expect(`${clean.code} ${clean.stdout}`).toMatch(new RegExp(`^0 .*${deny.source}`, "s"));
+	for (const [name, value] of Object.entries(HOSTILE)) {
+		const run = await runArgv(argv, {
+			cwd: opts.proj,
+			home: opts.home,
+			stdin: opts.stdin,
+			env: env(opts.home, { [name]: value }),
+			timeoutMs: 30_000,
+		});
+		expectBlocked(run, clean, `${what} with ${name}=${value}`, opts.anyBlock);
+		expect(existsSync(opts.marker)).toBe(false);
+	}
+}
+
+async function install(args: string[], proj: string, home: string): Promise<string> {
+	const run = await runArgv([executablePath(), "install", ...args, "--json"], { cwd: proj, home, env: env(home) });
+	if (run.code !== 0) throw new Error(`install ${args.join(" ")} failed: ${run.stderr}`);
+	return JSON.parse(run.stdout).file as string;
+}
+
+describe("a hostile agent environment: the installed entry still blocks rm -rf, and no project code runs", () => {
+	for (const c of CASES)
+		for (const scope of c.agent === "claude" || c.agent === "codex" || c.agent === "gemini" ? ["user", "project"] : ["user"])
+			test.concurrent(
+				`${c.agent} (${scope} entry), run as ${Object.keys(c.runners).join(", ")}`,
+				async () => {
+					const s = setup();
+					const file = await install([c.agent, ...(scope === "user" ? ["--user"] : [])], s.proj, s.home);
+					const command = entryOf(file, c.event);
+					for (const [how, runner] of Object.entries(c.runners))
+						await expectImmune(
+							runner(command),
+							{ ...s, stdin: payloadFor(c.payload, s.proj) },
+							/deny|NO-RM-RF/,
+							`${c.agent} ${scope} (${how})`,
+						);
+				},
+				CELL_TIMEOUT_MS * 2,
+			);
+
+	test.concurrent(
+		"cline (user): the PreToolUse executable, run by Cline as a file",
+		async () => {
+			const s = setup();
+			const dir = await install(["cline", "--user"], s.proj, s.home);
+			await expectImmune([join(dir, "PreToolUse")], { ...s, stdin: payloadFor("cline/PreToolUse.json", s.proj) }, /NO-RM-RF/, "cline");
+		},
+		CELL_TIMEOUT_MS * 2,
+	);
+
+	test.concurrent(
+		"pi (user): the extension, loaded by Node as pi loads it, blocks the call",
+		async () => {
+			const s = setup();
+			const dir = await install(["pi", "--user"], s.proj, s.home);
+			const event = { type: "tool_call", toolName: "bash", toolCallId: "c1", input: { command: "rm -rf build" } };
+			const argv = ["node", join(import.meta.dir, "_pi-call.mjs"), join(dir, "xcsh-hooks.js"), JSON.stringify(event)];
+			// pi's extension blocks a call whose bridge failed by itself: what it must not do is run the project's preload.
+			await expectImmune(argv, { ...s, stdin: "", anyBlock: true }, /"block":true.*NO-RM-RF/, "pi");
+		},
+		CELL_TIMEOUT_MS * 2,
+	);
+});
+
+const q = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
+
+/**
+ * The managed entries, in a private mount namespace whose /etc is an overlay (nothing reaches the real
+ * /etc): the executable at a system path, `install <agent> --managed`, then the entry the managed
+ * config holds, read out with the executable itself (`BUN_BE_BUN=1` makes it Bun), run with each variable.
+ */
+describe("a hostile agent environment: managed entries", () => {
+	const MANAGED: Array<{ agent: string; file: string; payload: string; read: string }> = [
+		{
+			agent: "claude",
+			file: "/etc/claude-code/managed-settings.json",
+			payload: "claude/PreToolUse.Bash.json",
+			read: "JSON.parse(require('fs').readFileSync(F,'utf8')).hooks.PreToolUse[0].hooks[0].command",
+		},
+		{
+			agent: "codex",
+			file: "/etc/codex/requirements.toml",
+			payload: "codex/PreToolUse.json",
+			read: "Bun.TOML.parse(require('fs').readFileSync(F,'utf8')).hooks.PreToolUse[0].hooks[0].command",
+		},
+		{
+			agent: "gemini",
+			file: "/etc/gemini-cli/settings.json",
+			payload: "gemini/BeforeTool.json",
+			read: "JSON.parse(require('fs').readFileSync(F,'utf8')).hooks.BeforeTool[0].hooks[0].command",
+		},
+	];
+	for (const m of MANAGED)
+		test.concurrent(
+			`${m.agent} (managed entry), run as sh -c`,
+			async () => {
+				const s = setup();
+				const out = join(s.proj, "out");
+				mkdirSync(out);
+				const over = tempDir("xcsh-faults-env-etc-");
+				mkdirSync(join(over, "up"));
+				mkdirSync(join(over, "work"));
+				writeFiles(s.proj, { "payload.json": payloadFor(m.payload, s.proj) });
+				const exe = "/etc/xcsh/bin/xcsh-hooks";
+				const runs = [["clean", ""], ...Object.entries(HOSTILE).map(([name, value]) => [name, `${name}=${q(value)}`])].map(
+					([name, assignment]) =>
+						`env ${assignment} /bin/sh -c "$CMD" < payload.json > ${q(join(out, `${name}.out`))} 2> ${q(join(out, `${name}.err`))}; echo $? > ${q(join(out, `${name}.rc`))}`,
+				);
+				const script = [
+					"set -e",
+					`mount -t overlay overlay -o lowerdir=/etc,upperdir=${q(join(over, "up"))},workdir=${q(join(over, "work"))} /etc`,
+					"mkdir -p /etc/xcsh/bin && chmod 755 /etc/xcsh /etc/xcsh/bin",
+					`cp ${q(executablePath())} ${exe} && chmod 755 ${exe}`,
+					`${exe} install ${m.agent} --managed --command ${exe} > ${q(join(out, "install.txt"))} 2>&1`,
+					`CMD=$(BUN_BE_BUN=1 ${exe} -e ${q(`const F = ${JSON.stringify(m.file)}; console.log(${m.read})`)})`,
+					`printf %s "$CMD" > ${q(join(out, "command.txt"))}`,
+					"set +e",
+					...runs,
+				].join("\n");
+				const ns = await runArgv(["unshare", "--mount", "--map-root-user", "sh", "-c", script], {
+					cwd: s.proj,
+					home: s.home,
+					env: env(s.home),
+					timeoutMs: 90_000,
+				});
+				expect(ns.stderr).toBe("");
+				expect(readFileSync(join(out, "command.txt"), "utf8")).toContain(`${exe} bridge ${m.agent} --installed-by=xcsh-hooks`);
+				const read = (name: string): Run => ({
+					code: Number(readFileSync(join(out, `${name}.rc`), "utf8")),
+					stdout: readFileSync(join(out, `${name}.out`), "utf8"),
+					stderr: readFileSync(join(out, `${name}.err`), "utf8"),
+					timedOut: false,
+					ms: 0,
+				});
+				const clean = read("clean");
+				expect(`${clean.code} ${clean.stdout}`).toMatch(/^0 .*NO-RM-RF/s);
+				for (const name of Object.keys(HOSTILE)) expectBlocked(read(name), clean, `${m.agent} managed with ${name}`);
+				expect(existsSync(s.marker)).toBe(false);
+			},
+			CELL_TIMEOUT_MS * 2,
+		);
+});
