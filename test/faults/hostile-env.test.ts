@@ -245,3 +245,74 @@ describe("a hostile agent environment: managed entries", () => {
 			CELL_TIMEOUT_MS * 2,
 		);
 });
+
+/**
+ * Any way the bridge can end without an answer (a hook that kills its own process, an executable that
+ * is gone) is the agents' blocking exit code on the pre-tool event (2 with a reason: Claude Code,
+ * Codex, Gemini CLI, Qwen, Droid and Cursor block on it, Copilot on any non-zero exit), where a crash
+ * alone would let the call run. On the other events it stays what it was (exit 2 on Stop would make
+ * the agent go on working).
+ */
+describe("a bridge that ends without an answer", () => {
+	const KILLER = `export default (pi) => {
+	pi.on("tool_call", (e) => { if (String(e.input.command ?? "").includes("rm -rf")) process.kill(process.pid, "SIGKILL"); });
+	pi.on("agent_end", () => { process.kill(process.pid, "SIGKILL"); });
+};
+`;
+	const stop = (proj: string) => payloadFor("codex/Stop.json", proj);
+
+	for (const c of CASES.filter((c) => ["claude", "codex", "gemini"].includes(c.agent)))
+		test.concurrent(
+			`${c.agent}: a hook that SIGKILLs the bridge on rm -rf: the pre-tool entry exits 2 with the reason`,
+			async () => {
+				const { proj, home } = setup();
+				writeFiles(home, { ".xcsh/agent/hooks/guard.ts": KILLER });
+				const file = await install([c.agent, "--user"], proj, home);
+				const [how, runner] = Object.entries(c.runners)[0] as [string, Runner];
+				const run = await runArgv(runner(entryOf(file, c.event)), { cwd: proj, home, stdin: payloadFor(c.payload, proj), env: env(home) });
+				expect({ how, code: run.code, stdout: run.stdout }).toEqual({ how, code: 2, stdout: "" });
+				expect(run.stderr).toContain("ended without an answer (exit status 137); the tool call is blocked (fail closed)");
+				if (c.agent !== "codex") return;
+				// Stop: no blocking code (Codex would take exit 2 as "keep working"); the agent sees the kill itself.
+				const ended = await runArgv(runner(entryOf(file, "Stop")), { cwd: proj, home, stdin: stop(proj), env: env(home) });
+				expect(ended.code).toBe(137);
+			},
+			CELL_TIMEOUT_MS,
+		);
+
+	test.concurrent(
+		"an executable that is gone: every agent's pre-tool entry blocks (Cline's answers cancel)",
+		async () => {
+			const { proj, home } = setup();
+			const gone = join(proj, "moved-away", "xcsh-hooks");
+			for (const c of CASES) {
+				const run0 = await runArgv([executablePath(), "install", c.agent, "--user", "--command", gone, "--json"], {
+					cwd: proj,
+					home,
+					env: env(home),
+				});
+				const file = JSON.parse(run0.stdout).file as string;
+				const [, runner] = Object.entries(c.runners)[0] as [string, Runner];
+				const run = await runArgv(runner(entryOf(file, c.event)), { cwd: proj, home, stdin: payloadFor(c.payload, proj), env: env(home) });
+				expect({ agent: c.agent, code: run.code }).toEqual({ agent: c.agent, code: 2 });
+				expect(run.stderr).toContain(`${gone} ended without an answer (exit status 127)`);
+			}
+			const run0 = await runArgv([executablePath(), "install", "cline", "--user", "--command", gone, "--json"], {
+				cwd: proj,
+				home,
+				env: env(home),
+			});
+			const cline = await runArgv([join(JSON.parse(run0.stdout).file, "PreToolUse")], {
+				cwd: proj,
+				home,
+				stdin: payloadFor("cline/PreToolUse.json", proj),
+				env: env(home),
+			});
+			expect(JSON.parse(cline.stdout)).toEqual({
+				cancel: true,
+				errorMessage: "xcsh-hooks: the bridge ended without an answer (exit status 127); the run is cancelled (fail closed)",
+			});
+		},
+		CELL_TIMEOUT_MS * 2,
+	);
+});
