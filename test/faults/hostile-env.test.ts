@@ -29,6 +29,16 @@ const HOSTILE: Record<string, string> = {
 	MIMALLOC_RESERVE_OS_MEMORY: "100T",
 };
 
+/**
+ * Environments aimed at the entry's own shell: an `IFS` that would keep `export -p` from splitting at
+ * spaces, and a value holding a word shaped like a variable no shell can unset (a fatal error for
+ * dash's plain `unset`), each beside a variable that must still go.
+ */
+const AT_THE_SHELL: Array<Record<string, string>> = [
+	{ IFS: "x", BUN_OPTIONS: "--preload=./x.ts" },
+	{ NOTES: "a BUN_a-b=1 c", BUN_BE_BUN: "1" },
+];
+
 /** How an agent runs an entry's command line. */
 type Runner = (command: string) => string[];
 const SH: Runner = (command) => ["/bin/sh", "-c", command];
@@ -104,15 +114,16 @@ async function expectImmune(
 ) {
 	const clean = await runArgv(argv, { cwd: opts.proj, home: opts.home, stdin: opts.stdin, env: env(opts.home), timeoutMs: 30_000 });
 	expect(`${clean.code} ${clean.stdout}`).toMatch(new RegExp(`^0 .*${deny.source}`, "s"));
-	for (const [name, value] of Object.entries(HOSTILE)) {
+	const environments = [...Object.entries(HOSTILE).map(([name, value]) => ({ [name]: value })), ...AT_THE_SHELL];
+	for (const hostile of environments) {
 		const run = await runArgv(argv, {
 			cwd: opts.proj,
 			home: opts.home,
 			stdin: opts.stdin,
-			env: env(opts.home, { [name]: value }),
+			env: env(opts.home, hostile),
 			timeoutMs: 30_000,
 		});
-		expectBlocked(run, clean, `${what} with ${name}=${value}`, opts.anyBlock);
+		expectBlocked(run, clean, `${what} with ${JSON.stringify(hostile)}`, opts.anyBlock);
 		expect(existsSync(opts.marker)).toBe(false);
 	}
 }
