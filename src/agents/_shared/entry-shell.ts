@@ -19,7 +19,11 @@ import type { AgentEvent } from "./install-spec.ts";
 /** Whether a variable is one Bun reads before our code runs (see above); the extension of pi filters with it too. */
 export const RUNTIME_VARIABLE = /^(BUN_|MIMALLOC_)|^NODE_PATH$/;
 
-/** Removes every exported `BUN_*`, `MIMALLOC_*` and `NODE_PATH` (names are split out of `export -p` at spaces; IFS is the caller's). */
+/**
+ * Removes every exported `BUN_*`, `MIMALLOC_*` and `NODE_PATH`: names are split out of `export -p` at spaces (whatever IFS
+ * the environment brought), and a word of a value that looks like a name no shell accepts is skipped (`command unset`
+ * keeps dash from exiting on it).
+ */
 export const CLEAN_ENV_SH =
 	// biome-ignore lint/suspicious/noTemplateCurlyInString: `${w%%=*}` is the shell's parameter expansion.
 	'IFS=" "; set -f; for w in $(export -p); do case $w in BUN_*=*|MIMALLOC_*=*|NODE_PATH=*) command unset "${w%%=*}" 2>/dev/null;; esac; done; unset IFS';
