@@ -1,6 +1,7 @@
 import { DRIVERS } from "../agents/index.ts";
 import { mcpCase, subagentCase } from "./actor-cases.ts";
 import { bridgeCase, bridgeHookFlagCase, controlCase, initInstallCase, loadErrorCase, selfCheckCase } from "./agent-cases.ts";
+import { hostileEnvCase } from "./hostile-env.ts";
 import { managedCase } from "./managed.ts";
 import { pluginLoadErrorCase, pluginSuiteCase, pluginUserInstallCase } from "./plugin-cases.ts";
 import type { AgentCase } from "./types.ts";
@@ -20,5 +21,6 @@ export const CASES: AgentCase[] = DRIVERS.flatMap((driver) =>
 				...(driver.actor?.spawn ? [subagentCase(driver)] : []),
 				...(driver.actor ? [mcpCase(driver)] : []),
 				...(driver.id === "claude" || driver.id === "codex" ? [managedCase(driver)] : []),
+				...(driver.id === "claude" || driver.id === "gemini" ? [hostileEnvCase(driver)] : []),
 			],
 );
