@@ -46,6 +46,17 @@ const BASH: Runner = (command) => ["bash", "-c", command];
 /** Codex: `$SHELL -lc` (here sh and bash). */
 const LOGIN_SH: Runner = (command) => ["/bin/sh", "-lc", command];
 const LOGIN_BASH: Runner = (command) => ["bash", "-lc", command];
+/** A user whose `$SHELL` is fish or csh (Codex runs `$SHELL -lc`; csh takes no `-l` beside `-c`), where installed. */
+const OTHER_SHELLS: Record<string, Runner> = Object.fromEntries(
+	[
+		["$SHELL=fish -lc", "fish", ["-lc"]],
+		["$SHELL=zsh -lc", "zsh", ["-lc"]],
+		["$SHELL=csh -c", "csh", ["-c"]],
+	].flatMap(([name, shell, flags]) => {
+		const path = Bun.which(shell as string);
+		return path ? [[name, (command: string) => [path, ...(flags as string[]), command]]] : [];
+	}),
+);
 /** An agent that splits the line into an argv and runs no shell. */
 const ARGV: Runner = (command) => shellWords(command) ?? ["(not one plain command)"];
 
@@ -64,7 +75,7 @@ const CASES: AgentCase[] = [
 		agent: "codex",
 		payload: "codex/PreToolUse.json",
 		event: "PreToolUse",
-		runners: { "$SHELL=sh -lc": LOGIN_SH, "$SHELL=bash -lc": LOGIN_BASH, argv: ARGV },
+		runners: { "$SHELL=sh -lc": LOGIN_SH, "$SHELL=bash -lc": LOGIN_BASH, argv: ARGV, ...OTHER_SHELLS },
 	},
 	{ agent: "gemini", payload: "gemini/BeforeTool.json", event: "BeforeTool", runners: { "sh -c": SH } },
 	{ agent: "cursor", payload: "cursor/preToolUse.json", event: "preToolUse", runners: { "sh -c": SH } },
