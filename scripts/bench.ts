@@ -7,7 +7,7 @@
  *
  *   --check      exit 1 when a budget is missed or could not be measured (for CI and pre-release)
  *   --markdown   also print the README's Performance section, regenerated from this run
- *   --only       run only these sections: dispatch, exec, discovery, executable, agents, http, guard, pi
+ *   --only       run only these sections: dispatch, exec, discovery, executable, agents, entry, http, guard, pi
  *
  * Ratios of processes are medians of per-round ratios: every round starts each command once, in a
  * rotating order, so a noisy moment on a shared machine hits both sides of a ratio. Each budget prints
@@ -20,7 +20,8 @@
  * `await` loop and hookable; `HookToolWrapper` against a direct call; `execCommand` against a raw
  * `Bun.spawn`; discovery of 1,000 files; `dist/xcsh-hooks` cold starts against a trivial compiled
  * executable (built first when missing or stale), its peak RSS, and `serve` round trips; agent calls
- * (`bridge claude` against the same guard in Node, Python and Bun, and where its start-up goes);
+ * (`bridge claude` against the same guard in Node, Python and Bun, and where its start-up goes); what the
+ * shell around `install`'s entries adds to each agent call (scripts/_bench/entry.ts);
  * `serve --http` request latency; one shell-guard decision in-process and the size its parser adds; one
  * tool call forwarded by pi's extension in Node (reported, no budget).
  */
@@ -28,6 +29,7 @@ import { cpus, loadavg, totalmem } from "node:os";
 import { benchAgentCalls } from "./_bench/agents.ts";
 import { benchDiscovery } from "./_bench/discovery.ts";
 import { benchDispatch } from "./_bench/dispatch.ts";
+import { benchEntry } from "./_bench/entry.ts";
 import { benchExec } from "./_bench/exec.ts";
 import { benchExecutable } from "./_bench/executable.ts";
 import { benchGuard } from "./_bench/guard.ts";
@@ -55,6 +57,7 @@ const SECTIONS = {
 	discovery: benchDiscovery,
 	executable: benchExecutable,
 	agents: benchAgentCalls,
+	entry: benchEntry,
 	http: benchHttp,
 	guard: benchGuard,
 	inprocess: benchInProcess,

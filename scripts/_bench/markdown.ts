@@ -15,7 +15,7 @@ const USAGE = `\`\`\`sh
 bun run bench                 # every measurement, each budget as met / MISSED, a summary line
 bun run bench -- --check      # the same; exits 1 when a budget is missed or could not be measured
 bun run bench -- --markdown   # the same, plus this section regenerated from the run
-bun run bench -- --only agents,http   # some sections: dispatch, exec, discovery, executable, agents, http, guard, pi
+bun run bench -- --only agents,http   # some sections: dispatch, exec, discovery, executable, agents, entry, http, guard, pi
 \`\`\``;
 
 const METHOD = `Dispatch numbers are medians of interleaved rounds (candidates alternate so load changes hit all

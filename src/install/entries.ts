@@ -1,3 +1,4 @@
+import { eventCommand } from "../agents/_shared/entry-shell.ts";
 import { isRecord as isObject } from "../json.ts";
 import type { ConfigText } from "./_config-text.ts";
 import { kindOf } from "./_json-file.ts";
@@ -143,7 +144,9 @@ export function addEntries(doc: ConfigText, spec: AgentSpec, command: string, fi
 	for (const event of spec.events) listOf(doc, event.name, file); // check every list before changing any
 	const changes: EntryChange[] = [];
 	for (const event of spec.events) {
-		const desired = http !== undefined && spec.httpHandler ? spec.httpHandler(event, http) : spec.handler(event, command);
+		// The command runs through the shell that cleans Bun's variables out first (src/agents/_shared/entry-shell.ts).
+		const desired =
+			http !== undefined && spec.httpHandler ? spec.httpHandler(event, http) : spec.handler(event, eventCommand(command, event));
 		const change = { event: event.name, ...(event.matcher === undefined ? {} : { matcher: event.matcher }), command: http ?? command };
 		const list = listOf(doc, event.name, file);
 		const [first, ...extra] = list ? findOurs(doc, spec, event.name, list) : [];

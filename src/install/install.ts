@@ -1,4 +1,5 @@
 import { lstat, rm } from "node:fs/promises";
+import { entryNoteFor } from "../agents/_shared/entry-shell.ts";
 import { homeDir } from "../paths.ts";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
 import { ConfigText } from "./_config-text.ts";
@@ -90,7 +91,8 @@ export async function installBridge(agent: Agent, options: InstallOptions = {}):
 	const fresh = !config.exists || !hasEntries(doc, spec);
 	const changes = addEntries(doc, spec, command, file, http);
 	const dir = scope === "user" ? (options.home ?? homeDir()) : (options.cwd ?? process.cwd());
-	const notes = [...spec.notes(scope, dir), ...(http ? (spec.httpNotes?.(http) ?? []) : [])];
+	const shell = http === undefined ? entryNoteFor(spec.events) : undefined;
+	const notes = [...spec.notes(scope, dir), ...(http ? (spec.httpNotes?.(http) ?? []) : []), ...(shell ? [shell] : [])];
 	const result: InstallResult = { agent, scope, file, changes, written: false, notes };
 	if (changes.length === 0) return result;
 	result.content = doc.text;

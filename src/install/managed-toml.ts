@@ -1,3 +1,4 @@
+import { eventCommand } from "../agents/_shared/entry-shell.ts";
 import type { AgentSpec } from "./agents.ts";
 import type { EntryChange } from "./entries.ts";
 import { InstallError } from "./errors.ts";
@@ -29,7 +30,8 @@ function block(spec: AgentSpec, command: string): string {
 		lines.push(`[[hooks.${event.name}]]`);
 		if (event.matcher !== undefined) lines.push(`matcher = ${tomlValue(event.matcher)}`);
 		lines.push(`[[hooks.${event.name}.hooks]]`);
-		for (const [key, value] of Object.entries(spec.handler(event, command))) lines.push(`${key} = ${tomlValue(value)}`);
+		for (const [key, value] of Object.entries(spec.handler(event, eventCommand(command, event))))
+			lines.push(`${key} = ${tomlValue(value)}`);
 	}
 	lines.push(END.trimEnd());
 	return `${lines.join("\n")}\n`;

@@ -1,6 +1,7 @@
 import { accessSync, constants, statSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { dirname } from "pathe";
+import { entryNoteFor } from "../agents/_shared/entry-shell.ts";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
 import { rootOnlyProblem } from "../fs/root-owned.ts";
 import { ConfigText } from "./_config-text.ts";
@@ -107,18 +108,10 @@ function systemCommand(command: string | undefined): string {
 					`--managed: the command must be at a system path only root can change, but ${problem}; copy the executable to e.g. /usr/local/bin and pass --command`,
 				);
 		}
-	const program = command ?? words.map(shellQuote).join(" ");
-	// The agent's environment is not the administrator's: a project can add to it (Claude Code's `env` in
-	// `.claude/settings.json`, Gemini CLI's project `.env`), and Bun acts on two variables before any of our
-	// code runs — `BUN_BE_BUN` turns the executable into plain Bun (`bridge` becomes a script looked up in the
-	// project, or "not found", exit 1, which agents take as "carry on"), `BUN_OPTIONS` adds a `--preload` of
-	// the project's choosing; `NODE_PATH` would let a package a system hook needs come from anywhere (the
-	// import check, src/discovery/system-imports.ts, fails such hooks closed). So the entry drops all three first.
-	return process.platform === "win32" ? program : `${SAFE_ENV} ${program}`;
+	// The agent's environment is not the administrator's: the entry's shell removes what Bun acts on before
+	// our code runs (BUN_*, MIMALLOC_*, NODE_PATH; src/agents/_shared/entry-shell.ts), as for every entry.
+	return command ?? words.map(shellQuote).join(" ");
 }
-
-/** The prefix of a managed entry's program (see {@link systemCommand}). */
-export const SAFE_ENV = "/usr/bin/env -u BUN_BE_BUN -u BUN_OPTIONS -u NODE_PATH";
 
 /** Refuses (one line) when this process may not write `file`: the managed paths need administrator rights. */
 function assertWritable(file: string): void {
@@ -205,7 +198,12 @@ export async function installManaged(agent: Agent, options: ManagedOptions = {})
 		}
 		if (before) changes.push({ action: member ? "update" : "add", event: key, command: "true" });
 	}
-	const notes = [...(managed.notes ?? []), ...(managed.userSwitchOff ? [`${spec.label}: ${managed.userSwitchOff}.`] : [])];
+	const shell = entryNoteFor(spec.events);
+	const notes = [
+		...(managed.notes ?? []),
+		...(managed.userSwitchOff ? [`${spec.label}: ${managed.userSwitchOff}.`] : []),
+		...(shell ? [shell] : []),
+	];
 	const result: InstallResult = { agent, scope: "managed", file, changes, written: false, notes };
 	if (changes.length === 0) return result;
 	result.content = doc.text;
@@ -284,7 +282,7 @@ async function installToml(agent: Agent, file: string, command: string, options:
 		file,
 		changes: edit.changes,
 		written: false,
-		notes: [...(spec.managed?.notes ?? [])],
+		notes: [...(spec.managed?.notes ?? []), ...[entryNoteFor(spec.events)].filter((note) => note !== undefined)],
 	};
 	if (edit.changes.length === 0) return result;
 	result.content = edit.text;

@@ -1,6 +1,7 @@
 import { DRIVERS } from "../agents/index.ts";
 import { mcpCase, subagentCase } from "./actor-cases.ts";
 import { bridgeCase, bridgeHookFlagCase, controlCase, initInstallCase, loadErrorCase, selfCheckCase } from "./agent-cases.ts";
+import { hostileEnvCase } from "./hostile-env.ts";
 import { managedCase } from "./managed.ts";
 import { pluginLoadErrorCase, pluginSuiteCase, pluginUserInstallCase } from "./plugin-cases.ts";
 import type { AgentCase } from "./types.ts";
@@ -21,5 +22,6 @@ export const CASES: AgentCase[] = DRIVERS.flatMap((driver) =>
 				...(driver.actor ? [mcpCase(driver)] : []),
 				...(driver.id === "claude" || driver.id === "codex" || driver.id === "gemini" ? [managedCase(driver)] : []),
 				...(driver.id === "codex" ? [managedCase(driver, "codex-plain")] : []),
+				...(driver.id === "claude" || driver.id === "gemini" ? [hostileEnvCase(driver)] : []),
 			],
 );

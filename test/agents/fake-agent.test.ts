@@ -16,6 +16,7 @@ import { HookRunner } from "../../src/hooks/runner.ts";
 import { INSTALL_MARKER, installBridge, isAgent, uninstallBridge } from "../../src/install/index.ts";
 import { tempDir, writeFiles } from "../_helpers.ts";
 import { acme } from "./acme/index.ts";
+import { entryCommand } from "../../src/agents/_shared/entry-shell.ts";
 
 let unregister: () => void = () => {};
 beforeAll(() => {
@@ -73,9 +74,9 @@ test("install acme writes its entries where its descriptor says, and uninstall r
 	const installed = await installBridge("acme", { cwd: dir, command: "/opt/xcsh/xcsh-hooks" });
 	expect(installed.file).toBe(join(dir, ".acme", "hooks.json"));
 	const written = JSON.parse(readFileSync(installed.file, "utf8"));
-	const ours = { command: `/opt/xcsh/xcsh-hooks bridge acme ${INSTALL_MARKER}`, timeout: 60 };
-	expect(written.hooks.before_tool).toEqual([{ command: "./mine.sh" }, ours]);
-	expect(written.hooks.after_tool).toEqual([ours]);
+	const ours = (block: boolean) => ({ command: entryCommand(`/opt/xcsh/xcsh-hooks bridge acme ${INSTALL_MARKER}`, block), timeout: 60 });
+	expect(written.hooks.before_tool).toEqual([{ command: "./mine.sh" }, ours(true)]);
+	expect(written.hooks.after_tool).toEqual([ours(false)]);
 	await uninstallBridge("acme", { cwd: dir });
 	expect(readFileSync(installed.file, "utf8")).toBe(original);
 });

@@ -11,6 +11,7 @@ import { SERVED_NAMES } from "../../src/embedded/names.ts";
 import { LIBRARY_MODULES, PACKAGE_MODULES } from "../../src/embedded/modules.ts";
 import { executablePath, ROOT, runArgv, useClis } from "../faults/_cli.ts";
 import { tempDir } from "../faults/_fixtures.ts";
+import { entryCommand } from "../../src/agents/_shared/entry-shell.ts";
 
 const clis = useClis();
 const TSC = join(ROOT, "node_modules", ".bin", "tsc");
@@ -100,7 +101,7 @@ describe("a newcomer with only the executable", () => {
 		expect(dry.code).toBe(0);
 		// The settings it would write on stdout, what it would do on stderr.
 		const settings = JSON.parse(dry.stdout) as { hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>> };
-		expect(settings.hooks.PreToolUse?.[0]?.hooks[0]?.command).toBe(`${bin} bridge claude --installed-by=xcsh-hooks`);
+		expect(settings.hooks.PreToolUse?.[0]?.hooks[0]?.command).toBe(entryCommand(`${bin} bridge claude --installed-by=xcsh-hooks`, true));
 		expect(dry.stderr).toContain(`would write ${join(project, ".claude", "settings.json")}`);
 		expect(existsSync(join(project, ".claude"))).toBe(false);
 

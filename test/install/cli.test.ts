@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { entryCommand } from "../../src/agents/_shared/entry-shell.ts";
 import { shellQuote } from "../../src/install/index.ts";
 import { tempDir } from "../_helpers.ts";
 import { CLI, expectCleanError, runCli } from "../cli/_run.ts";
@@ -31,7 +32,9 @@ describe("xcsh-hooks install / uninstall", () => {
 		expect(run.code).toBe(0);
 		expect(run.stdout).toContain("note: Codex runs non-managed hooks only once they are trusted");
 		const file = join(home, ".codex/hooks.json");
-		expect(JSON.parse(readFileSync(file, "utf8")).hooks.Stop[0].hooks[0].command).toBe("xcsh-hooks bridge codex --installed-by=xcsh-hooks");
+		expect(JSON.parse(readFileSync(file, "utf8")).hooks.Stop[0].hooks[0].command).toBe(
+			entryCommand("xcsh-hooks bridge codex --installed-by=xcsh-hooks", false),
+		);
 		const json = await runCli(["uninstall", "codex", "--user", "--json"], { cwd, home });
 		expect(json.code).toBe(0);
 		const result = JSON.parse(json.stdout);

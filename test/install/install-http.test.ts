@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { entryCommand } from "../../src/agents/_shared/entry-shell.ts";
 import { join } from "node:path";
 import { InstallError, installBridge, uninstallBridge } from "../../src/install/index.ts";
 import { tempDir } from "../_helpers.ts";
@@ -68,7 +69,12 @@ describe("install claude --http", () => {
 		let config = read(p.file);
 		expect(config.hooks.PreToolUse).toHaveLength(2);
 		expect(config.hooks.PreToolUse[1].hooks).toEqual([
-			{ type: "command", command: "/opt/xcsh-hooks bridge claude --installed-by=xcsh-hooks", timeout: 60, onFailure: "block" },
+			{
+				type: "command",
+				command: entryCommand("/opt/xcsh-hooks bridge claude --installed-by=xcsh-hooks", true),
+				timeout: 60,
+				onFailure: "block",
+			},
 		]);
 		await installBridge("claude", { cwd: p.dir, http: "http://127.0.0.1:9000/claude" });
 		config = read(p.file);

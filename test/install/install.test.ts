@@ -12,6 +12,7 @@ import {
 	shellQuote,
 	uninstallBridge,
 } from "../../src/install/index.ts";
+import { entryCommand } from "../../src/agents/_shared/entry-shell.ts";
 import { tempDir } from "../_helpers.ts";
 
 /** The built-in agents this file covers. */
@@ -189,24 +190,33 @@ describe("install details", () => {
 		expect(claude.hooks.PreToolUse).toEqual([
 			{
 				matcher: "*",
-				hooks: [{ type: "command", command: `${CMD} bridge claude --installed-by=xcsh-hooks`, timeout: 60, onFailure: "block" }],
+				hooks: [
+					{
+						type: "command",
+						command: entryCommand(`${CMD} bridge claude --installed-by=xcsh-hooks`, true),
+						timeout: 60,
+						onFailure: "block",
+					},
+				],
 			},
 		]);
 		expect(claude.hooks.Stop).toEqual([
-			{ hooks: [{ type: "command", command: `${CMD} bridge claude --installed-by=xcsh-hooks`, timeout: 60 }] },
+			{ hooks: [{ type: "command", command: entryCommand(`${CMD} bridge claude --installed-by=xcsh-hooks`, false), timeout: 60 }] },
 		]);
 		const gemini = await read("gemini");
 		expect(gemini.hooks.BeforeTool[0].hooks[0]).toEqual({
 			type: "command",
 			name: "xcsh-hooks",
-			command: `${CMD} bridge gemini --installed-by=xcsh-hooks`,
+			command: entryCommand(`${CMD} bridge gemini --installed-by=xcsh-hooks`, true),
 			timeout: 60000,
 		});
 		const cursor = await read("cursor");
-		expect(cursor.hooks.preToolUse).toEqual([{ command: `${CMD} bridge cursor --installed-by=xcsh-hooks`, timeout: 60, failClosed: true }]);
+		expect(cursor.hooks.preToolUse).toEqual([
+			{ command: entryCommand(`${CMD} bridge cursor --installed-by=xcsh-hooks`, true), timeout: 60, failClosed: true },
+		]);
 		const copilot = await read("copilot");
 		expect(copilot.hooks.PreToolUse).toEqual([
-			{ type: "command", bash: `${CMD} bridge copilot --installed-by=xcsh-hooks`, timeoutSec: 60 },
+			{ type: "command", bash: entryCommand(`${CMD} bridge copilot --installed-by=xcsh-hooks`, true), timeoutSec: 60 },
 		]);
 	}, 60_000);
 
@@ -231,7 +241,7 @@ describe("install details", () => {
 		expect(moved.changes.every((c) => c.action === "update")).toBe(true);
 		const root = JSON.parse(readFileSync(file, "utf8"));
 		expect(root.hooks.PreToolUse).toHaveLength(2);
-		expect(root.hooks.PreToolUse[1].hooks[0].command).toBe(`${CMD} bridge claude --installed-by=xcsh-hooks`);
+		expect(root.hooks.PreToolUse[1].hooks[0].command).toBe(entryCommand(`${CMD} bridge claude --installed-by=xcsh-hooks`, true));
 	}, 60_000);
 
 	test("dry run computes the exact text and writes nothing", async () => {
@@ -338,7 +348,7 @@ describe("install cline: one executable per event", () => {
 		expect(result.file).toBe(hooks);
 		expect(result.changes.map((c) => c.event)).toEqual(agentSpec("cline").events.map((e) => e.name));
 		const pre = readFileSync(join(hooks, "PreToolUse"), "utf8");
-		expect(pre).toContain(`exec ${CMD} bridge cline ${INSTALL_MARKER} --event PreToolUse`);
+		expect(pre).toContain(`set -- ${CMD} bridge cline ${INSTALL_MARKER} --event PreToolUse\n`);
 		expect(statSync(join(hooks, "PreToolUse")).mode & 0o111).not.toBe(0);
 		expect((await installBridge("cline", { cwd: dir, command: CMD })).changes).toEqual([]);
 		expect(await bridgeStatus("cline", { cwd: dir, home: tempDir() })).toMatchObject({ project: true, user: false });

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { CELL_TIMEOUT_MS, type Cli, executablePath, runArgv, useClis } from "../faults/_cli.ts";
 import { bashCall, privateHome, tempDir, writeFiles } from "../faults/_fixtures.ts";
 import { decisionOf, preToolUse, socketOf } from "../faults/_socket.ts";
+import { entryCommand } from "../../src/agents/_shared/entry-shell.ts";
 
 const q = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
 const MANAGED = "/etc/claude-code/managed-settings.json";
@@ -68,7 +69,7 @@ function cells(cli: Cli): void {
 			expect(installed.allowManagedHooksOnly).toBe(true);
 			expect(installed.permissions).toEqual({ deny: ["WebFetch"] });
 			expect(installed.hooks.PreToolUse[0].hooks[0].command).toBe(
-				"/usr/bin/env -u BUN_BE_BUN -u BUN_OPTIONS -u NODE_PATH /etc/xcsh/bin/xcsh-hooks bridge claude --managed --installed-by=xcsh-hooks",
+				entryCommand("/etc/xcsh/bin/xcsh-hooks bridge claude --managed --installed-by=xcsh-hooks", true),
 			);
 			expect(installed.hooks.PreToolUse[0].hooks[0].onFailure).toBe("block");
 			expect(read("uninstall.rc").trim()).toBe("0");
@@ -108,7 +109,7 @@ function cells(cli: Cli): void {
 			expect(installed.allowed_approval_policies).toEqual(["never"]);
 			expect(installed.hooks.PreToolUse[0].matcher).toBe("*");
 			expect(installed.hooks.PreToolUse[0].hooks[0].command).toBe(
-				"/usr/bin/env -u BUN_BE_BUN -u BUN_OPTIONS -u NODE_PATH /etc/xcsh/bin/xcsh-hooks bridge codex --managed --installed-by=xcsh-hooks",
+				entryCommand("/etc/xcsh/bin/xcsh-hooks bridge codex --managed --installed-by=xcsh-hooks", true),
 			);
 			expect(read("uninstall.txt").trim().endsWith("0")).toBe(true);
 			expect(read("after.toml")).toBe(admin);

@@ -5,6 +5,7 @@ import { forwarding } from "../../src/bridges/forward.ts";
 import { ConfigText } from "../../src/install/_config-text.ts";
 import { INSTALL_MARKER, installBridge, isBridgeArgv, isBridgeCommand, shellWords } from "../../src/install/index.ts";
 import { tempDir } from "../_helpers.ts";
+import { entryCommand } from "../../src/agents/_shared/entry-shell.ts";
 
 describe("which commands are ours", () => {
 	test.each([
@@ -91,6 +92,8 @@ describe("editing the text", () => {
 		expect(result.changes[0]).toMatchObject({ action: "update", event: "PreToolUse", matcher: "*" });
 		const after = readFileSync(file, "utf8");
 		expect(after.startsWith('{"hooks": {"Stop": []}, "hooks": {"PreToolUse": [{"matcher": "*", "note": "mine", "hooks": [{')).toBe(true);
-		expect(JSON.parse(after).hooks.PreToolUse[0].hooks[0].command).toBe("/o/xcsh-hooks bridge claude --installed-by=xcsh-hooks");
+		expect(JSON.parse(after).hooks.PreToolUse[0].hooks[0].command).toBe(
+			entryCommand("/o/xcsh-hooks bridge claude --installed-by=xcsh-hooks", true),
+		);
 	});
 });

@@ -2,7 +2,20 @@ import { clineEvents } from "./bridge.ts";
 import { installEvents } from "../_shared/events.ts";
 import { CLINE } from "./protocol.ts";
 import { join } from "pathe";
-import { type AgentSpec, scriptMarker } from "../_shared/install-spec.ts";
+import { blocksWithoutAnswer, CLEAN_ENV_SH, NO_ANSWER, runOrElse } from "../_shared/entry-shell.ts";
+import { type AgentEvent, type AgentSpec, scriptMarker } from "../_shared/install-spec.ts";
+
+/**
+ * One event's executable: it removes the variables Bun acts on before our code runs (as every entry's shell
+ * does, src/agents/_shared/entry-shell.ts), then runs the bridge. Cline reads no exit code, so on PreToolUse
+ * a bridge that ends without an answer is answered here with `cancel` (the run ends; never an allow).
+ */
+function script(event: AgentEvent, command: string): string {
+	const head = `#!/bin/sh\n${scriptMarker(CLINE.name)}\n# Bun acts on BUN_*, MIMALLOC_* and NODE_PATH before xcsh-hooks starts: they go first.\n${CLEAN_ENV_SH}\n`;
+	if (!blocksWithoutAnswer(event)) return `${head}exec ${command} --event ${event.name}\n`;
+	const cancel = `printf '{"cancel":true,"errorMessage":"xcsh-hooks: the bridge ended without an answer (exit status %s); the run is cancelled (fail closed)"}\\n' "$s"`;
+	return `${head}set -- ${command} --event ${event.name}\n${runOrElse(`echo "${NO_ANSWER}" >&2; ${cancel}`)}\n`;
+}
 
 /**
  * One executable per event in `.clinerules/hooks/` (project) or `~/.cline/hooks/` (user), each only
@@ -24,7 +37,7 @@ export const clineInstall: AgentSpec = {
 		{ name: "TaskComplete" },
 		{ name: "SessionShutdown" },
 	]),
-	script: (event, command) => `#!/bin/sh\n${scriptMarker(CLINE.name)}\nexec ${command} --event ${event.name}\n`,
+	script,
 	handler: (_event, command) => ({ command }),
 	notes: () => [],
 };

@@ -1,3 +1,4 @@
+import { RUNTIME_VARIABLE } from "../_shared/entry-shell.ts";
 import { scriptMarker } from "../_shared/install-spec.ts";
 import { PI } from "./protocol.ts";
 
@@ -38,6 +39,15 @@ const DEADLINE_MS = ${deadlineMs};
 const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 const SESSION = randomUUID();
 const isObject = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
+// What Bun acts on before xcsh-hooks' own code runs (a crash, plain Bun, a preload of the project's): never passed on.
+const RUNTIME_VARIABLE = new RegExp(${JSON.stringify(RUNTIME_VARIABLE.source)});
+
+/** pi's environment without the variables Bun reads at start-up. */
+function bridgeEnvironment() {
+	const env = {};
+	for (const [name, value] of Object.entries(process.env)) if (!RUNTIME_VARIABLE.test(name)) env[name] = value;
+	return env;
+}
 
 function sessionIdOf(ctx) {
 	try {
@@ -89,7 +99,7 @@ function forward(command, payload, say) {
 			finish({ failure: "xcsh-hooks gave no answer within " + DEADLINE_MS / 1000 + " s" });
 		}, DEADLINE_MS);
 		try {
-			child = spawn("/bin/sh", ["-c", command], { cwd: payload.cwd, stdio: ["pipe", "pipe", "pipe"], detached: true });
+			child = spawn("/bin/sh", ["-c", command], { cwd: payload.cwd, env: bridgeEnvironment(), stdio: ["pipe", "pipe", "pipe"], detached: true });
 		} catch (error) {
 			return finish({ failure: "could not start xcsh-hooks (" + command + "): " + (error && error.message) });
 		}
