@@ -97,6 +97,7 @@ export function createShellGuard(options: ShellGuardOptions = {}): ShellGuard {
 		return {
 			cwd: command.cwd,
 			home,
+			project: baseCwd,
 			resolve: (path) => resolveFrom(command.cwd, path, home),
 			// Inside a temp dir, but never the project (or home) itself, wherever that lies.
 			isTemp: (path) =>
