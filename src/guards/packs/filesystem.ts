@@ -1,4 +1,5 @@
 /** The `filesystem` pack (on by default): deletes and writes that cannot be undone. */
+import { findStarts } from "../find.ts";
 import { hasFlag, parseOptions } from "../options.ts";
 import type { RulePack, ShellRule } from "../types.ts";
 import { firstUnsafe } from "./_paths.ts";
@@ -28,12 +29,12 @@ const rules: ShellRule[] = [
 		programs: ["find"],
 		test(command, context) {
 			if (!command.args.includes("-delete")) return false;
-			const starts: string[] = [];
-			for (const arg of command.args) {
-				if (/^[-(!]/.test(arg)) break;
-				starts.push(arg);
-			}
-			const why = firstUnsafe(command, starts.length > 0 ? starts : ["."], context);
+			// `find -L ~ -delete` starts at `~`: the options before the paths are skipped as find does.
+			const why = firstUnsafe(
+				command,
+				findStarts(command.args).map((start) => start.path),
+				context,
+			);
 			return why && `find -delete (${why})`;
 		},
 	},

@@ -11,12 +11,14 @@ const rules: ShellRule[] = [
 	{
 		id: "shell/computed-program",
 		reason: "runs a program whose name is computed at run time, which cannot be checked",
+		when: /[$`(]/,
 		// `eval "$(ssh-agent -s)"` and its kind: tools whose whole job is printing shell set-up.
 		test: (command) => command.computedProgram && !SETUP_PRINTERS.test(command.program),
 	},
 	{
 		id: "shell/unseen-script",
 		reason: "pipes output it cannot see into a shell or interpreter (like curl … | sh)",
+		when: /\|/,
 		test(command) {
 			if (!command.stdinUnknown) return false;
 			const shell = SHELLS.includes(command.program);
@@ -26,6 +28,12 @@ const rules: ShellRule[] = [
 			const code = command.args.some((arg) => /^-[A-Za-z]*[cerE]$/.test(arg) || arg === "--eval");
 			return (!named || command.args.includes("-")) && !code;
 		},
+	},
+	{
+		id: "shell/unreadable-code",
+		reason: "runs code the guard cannot read",
+		when: /[|<(]|\/dev\/|sed|awk|ENV/,
+		test: (command) => command.unseen !== undefined && `runs code the guard cannot read (${command.unseen})`,
 	},
 ];
 
