@@ -4,6 +4,7 @@ import { AnalysisError, analyzeCommandLine } from "./analyze.ts";
 import { resolveFrom } from "./words.ts";
 import { DEFAULT_PACKS, PACKS, type PackName } from "./packs/index.ts";
 import { loadShellParser } from "./parser.ts";
+import { prescanFor } from "./prescan.ts";
 import type { RuleContext, RulePack, ShellCommand, ShellDecision, ShellRule } from "./types.ts";
 
 /** Options of {@link createShellGuard}. */
@@ -89,6 +90,8 @@ export function createShellGuard(options: ShellGuardOptions = {}): ShellGuard {
 		(rule) => !disabled.has(rule.id),
 	);
 	const maxLength = options.maxLength ?? 100_000;
+	// A line no rule could block needs no parse (nor the parser's load): see prescan.ts.
+	const prescan = prescanFor(rules);
 	const tools = options.tools ?? ["bash"];
 	const home = (process.env.HOME || homedir()).replace(/\/+$/, "") || "/";
 
@@ -144,6 +147,7 @@ export function createShellGuard(options: ShellGuardOptions = {}): ShellGuard {
 		if (command.includes("\0"))
 			return { block: true, reason: "the command holds a NUL character, which shells cut it at", rule: "input/nul", commands: [] };
 		const line = command.toWellFormed();
+		if (prescan && !prescan(line)) return { block: false, commands: [] };
 		try {
 			const decision = await analyse(line, cwd);
 			// Look-alikes (Cyrillic letters, en dashes, no-break spaces): block what the folded text would.

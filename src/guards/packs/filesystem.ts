@@ -47,6 +47,7 @@ const rules: ShellRule[] = [
 	{
 		id: "filesystem/device-write",
 		reason: "writes to a disk device",
+		when: /dev|dd|tee|cp|of=|>/,
 		test(command) {
 			if (command.redirects.some((r) => !r.op.includes("<") && DEVICE.test(r.target))) return true;
 			if (command.program === "dd") return command.args.some((arg) => arg.startsWith("of=") && DEVICE.test(arg.slice(3)));
@@ -57,6 +58,7 @@ const rules: ShellRule[] = [
 	{
 		id: "filesystem/format",
 		reason: "formats or wipes a disk (mkfs, wipefs, fdisk)",
+		when: /mk|wipe|disk|parted|blk/i,
 		test(command) {
 			const p = command.program;
 			if (/^mkfs(?:\.\w+)?$|^mke2fs$|^mkswap$|^wipefs$|^blkdiscard$|^sgdisk$/.test(p)) return true;
@@ -84,6 +86,7 @@ const rules: ShellRule[] = [
 	{
 		id: "filesystem/code-delete",
 		reason: "an interpreter one-liner that deletes files outside temp dirs",
+		when: /py|node|bun|deno|ruby|perl|php/i,
 		test(command, context) {
 			for (const found of command.deletes ?? []) {
 				const path = found.target === undefined ? undefined : context.resolve(found.target);

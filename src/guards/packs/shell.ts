@@ -32,7 +32,8 @@ const rules: ShellRule[] = [
 	{
 		id: "shell/unreadable-code",
 		reason: "runs code the guard cannot read",
-		when: /[|<(]|\/dev\/|sed|awk|ENV/,
+		// Only programs the analyzer reads into set `unseen`; a pipe or `<` feeds them what it cannot see.
+		when: /[|<]/,
 		test: (command) => command.unseen !== undefined && `runs code the guard cannot read (${command.unseen})`,
 	},
 ];
