@@ -9,6 +9,7 @@ import { type Scope, runCommand } from "./commands.ts";
 import { checkHeredocs, HeredocError, plainDelimiters } from "./heredoc.ts";
 import { copyDirs, newDirs, settle, type Var } from "./scope.ts";
 import type { ShellCommand } from "./types.ts";
+import { substitutionValue } from "./values.ts";
 import { decodeAnsiC, unescapeDouble } from "./words.ts";
 
 /** Why the analyzer refused a command line: a rule id (`parse/error`, `input/too-deep`) and one line. */
@@ -228,16 +229,7 @@ export class Analyzer {
 			this.wordOf(child?.type === "command_name" ? child.namedChildren[0] : child, null),
 		);
 		if (argv.some((w) => w.computed)) return word;
-		const [name, ...args] = argv.map((w) => w.text);
-		if ((name === "command" && /^-[vV]$/.test(args[0] ?? "")) || name === "which" || (name === "type" && args[0] === "-P")) {
-			const program = args.at(-1);
-			if (program && /^[\w./+-]+$/.test(program)) return { text: program, computed: false, mayBeEmpty: true };
-		}
-		if (name === "mktemp") {
-			const temp = mktempPath(args);
-			if (temp) return { text: temp, computed: false, mayBeEmpty: true };
-		}
-		return word;
+		return substitutionValue(argv.map((w) => w.text)) ?? word;
 	}
 
 	private inner(node: Node, scope: Scope, depth: number): void {
@@ -437,27 +429,4 @@ export class Analyzer {
 }
 
 /** `$d` and `${d}` → `d`; `${d:-x}` and the like are not plain reads → `undefined`. */
-function expansionName(node: Node): string | undefined {
-	return /^\$\{?([A-Za-z_]\w*)\}?$/.exec(node.text)?.[1];
-}
-
-/** Where `mktemp args` makes its file or folder when that is a temp dir, else `undefined`. */
-function mktempPath(args: string[]): string | undefined {
-	const root = (process.env.TMPDIR || "/tmp").replace(/\/+$/, "") || "/tmp";
-	let dir: string | undefined;
-	let template: string | undefined;
-	for (let i = 0; i < args.length; i++) {
-		const arg = args[i] as string;
-		if (arg === "-p" || arg === "--tmpdir") dir = arg === "-p" ? args[++i] : root;
-		else if (arg.startsWith("--tmpdir=")) dir = arg.slice(9);
-		else if (arg.startsWith("-p") && arg.length > 2) dir = arg.slice(2);
-		else if (/^-[dqut]+$/.test(arg) || arg === "--directory" || arg === "--quiet" || arg === "--dry-run") {
-			if (arg.includes("t")) dir ??= root;
-		} else if (arg.startsWith("-")) return undefined;
-		else template = arg;
-	}
-	if (template?.includes("/")) return template.startsWith("/") ? template : undefined;
-	const base = dir ?? (template === undefined ? root : undefined);
-	if (base !== root && !/^\/(?:var\/)?tmp\/?$/.test(base ?? "")) return undefined;
-	return `${base}/${(template ?? "tmp.XXXXXXXXXX").replace(/X+$/, (x) => "Q".repeat(x.length))}`;
-}
+const expansionName = (node: Node) => /^\$\{?([A-Za-z_]\w*)\}?$/.exec(node.text)?.[1];

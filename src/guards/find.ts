@@ -1,5 +1,5 @@
 /** `find`: where it starts, and the commands its `-exec`/`-execdir`/`-ok`/`-okdir` actions run. */
-import type { Unwrapped } from "./runners.ts";
+import type { Unwrapped } from "./runner-kinds.ts";
 
 /** The index of the first start path: after `-H`, `-L`, `-P`, `-D debugopts` and `-Olevel`. */
 function startsAt(args: readonly string[]): number {
