@@ -189,11 +189,15 @@ export class Analyzer {
 
 	/** Each statement in turn; between statements, a `cd` that may have failed leaves both directories possible. */
 	children(node: Node, scope: Scope, depth: number): void {
+		// What failed before this block (`cd x && { …; }`) is not this block's to merge: it stays pending.
+		const pending = scope.dirs.failed;
+		scope.dirs.failed = [];
 		for (const child of node.namedChildren) {
 			if (!child) continue;
 			this.walk(child, scope, depth + 1);
 			settle(scope.dirs);
 		}
+		scope.dirs.failed = pending;
 	}
 
 	/** `a && b`: `b` runs where `a` succeeded. `a || b`: where it may have failed. */
@@ -222,6 +226,9 @@ export class Analyzer {
 	/** A value: `$(mktemp -d)` is a fresh temp dir, `$(command -v X)` names program X; other substitutions are computed. */
 	private valueOf(node: Node, scope: Scope, depth: number): Var {
 		const word = this.wordOf(node, scope, depth);
+		// `"$(mktemp -d)"` reads as `$(mktemp -d)`.
+		if (node.type === "string" && node.namedChildren.length === 1 && node.namedChildren[0]?.type === "command_substitution")
+			return { ...word, ...this.valueOf(node.namedChildren[0], scope, depth) };
 		if (node.type !== "command_substitution") return word;
 		const inner = node.namedChildren.filter((child) => child?.type !== "comment");
 		if (inner.length !== 1 || inner[0]?.type !== "command") return word;

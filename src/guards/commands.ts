@@ -122,7 +122,8 @@ export function runCommand(
 				analyzer.script(line, inner(program === "trap" ? "trap" : `${program} code`, { stdin: undefined, stdinUnknown: false }));
 			return;
 		}
-		const language = interpreterOf(program);
+		// `bun x pkg` runs a package (the runner table), `bun -e` and `bun file` run code.
+		const language = program === "bun" && args[0] === "x" ? undefined : interpreterOf(program);
 		if (language) {
 			const source = oneLinerCode(language, args);
 			let code: string | undefined;

@@ -59,7 +59,7 @@ function awk(args: readonly string[]): Embedded {
 		// `system(X)`, `print … | X`, `print … |& X`, `X | getline`, `X |& getline`.
 		const uses = [
 			...[...masked.matchAll(/\bsystem\s*\(/g)].map((m) => ({ at: (m.index ?? 0) + m[0].length, before: false })),
-			...[...masked.matchAll(/(?<![|&])\|&?(?!\|)\s*(?!getline\b)/g)].map((m) => ({ at: (m.index ?? 0) + m[0].length, before: false })),
+			...[...masked.matchAll(/(?<![|&])\|&?(?!\|)(?!\s*getline\b)\s*/g)].map((m) => ({ at: (m.index ?? 0) + m[0].length, before: false })),
 			...[...masked.matchAll(/\|&?\s*getline\b/g)].map((m) => ({ at: m.index ?? 0, before: true })),
 		];
 		for (const use of uses) {

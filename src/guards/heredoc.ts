@@ -71,14 +71,28 @@ function delimiters(root: Node, source: string): Array<{ node: Node; delimiter: 
 	});
 }
 
-/** The source with each heredoc delimiter written plainly, or itself when the parser read them all as bash does. */
+/** Heredoc operators in raw text, for a line the parser could not read at all (`bash <<$'EOF'`). */
+function rawDelimiters(source: string): Array<{ node: undefined; delimiter: Delimiter }> {
+	return [...source.matchAll(/(?<!<)<<(-?)(?!<)/g)].map((match) => ({
+		node: undefined,
+		delimiter: readDelimiter(source, (match.index ?? 0) + match[0].length, match[1] === "-"),
+	}));
+}
+
+/**
+ * The source with each heredoc delimiter written plainly, or itself when the parser read them all
+ * as bash does. When the parser could not read the line at all, the operators are found in the raw
+ * text; what that gives is parsed again and checked against bash's reading before it is trusted.
+ */
 export function plainDelimiters(tree: Tree, source: string): string {
 	if (!source.includes("<<")) return source;
 	let out = source;
-	for (const { node, delimiter } of delimiters(tree.rootNode, source).sort((a, b) => b.delimiter.start - a.delimiter.start)) {
+	const found = tree.rootNode.hasError ? rawDelimiters(source) : delimiters(tree.rootNode, source);
+	for (const { node, delimiter } of found.sort((a, b) => b.delimiter.start - a.delimiter.start)) {
 		const plain = delimiter.quoted ? `'${delimiter.text}'` : delimiter.text;
-		const start = node.children.find((child) => child?.type === "heredoc_start");
-		if (start?.text === plain && start.startIndex === delimiter.start) continue;
+		const start = node?.children.find((child) => child?.type === "heredoc_start");
+		if (delimiter.text === "" || (start?.text === plain && start.startIndex === delimiter.start)) continue;
+		if (!node && !delimiter.quoted && delimiter.start + plain.length === delimiter.end) continue;
 		if (!/^[\w.@%+,:-]+$/.test(delimiter.text)) throw new HeredocError("a heredoc delimiter the guard cannot read");
 		const after = out[delimiter.end] === undefined || /\s/.test(out[delimiter.end] as string) ? "" : " ";
 		out = `${out.slice(0, delimiter.start)}${plain}${after}${out.slice(delimiter.end)}`;

@@ -52,14 +52,17 @@ export const dir = (call: Call, path: string | undefined): CwdChange | undefined
 /** A runner that runs the argv after its options (and `leading` operands), unless an `inert` option is given. */
 export function argvRunner(
 	options: OptionTable,
-	more: { leading?: number; inert?: readonly string[]; cwd?: readonly string[] } = {},
+	more: { leading?: number; inert?: readonly string[]; cwd?: readonly string[]; assignments?: boolean } = {},
 ): Runner {
 	return {
 		options,
 		run(call) {
 			if (more.inert && given(call.read, ...more.inert)) return undefined;
 			const change = more.cwd ? dir(call, optionValue(call.read, ...more.cwd)) : undefined;
-			return argvAt(call, call.program, more.leading ?? 0, change ? { cwd: change } : {});
+			let leading = more.leading ?? 0;
+			// `cross-env NODE_ENV=production cmd`: the assignments come before the command.
+			if (more.assignments) while (/^[A-Za-z_]\w*=/.test(call.args[call.read.operands[leading] ?? -1] ?? "")) leading++;
+			return argvAt(call, call.program, leading, change ? { cwd: change } : {});
 		},
 	};
 }

@@ -2,6 +2,13 @@
 import { given, optionValue } from "./getopt.ts";
 import { argvAt, argvRunner, type CwdChange, dir, HELP, type Runner, SSH, sshRemote, suRunner, tmuxCommands } from "./runner-kinds.ts";
 
+/** at/batch read the commands to run later from stdin (or a file with -f). */
+const AT: Runner = {
+	options: { short: "+q:f:t:mMlrdbvcV", long: {} },
+	run: (call) =>
+		given(call.read, "f", "l", "r", "d", "c") ? undefined : { kind: "argv", via: call.program, argv: ["sh"], computed: [false] },
+};
+
 export const IDENTITY_RUNNERS: Readonly<Record<string, Runner>> = {
 	sudo: {
 		options: {
@@ -83,7 +90,9 @@ export const IDENTITY_RUNNERS: Readonly<Record<string, Runner>> = {
 	sg: {
 		options: { short: "+c" },
 		run(call) {
+			// `sg group [-c] command`: the command is one line for /bin/sh.
 			const words = call.read.operands.slice(1).map((at) => call.args[at] as string);
+			if (words[0] === "-c") words.shift();
 			return words.length > 0 ? { kind: "script", via: "sg", script: words.join(" ") } : undefined;
 		},
 	},
@@ -261,10 +270,6 @@ export const IDENTITY_RUNNERS: Readonly<Record<string, Runner>> = {
 	ssh: { options: SSH, run: sshRemote },
 	tmux: { options: { short: "+2CDlNuvVc:f:L:S:T:" }, run: tmuxCommands },
 	screen: argvRunner({ short: "+aAdDfFhiLlmOqrRUx4:6c:e:h:p:S:s:t:T:X:" }, { inert: ["r", "R", "x", "list", "ls"] }),
-	at: {
-		options: { short: "+q:f:t:mMlrdbvcV", long: {} },
-		// at/batch read the commands to run later from stdin (or a file with -f).
-		run: (call) =>
-			given(call.read, "f", "l", "r", "d", "c") ? undefined : { kind: "argv", via: call.program, argv: ["sh"], computed: [false] },
-	},
+	at: AT,
+	batch: AT,
 };

@@ -183,7 +183,7 @@ export const RUNNERS: Readonly<Record<string, Runner>> = {
 		long: { "auto-servernum": 0, "error-file": 1, "auth-file": 1, "server-num": 1, "server-args": 1, wait: 1, ...HELP },
 	}),
 	"dbus-launch": argvRunner({ short: "+" }),
-	"cross-env": argvRunner({ short: "+" }),
+	"cross-env": argvRunner({ short: "+" }, { assignments: true }),
 	npx: packageRunner({ short: "+p:c:y", long: { package: 1, call: 1, yes: 0, no: 0, quiet: 0, ...HELP } }, "npx"),
 	bunx: packageRunner({ short: "+p:", long: { package: 1, bun: 0, silent: 0, verbose: 0, ...HELP } }, "bunx"),
 	pnpx: packageRunner({ short: "+p:c:", long: { package: 1, "shell-mode": 0, ...HELP } }, "pnpx"),

@@ -1,0 +1,80 @@
+/**
+ * Every entry of the runner table (src/guards/runners.ts), each with at least one way of calling it,
+ * `%` where its command goes: `rm -rf /` there must be blocked, `ls -la` there allowed.
+ * runners.test.ts fails when an entry of the table has no example here.
+ */
+import type { GuardCase } from "./_case.ts";
+
+export const RUNNER_EXAMPLES: Record<string, readonly string[]> = {
+	sudo: ["sudo -u root %", "sudo --us=root -H %", "sudo -g wheel -E -- %", "sudo -D /tmp %", "sudo -s %", "sudo --preserve-env=PATH %"],
+	doas: ["doas -u root %", "doas -n %"],
+	run0: ["run0 --user=root %", "run0 -D /tmp %"],
+	pkexec: ["pkexec --user root %", "pkexec %"],
+	su: ["su -c '%'", "su root -c '%'", "su - root -c '%'", "su --comm='%' root", "su -s /bin/bash -c '%' root"],
+	runuser: ["runuser -u root -- %", "runuser -l root -c '%'"],
+	sg: ["sg wheel '%'", "sg wheel -c '%'"],
+	env: ["env %", "env -i PATH=/bin %", "env -u HOME -C /tmp %", "env --chd=/tmp %", "env - %"],
+	command: ["command %", "command -p %"],
+	builtin: ["builtin eval '%'"],
+	exec: ["exec %", "exec -a name %", "exec -cl %"],
+	nohup: ["nohup %"],
+	time: ["time %", "time -p %", "time -f '%e' -o /tmp/t %"],
+	nice: ["nice %", "nice -n 10 %", "nice -5 %", "nice --adj=5 %"],
+	ionice: ["ionice -c 3 %", "ionice -c2 -n7 %"],
+	timeout: ["timeout 5 %", "timeout -s KILL -k 5 10 %", "timeout --sig=TERM 5 %"],
+	stdbuf: ["stdbuf -o L %", "stdbuf -oL -eL %", "stdbuf --out=L %"],
+	setsid: ["setsid %", "setsid -f %"],
+	chrt: ["chrt -f 10 %", "chrt 5 %"],
+	taskset: ["taskset 0x1 %", "taskset -c 0 %"],
+	numactl: ["numactl --interleave=all %", "numactl -N 0 %"],
+	chroot: ["chroot / %", "chroot --userspec=1:1 / %"],
+	unshare: ["unshare -r %", "unshare --map-root-user --mount %", "unshare -m -u -i -n -p -f %"],
+	nsenter: ["nsenter -t 1 -m %", "nsenter --target 1 --mount %"],
+	"systemd-run": ["systemd-run %", "systemd-run --user -p CPUQuota=10 %", "systemd-run --scope -d %"],
+	fakeroot: ["fakeroot %", "fakeroot -- %"],
+	fakechroot: ["fakechroot %"],
+	busybox: ["busybox %", "busybox sh -c '%'"],
+	toybox: ["toybox %"],
+	script: ["script -qc '%' /dev/null", "script --command '%' log.txt", "script -q -e -c '%'"],
+	flock: ["flock /tmp/lock %", "flock -w 5 /tmp/lock %", "flock /tmp/lock -c '%'", "flock -n -E 3 /tmp/lock --command '%'"],
+	ssh: ["ssh host %", "ssh -p 22 -i key host %", "ssh host -p 22 '%'", "ssh -o ProxyCommand='%' host", "ssh -t user@host '%'"],
+	tmux: [
+		"tmux new -d '%'",
+		"tmux new-session -d -s job '%'",
+		"tmux neww '%'",
+		"tmux split-window -h '%'",
+		"tmux run-shell '%'",
+		"tmux -c '%'",
+	],
+	screen: ["screen -dmS job %", "screen %"],
+	watch: ["watch %", "watch -n 5 '%'", "watch -x %", "watch -d=permanent %"],
+	xargs: ["xargs %", "xargs -0 %", "xargs -n 1 -P 4 %", "xargs -I{} %"],
+	parallel: ["parallel % ::: a b", "parallel -j 4 '%' ::: a"],
+	strace: ["strace -f %", "strace -o /tmp/t -e trace=file %"],
+	ltrace: ["ltrace %", "ltrace -o /tmp/t %"],
+	caffeinate: ["caffeinate -i %", "caffeinate -t 60 %"],
+	unbuffer: ["unbuffer %"],
+	"run-one": ["run-one %"],
+	proxychains: ["proxychains -q %", "proxychains %"],
+	proxychains4: ["proxychains4 -q %"],
+	torsocks: ["torsocks %", "torsocks -i %"],
+	firejail: ["firejail %", "firejail --noprofile %"],
+	cgexec: ["cgexec -g cpu:grp %"],
+	"xvfb-run": ["xvfb-run -a %", "xvfb-run -s '-screen 0 800x600x24' %"],
+	"dbus-launch": ["dbus-launch %"],
+	"cross-env": ["cross-env NODE_ENV=production %"],
+	npx: ["npx %", "npx --yes %", "npx -c '%'", "npm exec -- %", "npm x %", "pnpm dlx %", "pnpm exec %", "yarn dlx %"],
+	bunx: ["bunx %", "bun x %"],
+	pnpx: ["pnpx %"],
+	hyperfine: ["hyperfine '%'", "hyperfine -w 3 --prepare '%' 'ls'"],
+	at: ["echo '%' | at now", "at now <<< '%'"],
+	batch: ["batch <<< '%'"],
+};
+
+export const RUNNER_BLOCK: GuardCase[] = Object.values(RUNNER_EXAMPLES).flatMap((forms) =>
+	forms.map((form) => ({ command: form.replaceAll("%", "rm -rf /"), block: true, rule: "filesystem/recursive-delete" })),
+);
+
+export const RUNNER_ALLOW: GuardCase[] = Object.values(RUNNER_EXAMPLES).flatMap((forms) =>
+	forms.map((form) => ({ command: form.replaceAll("%", "ls -la"), block: false })),
+);
