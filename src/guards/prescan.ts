@@ -15,32 +15,15 @@ import { RUNNERS } from "./runners.ts";
 import { SHELLS } from "./shells.ts";
 import type { ShellRule } from "./types.ts";
 
-/** Programs the analyzer itself reads into (what they run is what rules judge). */
-const ANALYZER = [
-	"eval",
-	"source",
-	".",
-	"coproc",
-	"find",
-	"npm",
-	"pnpm",
-	"yarn",
-	"bun",
-	"awk",
-	"gawk",
-	"mawk",
-	"nawk",
-	"sed",
-	"gsed",
-	"trap",
-];
+/** Programs the analyzer itself reads into (what they run is what rules judge); `npm exec`, `pnpm dlx`, `bun x` by their subcommand. */
+const ANALYZER = ["eval", "source", ".", "coproc", "find", "dlx", "x", "awk", "gawk", "mawk", "nawk", "sed", "gsed", "trap"];
 
 /** Characters that may make a program name only known at run time, or a look-alike of one. */
 const RUNTIME = /[$`*?[\]{}]|[^\x00-\x7f]/;
 
 /** A line the shell may read differently from a list of words: compound commands, or one that looks unfinished (it is parsed, and refused when broken). */
 const STRUCTURE =
-	/(?:^|[\s;&|(])(?:if|then|else|elif|fi|case|esac|for|select|while|until|do|done|function|in)(?=$|[\s;&|)])|^\s*[;&|)]|[;&|(]\s*$|;;/;
+	/(?:^|[\s;&|(])(?:if|then|else|elif|fi|case|esac|for|select|while|until|do|done|function|in)(?=$|[\s;&|)])|^\s*[;&|)]|[;&|(]\s*$|;;|<<|[<>]\s*$/;
 
 function unbalanced(line: string): boolean {
 	const plain = line.replace(/\\./gs, "");

@@ -7,6 +7,9 @@ const SHELLS = ["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish"];
 const SETUP_PRINTERS =
 	/^\$\((?:ssh-agent|gpg-agent|keychain|direnv|brew|pyenv|rbenv|nodenv|jenv|goenv|conda|starship|zoxide|fnm|mise|rtx|asdf|opam|dircolors|luarocks|thefuck|nvm|volta|atuin|fzf|register-python-argcomplete|kubectl\s+completion|gh\s+completion)(?:\s[^()`;|&]*)?\)$/;
 
+/** For rules that judge only shells, interpreters and what the analyzer reads into: lines naming those are always parsed. */
+const ONLY_NAMED = /(?!)/;
+
 const rules: ShellRule[] = [
 	{
 		id: "shell/computed-program",
@@ -18,7 +21,7 @@ const rules: ShellRule[] = [
 	{
 		id: "shell/unseen-script",
 		reason: "pipes output it cannot see into a shell or interpreter (like curl … | sh)",
-		when: /\|/,
+		when: ONLY_NAMED,
 		test(command) {
 			if (!command.stdinUnknown) return false;
 			const shell = SHELLS.includes(command.program);
@@ -32,8 +35,7 @@ const rules: ShellRule[] = [
 	{
 		id: "shell/unreadable-code",
 		reason: "runs code the guard cannot read",
-		// Only programs the analyzer reads into set `unseen`; a pipe or `<` feeds them what it cannot see.
-		when: /[|<]/,
+		when: ONLY_NAMED,
 		test(command) {
 			if (command.unseen === undefined) return false;
 			// `source <(kubectl completion bash)`: tools whose whole job is printing shell set-up.
