@@ -172,9 +172,17 @@ export class Analyzer {
 					else if (child?.type === "variable_name") scope.vars.delete(child.text);
 					else if (child) this.wordOf(child, scope, depth);
 				return;
+			case "for_statement": {
+				const name = node.childForFieldName("variable")?.text;
+				if (name) scope.vars.set(name, { text: "", computed: true });
+				this.children(node, { ...scope, conditional: true }, depth);
+				return;
+			}
+			case "unset_command":
+				for (const child of node.namedChildren) if (child) scope.vars.set(child.text, { text: "", computed: true });
+				return;
 			case "if_statement":
 			case "while_statement":
-			case "for_statement":
 			case "c_style_for_statement":
 			case "case_statement":
 				this.children(node, { ...scope, conditional: true }, depth);
@@ -216,11 +224,14 @@ export class Analyzer {
 
 	/** `NAME=value` as a statement: the line may read it later (`d=$(mktemp -d); rm -rf "$d"`). */
 	private assign(node: Node, scope: Scope, depth: number, conditional: boolean): void {
-		const name = node.childForFieldName("name")?.text;
+		const target = node.childForFieldName("name");
 		const value = node.childForFieldName("value");
 		const word = value ? this.valueOf(value, scope, depth) : { text: "", computed: false };
+		const name = target?.type === "subscript" ? target.namedChildren[0]?.text : target?.text;
 		if (!name) return;
-		scope.vars.set(name, conditional ? { text: "", computed: true } : word);
+		// `d+=x`, `d[0]=x`, or one that may not happen: what `d` holds is no longer known.
+		const partial = target?.type === "subscript" || node.children.some((child) => child?.text === "+=");
+		scope.vars.set(name, conditional || partial ? { text: "", computed: true } : word);
 	}
 
 	/** A value: `$(mktemp -d)` is a fresh temp dir, `$(command -v X)` names program X; other substitutions are computed. */

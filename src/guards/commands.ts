@@ -35,6 +35,20 @@ export interface Scope {
 }
 
 const UNSEEN_PIPE = "a script from a pipe it cannot see";
+/** Builtins that set the variables they name. */
+const SETS_VARIABLES = new Set([
+	"read",
+	"mapfile",
+	"readarray",
+	"printf",
+	"getopts",
+	"let",
+	"declare",
+	"typeset",
+	"local",
+	"export",
+	"readonly",
+]);
 /** Runners after which the program still runs in this shell, so its `cd` moves the line. */
 const IN_SHELL = new Set(["command", "builtin", "time", "exec"]);
 
@@ -73,7 +87,14 @@ export function runCommand(
 				});
 			}
 		};
-		const inner = (label: string, extra: Partial<Scope> = {}): Scope => ({ ...here, via: [...via, label], assigned: undefined, ...extra });
+		// A script another process runs sees none of this shell's unexported variables.
+		const inner = (label: string, extra: Partial<Scope> = {}): Scope => ({
+			...here,
+			via: [...via, label],
+			assigned: undefined,
+			vars: new Map(),
+			...extra,
+		});
 		if (computedProgram) {
 			record();
 			return;
@@ -91,13 +112,18 @@ export function runCommand(
 		}
 		if (program === "eval") {
 			record();
-			analyzer.script(args.join(" "), inner("eval"));
+			analyzer.script(args.join(" "), inner("eval", { vars: scope.vars }));
 			return;
+		}
+		if (SETS_VARIABLES.has(program)) {
+			// `read d`, `mapfile d`, `printf -v d`, `getopts o d`: `d` now holds what only the run knows.
+			for (const arg of args) if (/^[A-Za-z_]\w*$/.test(arg)) scope.vars.set(arg, { text: "", computed: true });
 		}
 		if (program === "source" || program === ".") {
 			const fed = fedScript(analyzer, args[0], scope);
 			record(fed.unseen ? { unseen: fed.unseen } : {});
-			if (fed.script !== undefined) analyzer.script(fed.script, inner(program, { stdin: undefined, stdinUnknown: false }));
+			if (fed.script !== undefined)
+				analyzer.script(fed.script, inner(program, { stdin: undefined, stdinUnknown: false, vars: scope.vars }));
 			return;
 		}
 		if (program === "coproc") {
@@ -119,7 +145,14 @@ export function runCommand(
 			const found = embedded(program, args);
 			record(found?.unseen ? { unseen: found.unseen } : {});
 			for (const line of found?.scripts ?? [])
-				analyzer.script(line, inner(program === "trap" ? "trap" : `${program} code`, { stdin: undefined, stdinUnknown: false }));
+				analyzer.script(
+					line,
+					inner(program === "trap" ? "trap" : `${program} code`, {
+						stdin: undefined,
+						stdinUnknown: false,
+						...(program === "trap" ? { vars: scope.vars } : {}),
+					}),
+				);
 			return;
 		}
 		// `bun x pkg` runs a package (the runner table), `bun -e` and `bun file` run code.
@@ -242,7 +275,7 @@ function shell(
 	assigned: string[],
 	record: (extra?: Partial<ShellCommand>) => void,
 ): void {
-	const quiet = { stdin: undefined, stdinUnknown: false, assigned: undefined };
+	const quiet = { stdin: undefined, stdinUnknown: false, assigned: undefined, vars: new Map<string, Var>() };
 	const input = shellInput(program, args, computed);
 	const startup = assigned.map((word) => /^(?:BASH_ENV|ENV)=(.*)$/s.exec(word)?.[1]).find((value) => value !== undefined);
 	const sourced = startup === undefined ? {} : fedScript(analyzer, startup, scope);
