@@ -115,6 +115,12 @@ export function runCommand(
 			analyzer.script(args.join(" "), inner("eval", { vars: scope.vars }));
 			return;
 		}
+		if (program === "alias") {
+			// `alias x='rm -rf /'`: what an alias stands for runs where it is used; judged where it is defined.
+			record();
+			for (const arg of args) if (arg.includes("=")) analyzer.script(arg.slice(arg.indexOf("=") + 1), inner("alias", { vars: scope.vars }));
+			return;
+		}
 		if (SETS_VARIABLES.has(program)) {
 			// `read d`, `mapfile d`, `printf -v d`, `getopts o d`: `d` now holds what only the run knows.
 			for (const arg of args) if (/^[A-Za-z_]\w*$/.test(arg)) scope.vars.set(arg, { text: "", computed: true });
@@ -185,6 +191,15 @@ export function runCommand(
 			"cwd" in step && step.cwd !== undefined ? movedTo(step.cwd, scope) : IN_SHELL.has(program) ? scope.dirs : copyDirs(scope.dirs);
 		if (step.kind === "unseen") {
 			record({ unseen: step.what });
+			return;
+		}
+		if (step.kind === "stdin") {
+			record(scope.stdinUnknown ? { unseen: UNSEEN_PIPE } : {});
+			const lines = (scope.stdin ?? "")
+				.split("\n")
+				.map(step.line)
+				.filter((line) => line !== undefined);
+			if (lines.length > 0) analyzer.script(lines.join("\n"), inner(label, { dirs: moved, stdin: undefined, stdinUnknown: false }));
 			return;
 		}
 		if (step.kind === "script") {

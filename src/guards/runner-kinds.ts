@@ -12,7 +12,9 @@ export type Unwrapped =
 	| { kind: "argv"; via: string; argv: string[]; computed: boolean[]; cwd?: CwdChange; assignments?: string[] }
 	| { kind: "script"; via: string; script: string; cwd?: CwdChange }
 	| { kind: "commands"; via: string; commands: Array<{ argv: string[]; computed: boolean[] }> }
-	| { kind: "unseen"; via: string; what: string };
+	| { kind: "unseen"; via: string; what: string }
+	/** Commands it reads from its standard input (`crontab -`), each line turned into a shell line by `line`. */
+	| { kind: "stdin"; via: string; line: (text: string) => string | undefined };
 
 /** The words of one command as the runner reads them. */
 export interface Call {
@@ -52,7 +54,7 @@ export const dir = (call: Call, path: string | undefined): CwdChange | undefined
 /** A runner that runs the argv after its options (and `leading` operands), unless an `inert` option is given. */
 export function argvRunner(
 	options: OptionTable,
-	more: { leading?: number; inert?: readonly string[]; cwd?: readonly string[]; assignments?: boolean } = {},
+	more: { leading?: number; inert?: readonly string[]; cwd?: readonly string[]; assignments?: boolean; shell?: boolean } = {},
 ): Runner {
 	return {
 		options,
@@ -62,7 +64,11 @@ export function argvRunner(
 			let leading = more.leading ?? 0;
 			// `cross-env NODE_ENV=production cmd`: the assignments come before the command.
 			if (more.assignments) while (/^[A-Za-z_]\w*=/.test(call.args[call.read.operands[leading] ?? -1] ?? "")) leading++;
-			return argvAt(call, call.program, leading, change ? { cwd: change } : {});
+			const found = argvAt(call, call.program, leading, change ? { cwd: change } : {});
+			// With no command, it starts a shell, which reads what is piped in.
+			if (!found && more.shell && call.read.operands.length >= leading)
+				return { kind: "argv", via: call.program, argv: ["sh"], computed: [false] };
+			return found;
 		},
 	};
 }

@@ -2,6 +2,14 @@
 import { given, optionValue } from "./getopt.ts";
 import { argvAt, argvRunner, type CwdChange, dir, HELP, type Runner, SSH, sshRemote, suRunner, tmuxCommands } from "./runner-kinds.ts";
 
+/** The command of one crontab line: after the five time fields or an `@` nickname; `undefined` for comments and settings. */
+function cronCommand(line: string): string | undefined {
+	const entry = line.trim();
+	if (entry === "" || entry.startsWith("#") || /^[A-Za-z_]\w*\s*=/.test(entry)) return undefined;
+	const match = /^(?:@\w+|(?:\S+\s+){4}\S+)\s+(.*)$/s.exec(entry);
+	return match ? (match[1] as string).replace(/%.*$/s, "") : entry;
+}
+
 /** at/batch read the commands to run later from stdin (or a file with -f). */
 const AT: Runner = {
 	options: { short: "+q:f:t:mMlrdbvcV", long: {} },
@@ -63,7 +71,7 @@ export const IDENTITY_RUNNERS: Readonly<Record<string, Runner>> = {
 			return argvAt(call, "sudo", start, { assignments, ...(cwd ? { cwd } : {}) });
 		},
 	},
-	doas: argvRunner({ short: "+a:C:Lnsu:" }, { inert: ["C", "L"] }),
+	doas: argvRunner({ short: "+a:C:Lnsu:" }, { inert: ["C", "L"], shell: true }),
 	run0: argvRunner(
 		{
 			short: "+u:g:D:",
@@ -84,7 +92,7 @@ export const IDENTITY_RUNNERS: Readonly<Record<string, Runner>> = {
 		},
 		{ cwd: ["D", "chdir"] },
 	),
-	pkexec: argvRunner({ short: "+", long: { user: 1, "disable-internal-agent": 0, "keep-cwd": 0, ...HELP } }),
+	pkexec: argvRunner({ short: "+", long: { user: 1, "disable-internal-agent": 0, "keep-cwd": 0, ...HELP } }, { shell: true }),
 	su: suRunner("c:fg:G:lmpPs:hVw:"),
 	runuser: suRunner("c:fg:G:lmpPs:u:hVw:", { user: 1 }),
 	sg: {
@@ -205,7 +213,19 @@ export const IDENTITY_RUNNERS: Readonly<Record<string, Runner>> = {
 		options: { short: "+l:b:i:s:u", long: { lib: 1, faked: 1, "unknown-is-real": 0, ...HELP } },
 		run: (call) => argvAt(call, "fakeroot") ?? { kind: "argv", via: "fakeroot", argv: ["sh"], computed: [false] },
 	},
-	fakechroot: argvRunner({ short: "+l:d:e:s:", long: { lib: 1, elfloader: 1, environment: 1, "use-system-libs": 0, config: 1, ...HELP } }),
+	fakechroot: argvRunner(
+		{ short: "+l:d:e:s:", long: { lib: 1, elfloader: 1, environment: 1, "use-system-libs": 0, config: 1, ...HELP } },
+		{ shell: true },
+	),
+	crontab: {
+		options: { short: "u:elrisT", long: {} },
+		// `crontab -` (or no file) installs the table piped in: each entry's command runs later.
+		run(call) {
+			const file = call.read.operands.map((at) => call.args[at] as string)[0];
+			if (given(call.read, "e", "l", "r", "T") || (file !== undefined && file !== "-")) return undefined;
+			return { kind: "stdin", via: "crontab", line: cronCommand };
+		},
+	},
 	script: {
 		options: {
 			short: "ac:eE:fI:O:B:T:t::m:o:qhV",

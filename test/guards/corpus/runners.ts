@@ -7,9 +7,9 @@ import type { GuardCase } from "./_case.ts";
 
 export const RUNNER_EXAMPLES: Record<string, readonly string[]> = {
 	sudo: ["sudo -u root %", "sudo --us=root -H %", "sudo -g wheel -E -- %", "sudo -D /tmp %", "sudo -s %", "sudo --preserve-env=PATH %"],
-	doas: ["doas -u root %", "doas -n %"],
+	doas: ["doas -u root %", "doas -n %", "echo '%' | doas -s"],
 	run0: ["run0 --user=root %", "run0 -D /tmp %"],
-	pkexec: ["pkexec --user root %", "pkexec %"],
+	pkexec: ["pkexec --user root %", "pkexec %", "echo '%' | pkexec"],
 	su: ["su -c '%'", "su root -c '%'", "su - root -c '%'", "su --comm='%' root", "su -s /bin/bash -c '%' root"],
 	runuser: ["runuser -u root -- %", "runuser -l root -c '%'"],
 	sg: ["sg wheel '%'", "sg wheel -c '%'"],
@@ -32,7 +32,7 @@ export const RUNNER_EXAMPLES: Record<string, readonly string[]> = {
 	nsenter: ["nsenter -t 1 -m %", "nsenter --target 1 --mount %"],
 	"systemd-run": ["systemd-run %", "systemd-run --user -p CPUQuota=10 %", "systemd-run --scope -d %"],
 	fakeroot: ["fakeroot %", "fakeroot -- %"],
-	fakechroot: ["fakechroot %"],
+	fakechroot: ["fakechroot %", "echo '%' | fakechroot"],
 	busybox: ["busybox %", "busybox sh -c '%'"],
 	toybox: ["toybox %"],
 	script: ["script -qc '%' /dev/null", "script --command '%' log.txt", "script -q -e -c '%'"],
@@ -69,6 +69,7 @@ export const RUNNER_EXAMPLES: Record<string, readonly string[]> = {
 	hyperfine: ["hyperfine '%'", "hyperfine -w 3 --prepare '%' 'ls'"],
 	at: ["echo '%' | at now", "at now <<< '%'"],
 	batch: ["batch <<< '%'"],
+	crontab: ["echo '* * * * * %' | crontab -", "crontab - <<< '@reboot %'", "printf '0 3 * * * %\\n' | crontab -u root -"],
 };
 
 export const RUNNER_BLOCK: GuardCase[] = Object.values(RUNNER_EXAMPLES).flatMap((forms) =>
