@@ -27,7 +27,7 @@ export const guardCommand = defineCommand({
 		const cwd = projectDir(args.cwd);
 		const allowPaths = args["allow-path"] === undefined ? [] : String(args["allow-path"]).split(",").filter(Boolean);
 		const guard = createShellGuard({ ...(names ? { packs: names as PackName[] } : {}), allowPaths });
-		const decision = await guard.decide(String(args.command), { cwd });
+		const decision = await guard.decide(String(args.command), { cwd, analyze: true });
 		if (args.json) await printJson(decision);
 		else {
 			const seen = decision.commands.length > 0 ? decision.commands.map(describe) : ["  (none)"];

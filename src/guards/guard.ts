@@ -27,8 +27,11 @@ export interface ShellGuardOptions {
 
 /** A guard: decides about command lines, and gives a `tool_call` handler that applies it. */
 export interface ShellGuard {
-	/** Whether `command`, run in `cwd`, must be blocked, and by which rule. Never throws. */
-	decide(command: string, options?: { cwd?: string }): Promise<ShellDecision>;
+	/**
+	 * Whether `command`, run in `cwd`, must be blocked, and by which rule. Never throws. A line no
+	 * rule could block is cleared without a parse (its `commands` empty) unless `analyze` is set.
+	 */
+	decide(command: string, options?: { cwd?: string; analyze?: boolean }): Promise<ShellDecision>;
 	/** A `tool_call` handler: `pi.on("tool_call", guard.handler)`. */
 	handler(event: ToolCallEvent, ctx: HookContext): Promise<ToolCallEventResult | undefined>;
 	/** The rules it runs, in order. */
@@ -134,7 +137,7 @@ export function createShellGuard(options: ShellGuardOptions = {}): ShellGuard {
 		}
 	};
 
-	const decide = async (command: string, at: { cwd?: string } = {}): Promise<ShellDecision> => {
+	const decide = async (command: string, at: { cwd?: string; analyze?: boolean } = {}): Promise<ShellDecision> => {
 		const cwd = at.cwd ?? process.cwd();
 		if (typeof command !== "string") return { block: true, reason: "the command is not a string", rule: "input/not-text", commands: [] };
 		if (command.length > maxLength)
@@ -147,7 +150,7 @@ export function createShellGuard(options: ShellGuardOptions = {}): ShellGuard {
 		if (command.includes("\0"))
 			return { block: true, reason: "the command holds a NUL character, which shells cut it at", rule: "input/nul", commands: [] };
 		const line = command.toWellFormed();
-		if (prescan && !prescan(line)) return { block: false, commands: [] };
+		if (prescan && !at.analyze && !prescan(line)) return { block: false, commands: [] };
 		try {
 			const decision = await analyse(line, cwd);
 			// Look-alikes (Cyrillic letters, en dashes, no-break spaces): block what the folded text would.

@@ -7,56 +7,10 @@ import { mkdtempSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { createShellGuard, DEFAULT_PACKS } from "../../src/guards/index.ts";
 import type { GuardCase } from "./corpus/_case.ts";
-import {
-	ANALYZER_BYPASS,
-	CWD_ALLOW,
-	CWD_BLOCK,
-	HEREDOC_ALLOW,
-	HEREDOC_BLOCK,
-	LONG_OPTIONS_ALLOW,
-	LONG_OPTIONS_BLOCK,
-	NORMAL_DAY,
-	UNSEEN_ALLOW,
-	UNSEEN_BLOCK,
-} from "./corpus/analyzer.ts";
-import { BYPASS, WRAPPED_HARMLESS } from "./corpus/bypass.ts";
-import { DATA } from "./corpus/data.ts";
-import { EDGE } from "./corpus/edge.ts";
-import { ISSUE_ALLOW, ISSUE_BLOCK } from "./corpus/issue.ts";
-import { ISSUE35_ALLOW, ISSUE35_BLOCK } from "./corpus/issue-35.ts";
-import { MUST_ALLOW } from "./corpus/must-allow.ts";
-import { MUST_BLOCK } from "./corpus/must-block.ts";
-import { OPT_IN } from "./corpus/opt-in.ts";
-import { RUNNER_ALLOW, RUNNER_BLOCK } from "./corpus/runners.ts";
+import { CATEGORIES } from "./corpus/index.ts";
 
 /** A project directory that is not under a temp dir's rules: the guard treats it as the project. */
 const project = realpathSync(mkdtempSync(join(process.env.HOME ?? "/tmp", "project-")));
-
-export const CATEGORIES: Record<string, GuardCase[]> = {
-	"issue: must block": ISSUE_BLOCK,
-	"issue: must allow": ISSUE_ALLOW,
-	"must block": MUST_BLOCK,
-	"must allow": MUST_ALLOW,
-	"bypass attempts": BYPASS,
-	"wrapped but harmless": WRAPPED_HARMLESS,
-	"data, not code": DATA,
-	"edge cases": EDGE,
-	"opt-in packs": OPT_IN,
-	"issue 35: must block": ISSUE35_BLOCK,
-	"issue 35: must allow": ISSUE35_ALLOW,
-	"runners: must block": RUNNER_BLOCK,
-	"runners: must allow": RUNNER_ALLOW,
-	"long options: must block": LONG_OPTIONS_BLOCK,
-	"long options: must allow": LONG_OPTIONS_ALLOW,
-	"code it cannot see: must block": UNSEEN_BLOCK,
-	"code it cannot see: must allow": UNSEEN_ALLOW,
-	"working directory: must block": CWD_BLOCK,
-	"working directory: must allow": CWD_ALLOW,
-	"heredocs: must block": HEREDOC_BLOCK,
-	"heredocs: must allow": HEREDOC_ALLOW,
-	"a normal day (analyzer)": NORMAL_DAY,
-	"analyzer bypass attempts": ANALYZER_BYPASS,
-};
 
 const guards = new Map<string, ReturnType<typeof createShellGuard>>();
 function guardFor(packs: GuardCase["packs"]) {
