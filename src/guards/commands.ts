@@ -176,7 +176,9 @@ export function runCommand(
 				record(unseen ? { unseen } : {});
 				return;
 			}
-			const { deletes, shells } = scanCode(language, code);
+			const scanned = scanCode(language, code);
+			const { deletes, shells } = scanned;
+			unseen ??= scanned.unseen;
 			record({ deletes, ...(unseen ? { unseen } : {}) });
 			for (const line of shells) analyzer.script(line, inner(`${program} code`, { stdin: undefined, stdinUnknown: false }));
 			return;

@@ -66,7 +66,7 @@ const ALIASED: Record<Language, RegExp> = {
 	perl: /\\&\s*(?:[\w:]*::)?(?:rmtree|remove_tree|unlink|system|exec)\b/g,
 	php: /['"](?:unlink|rmdir|system|exec|shell_exec|passthru|popen|proc_open)['"]/g,
 };
-const DYNAMIC = /\b(?:getattr|__import__|import_module|eval|exec|send|public_send|method|Reflect)\s*\(|\[\s*["'`]/;
+const DYNAMIC = /\b(?:getattr|__import__|import_module|eval|exec|send|public_send|method|Reflect)\s*\(|[\w$)\]]\s*\[\s*["'`]/;
 const NAMES_IN_STRINGS = /["'`](?:shutil|rmtree|rm_rf|rmSync|rm|unlink|system|popen|execSync|exec|spawn|remove_tree|child_process)["'`]/;
 
 const DELETES: Record<Language, RegExp> = {
@@ -123,7 +123,8 @@ function maskStrings(code: string, language: Language): string {
  * named in the code (`os.remove('tmp.txt')`) is left out, as `rm tmp.txt` is; a call named
  * without being called, or reached by name at run time, is kept with no target.
  */
-export function scanCode(language: Language, code: string): { deletes: CodeDelete[]; shells: string[] } {
+export function scanCode(language: Language, code: string): { deletes: CodeDelete[]; shells: string[]; unseen?: string } {
+	let unseen: string | undefined;
 	const deletes: CodeDelete[] = [];
 	const shells: string[] = [];
 	const masked = maskStrings(code, language);
@@ -150,13 +151,18 @@ export function scanCode(language: Language, code: string): { deletes: CodeDelet
 	for (const match of masked.matchAll(SHELLS[language])) {
 		const after = code.slice((match.index ?? 0) + match[0].length);
 		const line = leadingString(after) ?? leadingList(after);
-		if (line === undefined) continue;
+		// `os.system(cmd)`, `os.system("rm -rf " + p)`: a command built at run time.
+		const end = after.slice(STRING.exec(after)?.[0].length ?? STRINGS_IN_LIST.exec(after)?.[0].length ?? 0);
+		if (line === undefined || !/^\s*(?:[),]|$)/.test(end)) {
+			unseen = `a ${language} one-liner that runs a command it builds at run time`;
+			continue;
+		}
 		// `spawn("rm", ["-rf", "/"])`: the program, then its argument list.
-		const rest = after.slice(STRING.exec(after)?.[0].length ?? 0).replace(/^\s*,/, "");
+		const rest = end.replace(/^\s*,/, "");
 		const list = language === "node" && STRING.test(after) ? leadingList(rest) : undefined;
 		shells.push(list ? `'${line}' ${list}` : line);
 	}
 	const inline = INLINE_SHELL[language];
 	if (inline) for (const match of code.matchAll(inline)) shells.push(match.slice(1).find((group) => group !== undefined) ?? "");
-	return { deletes, shells };
+	return unseen === undefined ? { deletes, shells } : { deletes, shells, unseen };
 }

