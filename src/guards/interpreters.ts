@@ -1,12 +1,13 @@
 /**
- * What an interpreter one-liner (`python -c`, `node -e`, `ruby -e`, `perl -e`, `php -r`) does to
+ * What an interpreter one-liner (`python -c`, `node -e`, `ruby -e`, `perl -e`, `php -r`, `lua -e`,
+ * `Rscript -e`, `julia -e`, `osascript -e`) does to
  * files: the deleting calls in its code, and the shell command lines it hands to a shell
  * (`os.system("…")`, `execSync("…")`, `` `…` ``), which the analyzer reads like any other.
  * Regular expressions over the code: enough for one-liners, and on the side of blocking.
  */
 import type { CodeDelete } from "./types.ts";
 
-type Language = "python" | "node" | "ruby" | "perl" | "php";
+type Language = "python" | "node" | "ruby" | "perl" | "php" | "lua" | "r" | "julia" | "osascript";
 
 /** Which flag carries the code, per interpreter. */
 const CODE_FLAGS: Record<Language, readonly string[]> = {
@@ -15,6 +16,10 @@ const CODE_FLAGS: Record<Language, readonly string[]> = {
 	ruby: ["-e"],
 	perl: ["-e", "-E"],
 	php: ["-r"],
+	lua: ["-e"],
+	r: ["-e"],
+	julia: ["-e", "--eval", "-E", "--print"],
+	osascript: ["-e"],
 };
 
 /** The language of a program name: `python3.12`, `nodejs`, `bun`, `deno`… */
@@ -24,6 +29,10 @@ export function interpreterOf(program: string): Language | undefined {
 	if (/^ruby[0-9.]*$/.test(program)) return "ruby";
 	if (/^perl[0-9.]*$/.test(program)) return "perl";
 	if (/^php[0-9.]*$/.test(program)) return "php";
+	if (/^lua(?:jit|[0-9.]*)$/.test(program)) return "lua";
+	if (program === "Rscript" || program === "R") return "r";
+	if (program === "julia") return "julia";
+	if (program === "osascript") return "osascript";
 	return undefined;
 }
 
@@ -53,6 +62,7 @@ export function oneLinerCode(language: Language, args: readonly string[]): CodeS
 
 /** Whether a delete call removes a whole tree: `rmtree`, `rm_rf`, `fs.rmSync(p, { recursive: true })`. */
 function deletesTree(language: Language, call: string, rest: string): boolean {
+	if (language === "r" || language === "julia") return /recursive\s*=\s*(?:T|TRUE|true)\b/.test(rest.split(";")[0] ?? "");
 	if (language === "node")
 		return /removeSync|emptyDir/.test(call) || (/(?:^|\.)rm(?:dir)?(?:Sync)?$/.test(call) && /recursive/.test(rest.split(";")[0] ?? ""));
 	return /rmtree|rm_rf|rm_r$|remove_tree|remove_dir|remove_entry|removedirs/.test(call);
@@ -65,6 +75,10 @@ const ALIASED: Record<Language, RegExp> = {
 	ruby: /(?::|\bmethod\s*\(\s*:?)(?:rm_rf|rm_r|rm|remove_dir|remove_entry|rmtree|system|exec|spawn|delete|unlink)\b/g,
 	perl: /\\&\s*(?:[\w:]*::)?(?:rmtree|remove_tree|unlink|system|exec)\b/g,
 	php: /['"](?:unlink|rmdir|system|exec|shell_exec|passthru|popen|proc_open)['"]/g,
+	lua: /\b(?:os\s*\.\s*(?:execute|remove)|io\s*\.\s*popen)\b(?!\s*[("'])/g,
+	r: /(?!)/g,
+	julia: /(?!)/g,
+	osascript: /(?!)/g,
 };
 const DYNAMIC = /\b(?:getattr|__import__|import_module|eval|exec|send|public_send|method|Reflect)\s*\(|[\w$)\]]\s*\[\s*["'`]/;
 const NAMES_IN_STRINGS = /["'`](?:shutil|rmtree|rm_rf|rmSync|rm|unlink|system|popen|execSync|exec|spawn|remove_tree|child_process)["'`]/;
@@ -75,6 +89,10 @@ const DELETES: Record<Language, RegExp> = {
 	ruby: /\b(FileUtils\s*\.\s*(?:rm_rf|rm_r|rm_f|rm|remove_dir|remove_entry|remove_entry_secure|rmtree|remove|rmdir)|File\s*\.\s*(?:delete|unlink)|Dir\s*\.\s*(?:rmdir|delete|unlink)|rm_rf)\b\s*\(?/g,
 	perl: /\b(unlink|rmtree|remove_tree|rmdir|File::Path::rmtree)\b\s*\(?/g,
 	php: /\b(unlink|rmdir|array_map\s*\(\s*['"]unlink['"])\s*\(?/g,
+	lua: /\bos\s*\.\s*remove\s*\(?/g,
+	r: /\b(?:unlink|file\s*\.\s*remove)\s*\(/g,
+	julia: /\b(?:Base\s*\.\s*)?rm\s*\(/g,
+	osascript: /(?!)/g,
 };
 
 /** Calls that hand a string to a shell, the string being the first argument. */
@@ -84,6 +102,10 @@ const SHELLS: Record<Language, RegExp> = {
 	ruby: /\b(?:system|exec|spawn|IO\s*\.\s*popen|Open3\s*\.\s*\w+)\s*\(?/g,
 	perl: /\b(?:system|exec)\s*\(?/g,
 	php: /\b(?:system|exec|shell_exec|passthru|popen|proc_open)\s*\(/g,
+	lua: /\b(?:os\s*\.\s*execute|io\s*\.\s*popen)\s*\(?/g,
+	r: /\b(?:system|system2|shell)\s*\(/g,
+	julia: /\brun\s*\(/g,
+	osascript: /\bdo\s+shell\s+script\s*/g,
 };
 
 /** Backquotes and their cousins: a shell command line in the code itself. */
@@ -91,6 +113,7 @@ const INLINE_SHELL: Partial<Record<Language, RegExp>> = {
 	ruby: /`([^`]*)`|%x\(([^)]*)\)/g,
 	perl: /`([^`]*)`|qx\(([^)]*)\)|qx\{([^}]*)\}/g,
 	php: /`([^`]*)`/g,
+	julia: /`([^`]*)`/g,
 };
 
 const STRING = /^\s*(?:[rbuRBU]|f(?=["']))?(["'`])((?:\\.|(?!\1)[^\\])*)\1/s;
@@ -154,7 +177,7 @@ export function scanCode(language: Language, code: string): { deletes: CodeDelet
 		// `os.system(cmd)`, `os.system("rm -rf " + p)`: a command built at run time.
 		const end = after.slice(STRING.exec(after)?.[0].length ?? STRINGS_IN_LIST.exec(after)?.[0].length ?? 0);
 		if (line === undefined || !/^\s*(?:[),]|$)/.test(end)) {
-			unseen = `a ${language} one-liner that runs a command it builds at run time`;
+			unseen = "a one-liner that runs a command it builds at run time";
 			continue;
 		}
 		// `spawn("rm", ["-rf", "/"])`: the program, then its argument list.
