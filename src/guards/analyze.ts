@@ -354,6 +354,8 @@ export class Analyzer {
 		if (!word.computed) return word;
 		const name = /^"?\$\{?([A-Za-z_]\w*)\}?"?$/.exec(node.text)?.[1];
 		if (name && USER_PROGRAMS.has(name) && !scope.vars.has(name)) return { text: `$${name}`, computed: false };
+		// `$SHELL -c '…'` is read as the shell it is, its script judged.
+		if ((name === "SHELL" || name === "BASH") && !scope.vars.has(name)) return { text: name === "BASH" ? "bash" : "sh", computed: false };
 		return word;
 	}
 
