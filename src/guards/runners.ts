@@ -22,12 +22,14 @@ import {
 	type Unwrapped,
 } from "./runner-kinds.ts";
 import { IDENTITY_RUNNERS } from "./runners-identity.ts";
+import { TOOL_RUNNERS } from "./runners-tools.ts";
 
 export type { CwdChange, Unwrapped } from "./runner-kinds.ts";
 
 /** The table: program name → how to read it. */
 export const RUNNERS: Readonly<Record<string, Runner>> = {
 	...IDENTITY_RUNNERS,
+	...TOOL_RUNNERS,
 	env: {
 		options: {
 			short: "+0a:iu:C:S:vP:",
