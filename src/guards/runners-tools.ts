@@ -4,7 +4,7 @@
  * `runners.ts`. Their options change often and are many, so where the command starts is not
  * guessed: after `--` it is exact; without it, every word that could start it is judged as a start.
  */
-import type { Call, Runner, Unwrapped } from "./runner-kinds.ts";
+import { type Call, quote, type Runner, type Unwrapped } from "./runner-kinds.ts";
 
 const MAX_STARTS = 6;
 
@@ -20,18 +20,33 @@ function starts(call: Call, from: number, via: string): Unwrapped | undefined {
 	return commands.length > 0 ? { kind: "commands", via, commands } : undefined;
 }
 
-/** `program SUB … command…` for the subcommands that run one; `skip` operands come before it (`direnv exec DIR`). */
-function subcommand(subs: Record<string, number>): Runner {
+/**
+ * `program SUB … command…` for the subcommands that run one; `skip` operands come before it
+ * (`direnv exec DIR`); `group` subcommands lead to them (`docker compose exec`). `remote`: it runs
+ * somewhere else (a container), in a directory the guard cannot know.
+ */
+function subcommand(subs: Record<string, number>, more: { group?: readonly string[]; remote?: boolean } = {}): Runner {
 	return {
 		options: { short: "" },
 		run(call) {
-			const at = call.args.findIndex((arg) => !arg.startsWith("-"));
+			let at = call.args.findIndex((arg) => !arg.startsWith("-"));
+			if (more.group?.includes(call.args[at] ?? "")) at = call.args.findIndex((arg, i) => i > at && !arg.startsWith("-"));
 			const sub = at < 0 ? undefined : (call.args[at] as string);
 			if (sub === undefined || !Object.hasOwn(subs, sub)) return undefined;
-			return starts(call, at + 1 + (subs[sub] as number), `${call.program} ${sub}`);
+			const found = starts(call, at + 1 + (subs[sub] as number), `${call.program} ${sub}`);
+			if (!more.remote || found?.kind !== "commands") return found;
+			// Each start as a script run in a directory the guard cannot know.
+			return {
+				kind: "script",
+				via: `${call.program} ${sub}`,
+				script: found.commands.map((c) => asLine(c.argv)).join("\n"),
+				cwd: "unknown",
+			};
 		},
 	};
 }
+
+const asLine = (words: readonly string[]) => words.map(quote).join(" ");
 
 /** `nix-shell --run CMD`, `nix develop -c CMD…`, `nix shell pkgs -c CMD…`: a script or an argv. */
 const nixShell: Runner = {
@@ -74,6 +89,12 @@ export const TOOL_RUNNERS: Readonly<Record<string, Runner>> = {
 	direnv: subcommand({ exec: 1 }),
 	dotenv: { options: { short: "" }, run: (call) => starts(call, 0, "dotenv") },
 	"env-cmd": { options: { short: "" }, run: (call) => starts(call, 0, "env-cmd") },
+	docker: subcommand({ exec: 0, run: 0 }, { group: ["compose", "container"], remote: true }),
+	podman: subcommand({ exec: 0, run: 0 }, { group: ["compose", "container"], remote: true }),
+	nerdctl: subcommand({ exec: 0, run: 0 }, { group: ["compose", "container"], remote: true }),
+	"docker-compose": subcommand({ exec: 0, run: 0 }, { remote: true }),
+	kubectl: subcommand({ exec: 0, debug: 0 }, { remote: true }),
+	oc: subcommand({ exec: 0, rsh: 0, debug: 0 }, { remote: true }),
 	"nix-shell": nixShell,
 	nix,
 };

@@ -27,7 +27,7 @@ test("on every corpus case, the pre-scan's verdict is the full analysis's", asyn
 			if (!quick.block && quick.commands.length === 0 && full.commands.length > 0) skipped++;
 		}
 	expect(wrong).toEqual([]);
-	expect(skipped).toBeGreaterThan(100); // it does clear lines: `ls -la`, `npm test`, `cat package.json | head`…
+	expect(skipped).toBeGreaterThan(50); // it does clear lines: `ls -la`, `npm test`, `cat package.json | head`…
 });
 
 test("a process whose lines name no judged program never loads the parser", async () => {

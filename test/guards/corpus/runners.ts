@@ -92,6 +92,18 @@ export const RUNNER_EXAMPLES: Record<string, readonly string[]> = {
 	"env-cmd": ["env-cmd -f .env %"],
 	"nix-shell": ["nix-shell --run '%'", "nix-shell -p hello --command '%'"],
 	nix: ["nix develop -c %", "nix shell nixpkgs#hello --command %"],
+	docker: [
+		"docker exec app %",
+		"docker exec -it -u root app %",
+		"docker run --rm -v /data:/data alpine %",
+		"docker compose exec web %",
+		"docker container exec app %",
+	],
+	podman: ["podman exec app %", "podman run -it fedora %"],
+	nerdctl: ["nerdctl exec app %"],
+	"docker-compose": ["docker-compose exec web %", "docker-compose run --rm web %"],
+	kubectl: ["kubectl exec -it pod -- %", "kubectl exec -n prod deploy/api -c app -- %"],
+	oc: ["oc exec pod -- %", "oc rsh pod %"],
 	crontab: ["echo '* * * * * %' | crontab -", "crontab - <<< '@reboot %'", "printf '0 3 * * * %\\n' | crontab -u root -"],
 };
 
