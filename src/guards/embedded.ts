@@ -12,16 +12,57 @@ export interface Embedded {
 }
 
 const AWKS = new Set(["awk", "gawk", "mawk", "nawk", "original-awk", "goawk", "bwk", "onetrue-awk"]);
+const VIMS = new Set(["vim", "vi", "nvim", "ex", "view", "vimdiff", "gvim", "rvim"]);
 
 /** Whether `program` is one of the languages read here. */
-export const embeds = (program: string) => AWKS.has(program) || program === "sed" || program === "gsed" || program === "trap";
+export const embeds = (program: string) =>
+	AWKS.has(program) || VIMS.has(program) || program === "gdb" || program === "sed" || program === "gsed" || program === "trap";
 
 /** What `program args` runs, when it is `awk`, `sed` or `trap`. */
 export function embedded(program: string, args: readonly string[]): Embedded | undefined {
 	if (program === "trap") return trap(args);
 	if (AWKS.has(program)) return awk(args);
 	if (program === "sed" || program === "gsed") return sed(args);
+	if (VIMS.has(program)) return editorCommands(args);
+	if (program === "gdb") return debuggerCommands(args);
 	return undefined;
+}
+
+/** `vim -c '!cmd'`, `vim +'r !cmd'`, `vim -c "call system('cmd')"`: the shell commands of its ex commands. */
+function editorCommands(args: readonly string[]): Embedded {
+	const out: Embedded = { scripts: [] };
+	for (let i = 0; i < args.length; i++) {
+		const arg = args[i] as string;
+		const command = arg === "-c" || arg === "--cmd" ? args[++i] : arg.startsWith("+") ? arg.slice(1) : undefined;
+		if (command === undefined) continue;
+		for (const part of command.split(/\s*\|\s*(?=[:a-z])/)) {
+			const bang =
+				/^:*\s*(?:silent!?\s*|exe(?:cute)?\s*)?(?:\d*,?\d*|%)?\s*(?:r(?:ead)?\s*|w(?:rite)?\s*|te(?:rm(?:inal)?)?\s+)?!(.*)$/s.exec(part);
+			const terminal = /^:*\s*te(?:rm(?:inal)?)?\s+(.+)$/s.exec(part);
+			const call = /\b(?:system|systemlist|jobstart|termopen)\s*\(\s*(?:"((?:\\.|[^"\\])*)"|'([^']*)')?/.exec(part);
+			if (bang) out.scripts.push(bang[1] as string);
+			else if (terminal) out.scripts.push(terminal[1] as string);
+			else if (call) {
+				const literal = call[1] ?? call[2];
+				if (literal === undefined) out.unseen = "an editor command that runs a shell command built at run time";
+				else out.scripts.push(literal);
+			}
+		}
+	}
+	return out;
+}
+
+/** `gdb -ex 'shell cmd'`, `gdb -ex '!cmd'`, `--eval-command=…`: the shell commands it is told to run. */
+function debuggerCommands(args: readonly string[]): Embedded {
+	const out: Embedded = { scripts: [] };
+	for (let i = 0; i < args.length; i++) {
+		const arg = args[i] as string;
+		const eq = /^--?(?:eval-command|init-eval-command)=(.*)$/s.exec(arg);
+		const command = eq ? eq[1] : /^--?(?:ex|iex|eval-command|init-eval-command)$/.test(arg) ? args[++i] : undefined;
+		const shell = command === undefined ? null : /^\s*(?:shell\s+|!)(.*)$/s.exec(command);
+		if (shell) out.scripts.push(shell[1] as string);
+	}
+	return out;
 }
 
 /** `trap [--] ACTION SIGNAL…`: ACTION runs when a signal (or EXIT) comes; `-`, `''` and `-p`/`-l` run nothing. */
