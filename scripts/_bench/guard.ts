@@ -16,6 +16,9 @@ const TYPICAL = [
 	"rm -rf build dist && bun run build",
 ];
 
+/** Commands no rule names: the pre-scan clears them without a parse. */
+const PLAIN = ["ls -la", "npm test", "cat package.json | head -20", "make build && echo done", "grep -n TODO README.md"];
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
 /** Size of a compiled program, in bytes. */
@@ -43,6 +46,32 @@ export async function benchGuard(report: Report): Promise<void> {
 	const ms = median(rounds);
 	await report.line("decide(), a typical command", `${(ms * 1000).toFixed(1)} µs`);
 	report.budget("shell guard: one decision in-process", ms, 0.2, undefined, "ms");
+	const plain: number[] = [];
+	for (let round = 0; round < 30; round++) {
+		const t = performance.now();
+		for (let i = 0; i < 100; i++) await guard.decide(PLAIN[i % PLAIN.length] as string, { cwd });
+		plain.push((performance.now() - t) / 100);
+	}
+	await report.line("decide(), a command no rule names (no parse)", `${(median(plain) * 1000).toFixed(1)} µs`);
+	// A fresh process whose commands need no parse never pays the parser's load.
+	const fresh = await run(
+		[
+			process.execPath,
+			"-e",
+			`const { createShellGuard } = await import(${JSON.stringify(join(ROOT, "src", "guards", "index.ts"))});
+			const { loadedShellParser } = await import(${JSON.stringify(join(ROOT, "src", "guards", "parser.ts"))});
+			const guard = createShellGuard();
+			const t = performance.now();
+			const d = await guard.decide("ls -la && npm test", { cwd: process.cwd() });
+			console.log(JSON.stringify({ ms: performance.now() - t, block: d.block, parser: loadedShellParser() !== undefined }));`,
+		],
+		cwd,
+	);
+	const first = JSON.parse(fresh.trim().split("\n").at(-1) ?? "{}");
+	await report.line(
+		"first decision in a fresh process, no parse needed",
+		`${Number(first.ms).toFixed(2)} ms (parser loaded: ${first.parser ? "yes" : "no"})`,
+	);
 
 	const dir = tempDir("xcsh-bench-guard-size-");
 	const parser = join(ROOT, "src", "guards", "parser.ts");

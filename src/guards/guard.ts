@@ -5,6 +5,7 @@ import { resolveFrom } from "./words.ts";
 import { DEFAULT_PACKS, PACKS, type PackName } from "./packs/index.ts";
 import { loadShellParser } from "./parser.ts";
 import { observed, report } from "./observe.ts";
+import { prescanFor } from "./prescan.ts";
 import type {
 	RuleAnswer,
 	RuleContext,
@@ -43,8 +44,11 @@ export interface ShellGuardOptions {
 
 /** A guard: decides about command lines, and gives a `tool_call` handler that applies it. */
 export interface ShellGuard {
-	/** Whether `command`, run in `cwd`, is blocked, asked about or allowed, and by which rule. Never throws. */
-	decide(command: string, options?: { cwd?: string }): Promise<ShellDecision>;
+	/**
+	 * Whether `command`, run in `cwd`, is blocked, asked about or allowed, and by which rule. Never throws.
+	 * A line no rule could block is cleared without a parse (its `commands` empty) unless `analyze` is set.
+	 */
+	decide(command: string, options?: { cwd?: string; analyze?: boolean }): Promise<ShellDecision>;
 	/** {@link decide}'s decision with how it was reached: every rule that matched, the cwd, this guard's setup. */
 	explain(command: string, options?: { cwd?: string }): Promise<ShellExplanation>;
 	/**
@@ -131,6 +135,8 @@ export function createShellGuard(options: ShellGuardOptions = {}): ShellGuard {
 	);
 	const overrides = verdictOverrides(packs, rules, options.verdicts ?? {});
 	const maxLength = options.maxLength ?? 100_000;
+	// A line no rule could block needs no parse (nor the parser's load): see prescan.ts.
+	const prescan = prescanFor(rules);
 	const tools = options.tools ?? ["bash"];
 	const home = (process.env.HOME || homedir()).replace(/\/+$/, "") || "/";
 
@@ -139,6 +145,7 @@ export function createShellGuard(options: ShellGuardOptions = {}): ShellGuard {
 		return {
 			cwd: command.cwd,
 			home,
+			project: baseCwd,
 			resolve: (path) => resolveFrom(command.cwd, path, home),
 			// Inside a temp dir, but never the project (or home) itself, wherever that lies.
 			isTemp: (path) =>
@@ -180,7 +187,7 @@ export function createShellGuard(options: ShellGuardOptions = {}): ShellGuard {
 		}
 	};
 
-	const decideLine = async (command: string, cwd: string): Promise<Judged> => {
+	const decideLine = async (command: string, cwd: string, analyze = false): Promise<Judged> => {
 		if (typeof command !== "string") return { block: true, reason: "the command is not a string", rule: "input/not-text", commands: [] };
 		if (command.length > maxLength)
 			return {
@@ -192,6 +199,7 @@ export function createShellGuard(options: ShellGuardOptions = {}): ShellGuard {
 		if (command.includes("\0"))
 			return { block: true, reason: "the command holds a NUL character, which shells cut it at", rule: "input/nul", commands: [] };
 		const line = command.toWellFormed();
+		if (prescan && !analyze && !prescan(line)) return { block: false, commands: [] };
 		try {
 			const decision = await analyse(line, cwd);
 			// Look-alikes (Cyrillic letters, en dashes, no-break spaces): answer what the folded text would, when stricter.
@@ -232,16 +240,17 @@ export function createShellGuard(options: ShellGuardOptions = {}): ShellGuard {
 		return { ...decision, line, cwd, matches, guard: summary() };
 	};
 
-	const decide = async (command: string, at: { cwd?: string } = {}): Promise<ShellDecision> => {
+	const decide = async (command: string, at: { cwd?: string; analyze?: boolean } = {}): Promise<ShellDecision> => {
 		const cwd = at.cwd ?? process.cwd();
-		const judged = await decideLine(command, cwd);
+		// Someone listening (guard explain) hears what the analyzer saw, so the line is read whole.
+		const judged = await decideLine(command, cwd, at.analyze === true || observed());
 		if (observed()) report(explainDecision(String(command), cwd, judged));
 		return judged.verdict ? (judged as ShellDecision) : { ...judged, verdict: verdictOf(judged) };
 	};
 
 	const explain = async (command: string, at: { cwd?: string } = {}): Promise<ShellExplanation> => {
 		const cwd = at.cwd ?? process.cwd();
-		const explanation = explainDecision(String(command), cwd, await decideLine(command, cwd));
+		const explanation = explainDecision(String(command), cwd, await decideLine(command, cwd, true));
 		if (observed()) report(explanation);
 		return explanation;
 	};

@@ -20,6 +20,11 @@ export interface ShellCommand {
 	deletes?: CodeDelete[];
 	/** The directory it runs in, `cd` followed; `undefined` when that is computed (`cd "$X"`). */
 	cwd: string | undefined;
+	/**
+	 * Code it runs that the guard cannot read, in a few words (`a script from a pipe it cannot see`
+	 * for `curl … | bash /dev/stdin`, `bash <(curl …)`, `sed s///e`); the `shell` pack refuses it.
+	 */
+	unseen?: string | undefined;
 }
 
 /** A file-deleting call in interpreter code: `shutil.rmtree('/')` has the target `/`. */
@@ -27,6 +32,8 @@ export interface CodeDelete {
 	call: string;
 	/** Its first argument when that is a string literal. */
 	target?: string | undefined;
+	/** Whether it deletes a whole tree (`shutil.rmtree`, `rm_rf`, `rmSync(…, {recursive})`), or may (an aliased call). */
+	recursive?: boolean | undefined;
 }
 
 /** What a rule may ask about the command line it judges. */
@@ -35,6 +42,8 @@ export interface RuleContext {
 	cwd: string | undefined;
 	/** The user's home directory. */
 	home: string;
+	/** The directory the command line starts in (the agent's working directory, normally the project root). */
+	project?: string | undefined;
 	/** An argument as an absolute path (`~`, `$HOME`, `$TMPDIR` and `..` resolved), `undefined` when computed. */
 	resolve(path: string): string | undefined;
 	/** Whether a path lies strictly inside a temporary directory (`/tmp`, `/var/tmp`, `$TMPDIR`), and is neither the project nor home nor holds them. */
@@ -64,6 +73,11 @@ export interface ShellRule {
 	programs?: readonly string[];
 	/** What a match answers (`true` or a string from `test`): `"block"` (default) or `"ask"`. */
 	verdict?: "block" | "ask";
+	/**
+	 * For a rule without `programs`: text the raw command line must contain for the rule to match at
+	 * all, so a line without it needs no parse. A guard with a rule that has neither parses every line.
+	 */
+	when?: RegExp;
 	/**
 	 * `true` (or a more precise one-line reason) when the command matches: the rule's `verdict` applies;
 	 * a {@link RuleAnswer} to answer otherwise for this command (e.g. ask about a force push to a feature branch).

@@ -7,28 +7,10 @@ import { mkdtempSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { createShellGuard, DEFAULT_PACKS } from "../../src/guards/index.ts";
 import type { GuardCase } from "./corpus/_case.ts";
-import { BYPASS, WRAPPED_HARMLESS } from "./corpus/bypass.ts";
-import { DATA } from "./corpus/data.ts";
-import { EDGE } from "./corpus/edge.ts";
-import { ISSUE_ALLOW, ISSUE_BLOCK } from "./corpus/issue.ts";
-import { MUST_ALLOW } from "./corpus/must-allow.ts";
-import { MUST_BLOCK } from "./corpus/must-block.ts";
-import { OPT_IN } from "./corpus/opt-in.ts";
+import { CATEGORIES } from "./corpus/index.ts";
 
 /** A project directory that is not under a temp dir's rules: the guard treats it as the project. */
 const project = realpathSync(mkdtempSync(join(process.env.HOME ?? "/tmp", "project-")));
-
-export const CATEGORIES: Record<string, GuardCase[]> = {
-	"issue: must block": ISSUE_BLOCK,
-	"issue: must allow": ISSUE_ALLOW,
-	"must block": MUST_BLOCK,
-	"must allow": MUST_ALLOW,
-	"bypass attempts": BYPASS,
-	"wrapped but harmless": WRAPPED_HARMLESS,
-	"data, not code": DATA,
-	"edge cases": EDGE,
-	"opt-in packs": OPT_IN,
-};
 
 const guards = new Map<string, ReturnType<typeof createShellGuard>>();
 function guardFor(packs: GuardCase["packs"]) {

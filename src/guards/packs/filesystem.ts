@@ -1,4 +1,5 @@
 /** The `filesystem` pack (on by default): deletes and writes that cannot be undone. */
+import { findStarts } from "../find.ts";
 import { hasFlag, parseOptions } from "../options.ts";
 import type { RulePack, ShellRule } from "../types.ts";
 import { firstUnsafe } from "./_paths.ts";
@@ -28,12 +29,12 @@ const rules: ShellRule[] = [
 		programs: ["find"],
 		test(command, context) {
 			if (!command.args.includes("-delete")) return false;
-			const starts: string[] = [];
-			for (const arg of command.args) {
-				if (/^[-(!]/.test(arg)) break;
-				starts.push(arg);
-			}
-			const why = firstUnsafe(command, starts.length > 0 ? starts : ["."], context);
+			// `find -L ~ -delete` starts at `~`: the options before the paths are skipped as find does.
+			const why = firstUnsafe(
+				command,
+				findStarts(command.args).map((start) => start.path),
+				context,
+			);
 			return why && `find -delete (${why})`;
 		},
 	},
@@ -46,6 +47,7 @@ const rules: ShellRule[] = [
 	{
 		id: "filesystem/device-write",
 		reason: "writes to a disk device",
+		when: /dev|dd|tee|cp|of=|>/,
 		test(command) {
 			if (command.redirects.some((r) => !r.op.includes("<") && DEVICE.test(r.target))) return true;
 			if (command.program === "dd") return command.args.some((arg) => arg.startsWith("of=") && DEVICE.test(arg.slice(3)));
@@ -56,6 +58,7 @@ const rules: ShellRule[] = [
 	{
 		id: "filesystem/format",
 		reason: "formats or wipes a disk (mkfs, wipefs, fdisk)",
+		when: /mk|wipe|disk|parted|blk/i,
 		test(command) {
 			const p = command.program;
 			if (/^mkfs(?:\.\w+)?$|^mke2fs$|^mkswap$|^wipefs$|^blkdiscard$|^sgdisk$/.test(p)) return true;
@@ -83,6 +86,7 @@ const rules: ShellRule[] = [
 	{
 		id: "filesystem/code-delete",
 		reason: "an interpreter one-liner that deletes files outside temp dirs",
+		when: /py|node|bun|deno|ruby|perl|php/i,
 		test(command, context) {
 			for (const found of command.deletes ?? []) {
 				const path = found.target === undefined ? undefined : context.resolve(found.target);

@@ -7,16 +7,21 @@ const SHELLS = ["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish"];
 const SETUP_PRINTERS =
 	/^\$\((?:ssh-agent|gpg-agent|keychain|direnv|brew|pyenv|rbenv|nodenv|jenv|goenv|conda|starship|zoxide|fnm|mise|rtx|asdf|opam|dircolors|luarocks|thefuck|nvm|volta|atuin|fzf|register-python-argcomplete|kubectl\s+completion|gh\s+completion)(?:\s[^()`;|&]*)?\)$/;
 
+/** For rules that judge only shells, interpreters and what the analyzer reads into: lines naming those are always parsed. */
+const ONLY_NAMED = /(?!)/;
+
 const rules: ShellRule[] = [
 	{
 		id: "shell/computed-program",
 		reason: "runs a program whose name is computed at run time, which cannot be checked",
+		when: /[$`(]/,
 		// `eval "$(ssh-agent -s)"` and its kind: tools whose whole job is printing shell set-up.
 		test: (command) => command.computedProgram && !SETUP_PRINTERS.test(command.program),
 	},
 	{
 		id: "shell/unseen-script",
 		reason: "pipes output it cannot see into a shell or interpreter (like curl … | sh)",
+		when: ONLY_NAMED,
 		test(command) {
 			if (!command.stdinUnknown) return false;
 			const shell = SHELLS.includes(command.program);
@@ -25,6 +30,17 @@ const rules: ShellRule[] = [
 			const named = command.args.some((arg, i) => !/^[-+]/.test(arg) && !/^-[A-Za-z]*o$/.test(command.args[i - 1] ?? ""));
 			const code = command.args.some((arg) => /^-[A-Za-z]*[cerE]$/.test(arg) || arg === "--eval");
 			return (!named || command.args.includes("-")) && !code;
+		},
+	},
+	{
+		id: "shell/unreadable-code",
+		reason: "runs code the guard cannot read",
+		when: ONLY_NAMED,
+		test(command) {
+			if (command.unseen === undefined) return false;
+			// `source <(kubectl completion bash)`: tools whose whole job is printing shell set-up.
+			const sourced = /^(?:source|\.)$/.test(command.program) ? (command.args[0] ?? "").replace(/^<\(/, "$(") : "";
+			return !SETUP_PRINTERS.test(sourced) && `runs code the guard cannot read (${command.unseen})`;
 		},
 	},
 ];
