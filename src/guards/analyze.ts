@@ -7,7 +7,7 @@
  */
 import type { Node, Parser } from "web-tree-sitter";
 import { interpreterOf, oneLinerCode, scanCode } from "./interpreters.ts";
-import type { ShellCommand } from "./types.ts";
+import type { EnvValue, ShellCommand } from "./types.ts";
 import { unwrap } from "./wrappers.ts";
 import { decodeAnsiC, programName, resolveFrom, unescapeDouble } from "./words.ts";
 
@@ -38,6 +38,8 @@ interface Scope {
 	stdinUnknown: boolean;
 	/** Mutable: `cd` in a list changes it for what follows, inside this scope only. */
 	dir: { cwd: string | undefined };
+	/** Mutable like `dir`: variables set by `A=1` or `export A=1`, for the commands that follow. */
+	env: { vars: Record<string, EnvValue> };
 	home: string;
 	scripts: number;
 }
@@ -47,7 +49,7 @@ const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish
 /** Analyzes one command line; throws {@link AnalysisError} for what it cannot read. */
 export function analyzeCommandLine(parser: Parser, source: string, cwd: string, home: string): ShellCommand[] {
 	const analyzer = new Analyzer(parser);
-	analyzer.script(source, { via: [], stdinUnknown: false, dir: { cwd }, home, scripts: 0 });
+	analyzer.script(source, { via: [], stdinUnknown: false, dir: { cwd }, env: { vars: {} }, home, scripts: 0 });
 	return analyzer.commands;
 }
 
@@ -82,7 +84,7 @@ class Analyzer {
 					"parse/error",
 					`cannot parse ${scope.scripts > 0 ? "a script it runs" : "the command"} (${describeError(tree.rootNode, source)}), so it cannot be checked`,
 				);
-			this.walk(tree.rootNode, { ...scope, scripts: scope.scripts + 1 }, 0);
+			this.walk(tree.rootNode, { ...scope, scripts: scope.scripts + 1, env: { vars: { ...scope.env.vars } } }, 0);
 		} finally {
 			tree.delete();
 		}
@@ -103,7 +105,16 @@ class Analyzer {
 			case "subshell":
 			case "command_substitution":
 			case "process_substitution":
-				this.children(node, { ...scope, stdin: undefined, stdinUnknown: false, dir: { ...scope.dir } }, depth);
+				this.children(
+					node,
+					{ ...scope, stdin: undefined, stdinUnknown: false, dir: { ...scope.dir }, env: { vars: { ...scope.env.vars } } },
+					depth,
+				);
+				return;
+			case "variable_assignment":
+			case "variable_assignments":
+			case "declaration_command":
+				this.assign(node, scope, depth);
 				return;
 			case "comment":
 				return;
@@ -123,7 +134,11 @@ class Analyzer {
 			firstInput === undefined ? { text: scope.stdin, unknown: scope.stdinUnknown } : { text: firstInput, unknown: false };
 		for (const stage of stages) {
 			if (!stage) continue;
-			this.walk(stage, { ...scope, stdin: input.text, stdinUnknown: input.unknown, dir: { ...scope.dir } }, depth + 1);
+			this.walk(
+				stage,
+				{ ...scope, stdin: input.text, stdinUnknown: input.unknown, dir: { ...scope.dir }, env: { vars: { ...scope.env.vars } } },
+				depth + 1,
+			);
 			const printed = this.printed(stage);
 			input = printed === undefined ? { unknown: true } : { text: printed, unknown: false };
 		}
@@ -199,16 +214,22 @@ class Analyzer {
 	/** A simple command: its words read as the shell would, then unwrapped. */
 	private command(node: Node, scope: Scope, depth: number, stdin: string | undefined, redirects: ShellCommand["redirects"]): void {
 		const words: Word[] = [];
+		const prefix: Record<string, EnvValue> = {};
 		for (const child of node.namedChildren) {
 			if (!child) continue;
-			if (child.type === "variable_assignment") this.children(child, scope, depth + 1);
-			else if (child.type === "herestring_redirect") stdin = `${this.wordOf(child.namedChildren[0], scope, depth).text}\n`;
+			if (child.type === "variable_assignment") {
+				this.children(child, scope, depth + 1);
+				const name = child.childForFieldName("name")?.text;
+				const value = this.wordOf(child.childForFieldName("value"), null);
+				if (name) prefix[name] = { value: value.text, computed: value.computed };
+			} else if (child.type === "herestring_redirect") stdin = `${this.wordOf(child.namedChildren[0], scope, depth).text}\n`;
 			else if (child.type === "file_redirect") redirects.push(this.redirect(child, scope, depth));
 			else if (child.type === "command_name") words.push(this.wordOf(child.namedChildren[0] ?? child, scope, depth));
 			else words.push(this.wordOf(child, scope, depth));
 		}
 		if (words.length === 0) return;
-		const own = stdin === undefined ? scope : { ...scope, stdin, stdinUnknown: false };
+		const withStdin = stdin === undefined ? scope : { ...scope, stdin, stdinUnknown: false };
+		const own = Object.keys(prefix).length === 0 ? withStdin : { ...withStdin, env: { vars: { ...scope.env.vars, ...prefix } } };
 		this.run(
 			words.map((w) => w.text),
 			words.map((w) => w.computed),
@@ -220,6 +241,7 @@ class Analyzer {
 	/** Unwraps and records one command (argv), following what it runs. */
 	run(argv: string[], computed: boolean[], scope: Scope, redirects: ShellCommand["redirects"] = []): void {
 		const via = [...scope.via];
+		let env = scope.env.vars;
 		for (let rounds = 0; rounds < 32 && argv.length > 0; rounds++) {
 			const computedProgram = computed[0] === true;
 			const program = computedProgram ? (argv[0] as string) : programName(argv[0] as string);
@@ -237,6 +259,7 @@ class Analyzer {
 					stdinUnknown: scope.stdinUnknown,
 					redirects,
 					cwd: scope.dir.cwd,
+					...(Object.keys(env).length > 0 ? { env } : {}),
 					...extra,
 				});
 			};
@@ -293,6 +316,12 @@ class Analyzer {
 				return;
 			}
 			via.push(step.via);
+			// `env A=1 cmd`, `sudo A=1 cmd`: the assignments before the command are its environment.
+			const before = args.slice(0, Math.max(0, args.length - step.argv.length));
+			for (const [at, word] of before.entries()) {
+				const eq = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(word);
+				if (eq) env = { ...env, [eq[1] as string]: { value: word.slice(eq[0].length), computed: argsComputed[at] === true } };
+			}
 			argv = step.argv;
 			computed = step.computed;
 		}
@@ -349,6 +378,19 @@ class Analyzer {
 			return;
 		}
 		record();
+	}
+
+	/** `A=1`, `export A=1 B=2`, `declare -x A=1`: set for what follows in this shell. */
+	private assign(node: Node, scope: Scope, depth: number): void {
+		const assignments = node.type === "variable_assignment" ? [node] : node.namedChildren.filter((c) => c?.type === "variable_assignment");
+		for (const child of assignments) {
+			if (!child) continue;
+			this.children(child, scope, depth + 1);
+			const name = child.childForFieldName("name")?.text;
+			const value = this.wordOf(child.childForFieldName("value"), null);
+			if (name) scope.env.vars[name] = { value: value.text, computed: value.computed };
+		}
+		for (const child of node.namedChildren) if (child && child.type !== "variable_assignment") this.walk(child, scope, depth + 1);
 	}
 
 	/** A word as the shell reads it: quotes removed, escapes applied; expansions kept as written, marked computed. */

@@ -4,12 +4,13 @@ import { AnalysisError, analyzeCommandLine } from "./analyze.ts";
 import { resolveFrom } from "./words.ts";
 import { DEFAULT_PACKS, PACKS, type PackName } from "./packs/index.ts";
 import { loadShellParser } from "./parser.ts";
-import type { RuleContext, RulePack, ShellCommand, ShellDecision, ShellRule } from "./types.ts";
+import type { NestedRun, RuleContext, RulePack, ShellCommand, ShellDecision, ShellRule } from "./types.ts";
+import type { Parser } from "web-tree-sitter";
 
 /** Options of {@link createShellGuard}. */
 export interface ShellGuardOptions {
-	/** The packs to run, by name or as your own; default `["shell", "git", "filesystem"]`. */
-	packs?: ReadonlyArray<PackName | RulePack>;
+	/** The packs to run, by name or as your own; default `["shell", "git", "filesystem"]`; `"all"`: every built-in pack. */
+	packs?: ReadonlyArray<PackName | RulePack> | "all";
 	/** Pack names or rule ids to switch off: `["git"]`, `["git/branch-force-delete"]`. */
 	disable?: readonly string[];
 	/** Paths (relative to the command's directory, or absolute) that may be deleted: `["build", "dist"]`. */
@@ -33,6 +34,11 @@ export interface ShellGuard {
 	/** The rules it runs, in order. */
 	readonly rules: readonly ShellRule[];
 }
+
+/** Where a nested command line runs when the command that runs it has no known directory. */
+const UNKNOWN_CWD = "/\u0000unknown-cwd";
+/** How many command lines packs may find inside others (aliases that call aliases…) before the guard gives up. */
+const MAX_NESTED = 64;
 
 const TEMP_ROOTS = [...new Set(["/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp", tmpdir().replace(/\/+$/, "")])];
 
@@ -83,11 +89,13 @@ function fold(text: string): string {
  */
 export function createShellGuard(options: ShellGuardOptions = {}): ShellGuard {
 	const disabled = new Set(options.disable ?? []);
-	const packs = (options.packs ?? DEFAULT_PACKS).map((pack) => (typeof pack === "string" ? PACKS[pack] : pack));
+	const chosen = options.packs === "all" ? (Object.keys(PACKS) as PackName[]) : (options.packs ?? DEFAULT_PACKS);
+	if (!Array.isArray(chosen)) throw new Error(`createShellGuard: packs must be a list of packs or "all"`);
+	const packs = chosen.map((pack) => (typeof pack === "string" ? PACKS[pack as PackName] : pack));
 	for (const pack of packs) if (!pack) throw new Error(`createShellGuard: unknown pack; packs: ${Object.keys(PACKS).join(", ")}`);
-	const rules = [...packs.filter((pack) => !disabled.has(pack.name)).flatMap((pack) => pack.rules), ...(options.rules ?? [])].filter(
-		(rule) => !disabled.has(rule.id),
-	);
+	const active = packs.filter((pack) => !disabled.has(pack.name));
+	const rules = [...active.flatMap((pack) => pack.rules), ...(options.rules ?? [])].filter((rule) => !disabled.has(rule.id));
+	const nesters = active.filter((pack) => typeof pack.nested === "function");
 	const maxLength = options.maxLength ?? 100_000;
 	const tools = options.tools ?? ["bash"];
 	const home = (process.env.HOME || homedir()).replace(/\/+$/, "") || "/";
@@ -104,12 +112,33 @@ export function createShellGuard(options: ShellGuardOptions = {}): ShellGuard {
 				!related(path, baseCwd) &&
 				!related(path, home),
 			isAllowed: (path) => allowed.some((root) => path === root || path.startsWith(`${root.replace(/\/$/, "")}/`)),
+			project: baseCwd,
 		};
 	};
 
-	const judge = (commands: ShellCommand[], cwd: string): ShellDecision => {
-		for (const command of commands) {
+	/** The commands a pack says a command runs (a git `!alias`, `rebase --exec`), analyzed like the line itself. */
+	const nestedCommands = (parser: Parser, command: ShellCommand, run: NestedRun): ShellCommand[] => {
+		const script = "script" in run ? run.script : run.argv.map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(" ");
+		const found = analyzeCommandLine(parser, script, command.cwd ?? UNKNOWN_CWD, home);
+		return found.map((inner) => ({
+			...inner,
+			via: [...command.via, run.via, ...inner.via],
+			cwd: inner.cwd === UNKNOWN_CWD || inner.cwd?.startsWith(`${UNKNOWN_CWD}/`) ? undefined : inner.cwd,
+			...(command.env || inner.env ? { env: { ...command.env, ...inner.env } } : {}),
+		}));
+	};
+
+	const judge = (parser: Parser, commands: ShellCommand[], cwd: string): ShellDecision => {
+		let expansions = 0;
+		for (let at = 0; at < commands.length; at++) {
+			const command = commands[at] as ShellCommand;
 			const context = contextFor(command, cwd);
+			for (const pack of nesters)
+				for (const run of pack.nested?.(command, context) ?? []) {
+					if (++expansions > MAX_NESTED)
+						throw new AnalysisError("input/too-deep", "command lines run inside others nest too deeply to check");
+					commands.push(...nestedCommands(parser, command, run));
+				}
 			for (const rule of rules) {
 				if (rule.programs && !rule.programs.includes(command.program)) continue;
 				const verdict = rule.test(command, context);
@@ -122,7 +151,7 @@ export function createShellGuard(options: ShellGuardOptions = {}): ShellGuard {
 	const analyse = async (line: string, cwd: string): Promise<ShellDecision> => {
 		const parser = await loadShellParser();
 		try {
-			return judge(analyzeCommandLine(parser, line, cwd, home), cwd);
+			return judge(parser, analyzeCommandLine(parser, line, cwd, home), cwd);
 		} catch (error) {
 			if (!(error instanceof AnalysisError)) throw error;
 			if (error.rule === "parse/error" && options.onParseError === "allow") return { block: false, commands: [] };

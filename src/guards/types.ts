@@ -20,6 +20,17 @@ export interface ShellCommand {
 	deletes?: CodeDelete[];
 	/** The directory it runs in, `cd` followed; `undefined` when that is computed (`cd "$X"`). */
 	cwd: string | undefined;
+	/**
+	 * Variables the line sets that this command may see: `A=1 cmd`, `env A=1 cmd`, and `A=1` or
+	 * `export A=1` earlier in the same shell. A value known only at run time is marked `computed`.
+	 */
+	env?: Readonly<Record<string, EnvValue>>;
+}
+
+/** A variable's value as the line sets it. */
+export interface EnvValue {
+	value: string;
+	computed: boolean;
 }
 
 /** A file-deleting call in interpreter code: `shutil.rmtree('/')` has the target `/`. */
@@ -41,6 +52,8 @@ export interface RuleContext {
 	isTemp(path: string): boolean;
 	/** Whether a path is one the hook allowed (`allowPaths`), or inside one. */
 	isAllowed(path: string): boolean;
+	/** The project: the directory the guard was asked about (`decide`'s `cwd`), before any `cd`. */
+	project?: string;
 }
 
 /** A rule: which commands it blocks and why, in one line. */
@@ -55,12 +68,24 @@ export interface ShellRule {
 	test(command: ShellCommand, context: RuleContext): boolean | string | undefined;
 }
 
+/** A command line (or an argv) a command runs that the analyzer does not unwrap itself: a git `!alias`, `rebase --exec`. */
+export type NestedRun = { via: string; script: string } | { via: string; argv: string[] };
+
 /** A named set of rules a hook switches on or off as one. */
 export interface RulePack {
 	name: string;
 	/** One line for `explain` and the README. */
 	description: string;
 	rules: readonly ShellRule[];
+	/** What the pack guards against, one item a line (data for the docs). */
+	protects?: readonly string[];
+	/** What it deliberately lets through, and why, one item a line (data for the docs). */
+	leavesAlone?: readonly string[];
+	/**
+	 * The command lines a command runs that only this pack knows how to read (a git alias that
+	 * starts with `!`, `git rebase --exec`): the guard analyzes each and judges what it runs too.
+	 */
+	nested?(command: ShellCommand, context: RuleContext): readonly NestedRun[] | undefined;
 }
 
 /** What the guard decided about one command line. */
