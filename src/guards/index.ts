@@ -2,16 +2,26 @@
 export { type ShellGuard, type ShellGuardOptions, createShellGuard } from "./guard.ts";
 export { hasFlag, type OptionSpec, type ParsedOptions, parseOptions } from "./options.ts";
 export {
+	backupPack,
+	ciPack,
 	cloudPack,
 	containersPack,
 	DEFAULT_PACKS,
 	databasesPack,
 	filesystemPack,
 	gitPack,
+	hostingPack,
+	messagingPack,
 	PACKS,
 	type PackName,
+	privilegePack,
+	rsyncPack,
+	searchPack,
+	secretsPack,
 	shellPack,
+	storagePack,
+	windowsPack,
 } from "./packs/index.ts";
 export { gitSubcommand } from "./packs/git.ts";
 export { loadShellParser } from "./parser.ts";
-export type { CodeDelete, RuleContext, RulePack, ShellCommand, ShellDecision, ShellRule } from "./types.ts";
+export type { CodeDelete, EnvValue, NestedRun, RuleContext, RulePack, ShellCommand, ShellDecision, ShellRule } from "./types.ts";

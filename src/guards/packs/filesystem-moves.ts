@@ -213,6 +213,8 @@ export const moveRules: ShellRule[] = [
 		reason: "a delete tool (rimraf, del-cli, trash…) on a path outside temp dirs",
 		test(command, context) {
 			if (!DELETE_TOOLS.has(command.program)) return false;
+			// `del /s /q x` is cmd's del (the `windows` pack judges it), not the del-cli package.
+			if (command.program === "del" && command.args.some((arg) => /^\/[A-Za-z]$/.test(arg))) return false;
 			const options = parseOptions(command.args, { longValue: ["impl", "tmp", "max-retries", "retry-delay", "backoff"] });
 			if (options.long.has("help") || options.long.has("version") || options.short.has("h")) return false;
 			const why = firstUnsafe(command, options.positionals, context);
