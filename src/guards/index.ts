@@ -1,4 +1,5 @@
 /** `xcsh-hooks/guards`: a destructive-command guard that reads the shell, with typed rule packs. */
+export { createFileGuard, type FileDecision, type FileGuard, type FileGuardOptions, filesPack } from "./files.ts";
 export { type ShellGuard, type ShellGuardOptions, createShellGuard } from "./guard.ts";
 export { hasFlag, type OptionSpec, type ParsedOptions, parseOptions } from "./options.ts";
 export {
