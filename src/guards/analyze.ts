@@ -198,7 +198,12 @@ class Analyzer {
 			else this.walk(child, scope, depth + 1);
 		}
 		if (body?.type === "command") this.command(body, scope, depth, stdin, redirects);
-		else if (body) this.walk(body, stdin === undefined ? scope : { ...scope, stdin, stdinUnknown: false }, depth + 1);
+		else if (body) {
+			// `a && b > /dev/sda`, `{ a; b; } > f`: the redirection reaches commands of the body (each, to err on the safe side).
+			const before = this.commands.length;
+			this.walk(body, stdin === undefined ? scope : { ...scope, stdin, stdinUnknown: false }, depth + 1);
+			if (redirects.length > 0) for (const inner of this.commands.slice(before)) inner.redirects = [...inner.redirects, ...redirects];
+		}
 		for (const { node: next, piped } of later) {
 			if (!piped) this.walk(next, scope, depth + 1);
 			else this.pipeline(next.type === "pipeline" ? next.namedChildren : [next], scope, depth, this.printed(node) ?? "");

@@ -10,10 +10,13 @@ import type { GuardCase } from "./corpus/_case.ts";
 import { BYPASS, WRAPPED_HARMLESS } from "./corpus/bypass.ts";
 import { DATA } from "./corpus/data.ts";
 import { EDGE } from "./corpus/edge.ts";
+import { EVERYDAY_ALLOW } from "./corpus/everyday.ts";
+import { GIT_PARSING_ALLOW, GIT_PARSING_BLOCK } from "./corpus/git-parsing.ts";
 import { ISSUE_ALLOW, ISSUE_BLOCK } from "./corpus/issue.ts";
 import { MUST_ALLOW } from "./corpus/must-allow.ts";
 import { MUST_BLOCK } from "./corpus/must-block.ts";
 import { OPT_IN } from "./corpus/opt-in.ts";
+import { WITHOUT_RM_BLOCK } from "./corpus/without-rm.ts";
 
 /** A project directory that is not under a temp dir's rules: the guard treats it as the project. */
 const project = realpathSync(mkdtempSync(join(process.env.HOME ?? "/tmp", "project-")));
@@ -28,6 +31,10 @@ export const CATEGORIES: Record<string, GuardCase[]> = {
 	"data, not code": DATA,
 	"edge cases": EDGE,
 	"opt-in packs": OPT_IN,
+	"git as git reads it: must block": GIT_PARSING_BLOCK,
+	"git as git reads it: must allow": GIT_PARSING_ALLOW,
+	"destruction without rm: must block": WITHOUT_RM_BLOCK,
+	"a normal day: must allow": EVERYDAY_ALLOW,
 };
 
 const guards = new Map<string, ReturnType<typeof createShellGuard>>();

@@ -35,8 +35,14 @@ function codeOf(key: string, value: string | true): string | undefined {
 	return CODE_KEYS.test(key) ? value : undefined;
 }
 
-/** `ext::sh -c rm% -rf% ~` → `sh -c rm -rf ~` (git's `%` escapes). */
-const extCommand = (url: string) => url.slice(5).replace(/%(.)/g, (_, c: string) => (c === " " ? " " : c === "%" ? "%" : ""));
+/** `ext::sh -c rm% -rf% ~` → `'sh' '-c' 'rm -rf ~'`: git splits at spaces, `% ` is a space inside a word, `%%` a `%`. */
+function extCommand(url: string): string {
+	const words = url
+		.slice(5)
+		.split(/(?<!%) /)
+		.map((word) => word.replace(/%(.)/g, (_, c: string) => (c === " " || c === "%" ? c : "")));
+	return words.map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(" ");
+}
 
 /** The command lines a `git …` command runs besides git itself. */
 export function gitNested(command: ShellCommand): NestedRun[] | undefined {
@@ -61,12 +67,21 @@ export function gitNested(command: ShellCommand): NestedRun[] | undefined {
 			for (const given of options.given)
 				if (given.name === "exec" && given.value !== undefined) runs.push({ via: "git rebase --exec", script: given.value });
 			break;
-		case "bisect":
-			if (words[0] === "run" && words.length > 1) runs.push({ via: "git bisect run", argv: words.slice(1) });
+		case "bisect": {
+			// `git bisect run CMD ARGS…`: an argv, options and all.
+			const at = call.args.indexOf("run");
+			if (words[0] === "run" && at + 1 < call.args.length) runs.push({ via: "git bisect run", argv: call.args.slice(at + 1) });
 			break;
+		}
 		case "submodule": {
-			const at = words.indexOf("foreach");
-			if (at >= 0 && words[at + 1] !== undefined) runs.push({ via: "git submodule foreach", script: words.slice(at + 1).join(" ") });
+			const at = call.args.indexOf("foreach");
+			const rest =
+				at < 0
+					? []
+					: call.args
+							.slice(at + 1)
+							.filter((arg, i, all) => !(/^(?:--recursive|-q|--quiet)$/.test(arg) && all.slice(0, i).every((a) => a.startsWith("-"))));
+			if (rest.length > 0) runs.push({ via: "git submodule foreach", script: rest.join(" ") });
 			break;
 		}
 		case "difftool": {

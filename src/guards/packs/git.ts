@@ -178,7 +178,11 @@ const rules: ShellRule[] = [
 			if (call.computedKeys.has("*"))
 				return "a git -c or GIT_CONFIG_* setting known only at run time (it could define an alias or a pager)";
 			for (const key of call.computedKeys)
-				if (/^(?:alias\.|core\.(?:pager|editor|sshcommand|askpass|fsmonitor|hookspath)$|clean\.requireforce$|remote\.)/.test(key))
+				if (
+					/^(?:core\.(?:pager|editor|sshcommand|askpass|fsmonitor)$|clean\.requireforce$|remote\.|pager\.|diff\.|filter\.|credential\.)/.test(
+						key,
+					)
+				)
 					return `git setting ${key} is known only at run time`;
 			return false;
 		},
@@ -198,17 +202,7 @@ const rules: ShellRule[] = [
 				return "git config clean.requireForce false makes git clean delete without -f";
 			if (/^remote\..+\.mirror$/.test(key) && configBool(value) === true) return `git config ${words[0]} true makes git push a mirror push`;
 			if (/^remote\..+\.push$/.test(key) && value.startsWith("+")) return `git config ${words[0]} ${value} makes git push a force push`;
-			if (key === "core.hookspath") return "git config core.hooksPath makes git run hooks the guard cannot read";
 			return false;
-		},
-	},
-	{
-		id: "git/hooks-path",
-		reason: "git runs hooks from a directory the command line picks, which the guard cannot read",
-		programs: ["git"],
-		test(command) {
-			const value = readGit(command).call.config.get("core.hookspath");
-			return typeof value === "string" && value !== "" && value !== "/dev/null";
 		},
 	},
 	{
