@@ -11,6 +11,7 @@ import { BYPASS, WRAPPED_HARMLESS } from "./corpus/bypass.ts";
 import { DATA } from "./corpus/data.ts";
 import { EDGE } from "./corpus/edge.ts";
 import { EVERYDAY_ALLOW } from "./corpus/everyday.ts";
+import { FAMILIES_ALLOW, FAMILIES_BLOCK } from "./corpus/families.ts";
 import { GIT_PARSING_ALLOW, GIT_PARSING_BLOCK } from "./corpus/git-parsing.ts";
 import { ISSUE_ALLOW, ISSUE_BLOCK } from "./corpus/issue.ts";
 import { MUST_ALLOW } from "./corpus/must-allow.ts";
@@ -35,6 +36,8 @@ export const CATEGORIES: Record<string, GuardCase[]> = {
 	"git as git reads it: must allow": GIT_PARSING_ALLOW,
 	"destruction without rm: must block": WITHOUT_RM_BLOCK,
 	"a normal day: must allow": EVERYDAY_ALLOW,
+	"every family, opt-in: blocked with its pack, allowed without": FAMILIES_BLOCK,
+	"every family, opt-in: left alone with its pack on": FAMILIES_ALLOW,
 };
 
 const guards = new Map<string, ReturnType<typeof createShellGuard>>();

@@ -139,7 +139,7 @@ function tarOperands(args: readonly string[]): {
 	return { words: out, remove, listed };
 }
 
-const DELETE_TOOLS = new Set(["rimraf", "del", "del-cli", "trash", "trash-put", "trash-cli", "rm-rf", "premove", "rmrf"]);
+const DELETE_TOOLS = new Set(["rimraf", "del-cli", "trash", "trash-put", "trash-cli", "rm-rf", "premove", "rmrf"]);
 
 export const moveRules: ShellRule[] = [
 	{
@@ -213,8 +213,6 @@ export const moveRules: ShellRule[] = [
 		reason: "a delete tool (rimraf, del-cli, trash…) on a path outside temp dirs",
 		test(command, context) {
 			if (!DELETE_TOOLS.has(command.program)) return false;
-			// `del /s /q x` is cmd's del (the `windows` pack judges it), not the del-cli package.
-			if (command.program === "del" && command.args.some((arg) => /^\/[A-Za-z]$/.test(arg))) return false;
 			const options = parseOptions(command.args, { longValue: ["impl", "tmp", "max-retries", "retry-delay", "backoff"] });
 			if (options.long.has("help") || options.long.has("version") || options.short.has("h")) return false;
 			const why = firstUnsafe(command, options.positionals, context);

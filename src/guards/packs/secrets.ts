@@ -63,7 +63,7 @@ export const secretsPack: RulePack = {
 			"secrets/azure",
 			"deletes or purges Azure Key Vault secrets",
 			["az"],
-			["keyvault( secret| key| certificate)? (delete|purge)"],
+			["keyvault (delete|purge)", "keyvault (secret|key|certificate) (delete|purge)"],
 			{
 				longValue: ["name", "vault-name", "subscription", "resource-group"],
 				shortValue: "ng",

@@ -243,7 +243,7 @@ const rules: ShellRule[] = [
 		if (s.program !== "icacls" && s.program !== "cacls" && s.program !== "xcacls") return false;
 		const text = s.args.join(" ");
 		if (
-			/\/(?:grant|g|e)(?::r)?\b[^/]*\b(?:everyone|\*s-1-1-0|users|\*s-1-5-32-545|authenticated users|\*s-1-5-11|builtin\\users)\b/i.test(
+			/\/(?:grant|g|e)(?::r)?\s[^/]*(?<![\w-])(?:everyone|\*s-1-1-0|users|\*s-1-5-32-545|authenticated users|\*s-1-5-11|builtin\\users)(?![\w-])/i.test(
 				text,
 			)
 		)
