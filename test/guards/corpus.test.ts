@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { createShellGuard, DEFAULT_PACKS } from "../../src/guards/index.ts";
 import type { GuardCase } from "./corpus/_case.ts";
 import { BYPASS, WRAPPED_HARMLESS } from "./corpus/bypass.ts";
+import { BYPASS_35, WRAPPED_HARMLESS_35 } from "./corpus/bypass-35.ts";
 import { DATA } from "./corpus/data.ts";
 import { EDGE } from "./corpus/edge.ts";
 import { EVERYDAY_ALLOW } from "./corpus/everyday.ts";
@@ -38,6 +39,8 @@ export const CATEGORIES: Record<string, GuardCase[]> = {
 	"a normal day: must allow": EVERYDAY_ALLOW,
 	"every family, opt-in: blocked with its pack, allowed without": FAMILIES_BLOCK,
 	"every family, opt-in: left alone with its pack on": FAMILIES_ALLOW,
+	"bypass attempts on issue 35's classes": BYPASS_35,
+	"issue 35's ways around harmless commands": WRAPPED_HARMLESS_35,
 };
 
 const guards = new Map<string, ReturnType<typeof createShellGuard>>();
