@@ -97,28 +97,33 @@ export function createFileGuard(options: FileGuardOptions = {}): FileGuard {
 		if (tool === "read") return { block: false, path: literal };
 		if (!disabled.has("files/write-git") && /(?:^|\/)\.git(?:\/|$)/.test(literal))
 			return { block: true, reason: `${tool} into .git (${raw}): git's own files, hooks included`, rule: "files/write-git", path: literal };
-		const temp = TEMP_ROOTS.some((root) => literal.startsWith(`${root}/`));
+		// A temp dir, unless it is (or holds, or lies in) home or the project, wherever those are.
+		const related = (root: string) => inside(literal, root) || inside(root, literal);
+		const temp = TEMP_ROOTS.some((root) => literal.startsWith(`${root}/`)) && !related(home) && !related(project);
 		if (!disabled.has("files/write-outside") && !inside(literal, project) && !temp)
 			return { block: true, reason: `${tool} outside the project (${literal})`, rule: "files/write-outside", path: literal };
 		return { block: false, path: literal };
 	};
 
+	const safeDecide: FileGuard["decide"] = (tool, path, at) => {
+		try {
+			return decide(tool, path, at);
+		} catch (error) {
+			return {
+				block: true,
+				reason: `the file guard failed (${error instanceof Error ? error.message : String(error)})`,
+				rule: "guard/failure",
+			};
+		}
+	};
+
 	return {
-		decide(tool, path, at) {
-			try {
-				return decide(tool, path, at);
-			} catch (error) {
-				return {
-					block: true,
-					reason: `the file guard failed (${error instanceof Error ? error.message : String(error)})`,
-					rule: "guard/failure",
-				};
-			}
-		},
+		decide: safeDecide,
+		// A plain function, not a method: `pi.on("tool_call", files.handler)` calls it without `this`.
 		async handler(event, ctx) {
 			const tool = (["read", "write", "edit"] as const).find((kind) => kinds[kind].includes(event.toolName));
 			if (!tool) return undefined;
-			const decision = this.decide(tool, event.input.path, { cwd: ctx.cwd });
+			const decision = safeDecide(tool, event.input.path, { cwd: ctx.cwd });
 			return decision.block ? { block: true, reason: `${decision.reason} [${decision.rule}]` } : undefined;
 		},
 	};
