@@ -10,6 +10,10 @@ import { join } from "node:path";
 import { createShellGuard, DEFAULT_PACKS } from "../../src/guards/index.ts";
 import { TEMPLATES } from "../../src/templates/index.ts";
 import { createHookHarness } from "../../src/testing/index.ts";
+import { executablePath, runArgv, useClis } from "../faults/_cli.ts";
+import { privateHome } from "../faults/_fixtures.ts";
+
+useClis();
 
 /** [command, rule that must block it] — blocked by the default packs. */
 const DEFAULT_BLOCK: Array<[string, string]> = [
@@ -136,10 +140,12 @@ const FAMILY_BLOCK_ANY = [
 const HOOK_NAME = "guard";
 
 /** The hook `init --template guard` writes, with `packs` replaced when asked, in a project that resolves xcsh-hooks. */
-function templateHook(packs?: string): { dir: string; hook: string } {
+function templateHook(packs?: string, linked = true): { dir: string; hook: string } {
 	const dir = realpathSync(mkdtempSync(join(process.env.HOME ?? "/tmp", "issue35-")));
-	mkdirSync(join(dir, "node_modules"));
-	symlinkSync(join(import.meta.dir, "..", ".."), join(dir, "node_modules", "xcsh-hooks"));
+	if (linked) {
+		mkdirSync(join(dir, "node_modules"));
+		symlinkSync(join(import.meta.dir, "..", ".."), join(dir, "node_modules", "xcsh-hooks"));
+	}
 	const [file] = TEMPLATES.guard.files(HOOK_NAME).filter((f) => f.role === "hook");
 	if (!file) throw new Error("the guard template has no hook file");
 	let content = file.content;
@@ -195,6 +201,44 @@ describe("issue 35's examples for the packs", () => {
 	test('every family, through createShellGuard({ packs: "all" })', async () => {
 		expect(await direct(true, families)).toEqual([]);
 	});
+	test("the default packs, through `emit tool_call` and `bridge claude` of the compiled executable", async () => {
+		// No node_modules: the executable serves xcsh-hooks/guards (and the parser's WASM) from inside itself.
+		const { dir, hook } = templateHook(undefined, false);
+		const home = privateHome({ server: false });
+		const wrong: string[] = [];
+		for (const [command, rule] of defaults) {
+			const data = JSON.stringify({ toolName: "bash", input: { command } });
+			const emit = await runArgv([executablePath(), "emit", "tool_call", "--no-discovery", "--hook", hook, "--data", data], {
+				cwd: dir,
+				home,
+				timeoutMs: 20_000,
+			});
+			const result = JSON.parse(emit.stdout || "{}").result;
+			if (emit.code !== (rule ? 2 : 0) || Boolean(result?.block) !== Boolean(rule))
+				wrong.push(`emit ${command}: exit ${emit.code} ${emit.stderr.trim()}`);
+			else if (rule && !String(result.reason).includes(`[${rule}]`)) wrong.push(`emit ${command}: ${result.reason}`);
+			const payload = JSON.stringify({
+				session_id: "s35",
+				hook_event_name: "PreToolUse",
+				tool_name: "Bash",
+				tool_input: { command },
+				cwd: dir,
+			});
+			const bridge = await runArgv([executablePath(), "bridge", "claude", "--no-discovery", "--hook", hook], {
+				cwd: dir,
+				home,
+				stdin: payload,
+				timeoutMs: 20_000,
+			});
+			const answer = bridge.stdout.trim() ? JSON.parse(bridge.stdout) : {};
+			const denied = answer.hookSpecificOutput?.permissionDecision === "deny";
+			if (bridge.code !== 0 || denied !== Boolean(rule))
+				wrong.push(`bridge ${command}: exit ${bridge.code} ${bridge.stdout.trim()} ${bridge.stderr.trim()}`);
+			else if (rule && !String(answer.hookSpecificOutput.permissionDecisionReason).includes(`[${rule}]`))
+				wrong.push(`bridge ${command}: ${bridge.stdout}`);
+		}
+		expect(wrong).toEqual([]);
+	}, 120_000);
 	test("the families stay off by default", async () => {
 		expect(
 			await direct(
