@@ -20,7 +20,7 @@ const DEFAULT_BLOCK: Array<[string, string]> = [
 	["git reset --har", "git/reset-hard"],
 	["git clean --forc", "git/clean-force"],
 	["git checkout --forc", "git/checkout-worktree"],
-	["git checkout HEAD file.txt", "git/checkout-worktree"],
+	["git checkout HEAD file.txt", "git/checkout-worktree-paths"],
 	["git -c alias.x='reset --hard' x", "git/reset-hard"],
 	["git -c alias.x='!rm -rf ~' x", "filesystem/recursive-delete"],
 	["GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0='reset --hard' git x", "git/reset-hard"],

@@ -47,15 +47,48 @@ function wholeTree(path: string, context: RuleContext): boolean {
 	return resolved === root || root.startsWith(`${resolved === "/" ? "" : resolved}/`);
 }
 
-/** What a discard of `paths` says: the whole tree, or the named paths (a call to ask about). */
-function discard(what: string, paths: readonly string[], context: RuleContext): string {
-	return paths.some((path) => wholeTree(path, context))
-		? `${what} of the whole tree discards every uncommitted change`
-		: `${what} discards the uncommitted changes of ${paths.slice(0, 3).join(" ")}`;
-}
-
 /** A single word after `git checkout`: a path rather than a branch (`src/app.ts`, `.env`, `./x`, `.`). */
 const LOOKS_LIKE_PATH = /^(?:\.{1,2}(?:\/.*)?|\/.*|:.*|.*[*?[].*|.*\.[A-Za-z][A-Za-z0-9]{0,7}|(?:.*\/)?\.[^/]+)$/;
+
+/** What a command throws away: the whole tree (a reason), or named paths (a reason: a call a person could be asked about). */
+type Discards = { tree?: string | undefined; paths?: string | undefined } | undefined;
+
+/** A discard of `paths`, as one of the two kinds. */
+function split(what: string, paths: readonly string[], context: RuleContext): Discards {
+	if (paths.length === 0) return undefined;
+	if (paths.some((path) => wholeTree(path, context))) return { tree: `${what} of the whole tree discards every uncommitted change` };
+	return { paths: `${what} discards the uncommitted changes of ${paths.slice(0, 3).join(" ")}` };
+}
+
+function checkoutDiscards(o: GitOptions, context: RuleContext): Discards {
+	if (isSet(o, "force")) return { tree: "git checkout --force discards uncommitted changes" };
+	if (isSet(o, "patch")) return undefined;
+	if (optionValue(o, "pathspec-from-file") !== undefined) return { tree: "git checkout --pathspec-from-file discards uncommitted changes" };
+	if (o.paths !== undefined) return split("git checkout", o.paths, context);
+	if (isSet(o, "b", "B", "orphan")) return undefined;
+	if (o.positionals.length >= 2) return split("git checkout", o.positionals.slice(1), context);
+	return split(
+		"git checkout",
+		o.positionals.filter((p) => LOOKS_LIKE_PATH.test(p) && !/^v?\d+(?:\.\d+)+$/.test(p)),
+		context,
+	);
+}
+
+function restoreDiscards(o: GitOptions, context: RuleContext): Discards {
+	if (isSet(o, "patch") || (isSet(o, "staged") && !isSet(o, "worktree"))) return undefined;
+	const paths = [...o.positionals, ...(o.paths ?? [])];
+	return split("git restore", paths.length > 0 ? paths : ["."], context);
+}
+
+function rmDiscards(o: GitOptions, context: RuleContext): Discards {
+	if (isSet(o, "cached", "dry-run")) return undefined;
+	const paths = [...o.positionals, ...(o.paths ?? [])];
+	if (isSet(o, "r") && paths.some((path) => wholeTree(path, context)))
+		return { tree: "git rm -r of the whole tree deletes every tracked file" };
+	return isSet(o, "force") && paths.length > 0
+		? { paths: `git rm --force discards the uncommitted changes of ${paths.slice(0, 3).join(" ")}` }
+		: undefined;
+}
 
 const rules: ShellRule[] = [
 	gitRule("reset-hard", "git reset --hard discards uncommitted changes", ["reset"], (o) =>
@@ -68,24 +101,30 @@ const rules: ShellRule[] = [
 			configBool(call.config.get("clean.requireforce")) === false && "git clean deletes untracked files when clean.requireForce is false"
 		);
 	}),
-	gitRule("checkout-worktree", "git checkout of paths discards uncommitted changes", ["checkout"], (o, _call, context) => {
-		if (isSet(o, "force")) return "git checkout --force discards uncommitted changes";
-		if (isSet(o, "patch")) return false;
-		if (optionValue(o, "pathspec-from-file") !== undefined) return "git checkout --pathspec-from-file discards uncommitted changes";
-		const creates = isSet(o, "b", "B", "orphan");
-		let paths: string[];
-		if (o.paths !== undefined) paths = o.paths;
-		else if (creates) paths = [];
-		else if (o.positionals.length >= 2) paths = o.positionals.slice(1);
-		else paths = o.positionals.filter((p) => LOOKS_LIKE_PATH.test(p) && !/^v?\d+(?:\.\d+)+$/.test(p));
-		return paths.length > 0 && discard("git checkout", paths, context);
-	}),
-	gitRule("restore-worktree", "git restore discards uncommitted changes in the worktree", ["restore"], (o, _call, context) => {
-		if (isSet(o, "patch")) return false;
-		if (isSet(o, "staged") && !isSet(o, "worktree")) return false;
-		const paths = [...o.positionals, ...(o.paths ?? [])];
-		return discard("git restore", paths.length > 0 ? paths : ["."], context);
-	}),
+	gitRule(
+		"checkout-worktree",
+		"git checkout of the whole tree discards uncommitted changes",
+		["checkout"],
+		(o, _call, context) => checkoutDiscards(o, context)?.tree,
+	),
+	gitRule(
+		"checkout-worktree-paths",
+		"git checkout of named paths discards their uncommitted changes",
+		["checkout"],
+		(o, _call, context) => checkoutDiscards(o, context)?.paths,
+	),
+	gitRule(
+		"restore-worktree",
+		"git restore of the whole tree discards uncommitted changes",
+		["restore"],
+		(o, _call, context) => restoreDiscards(o, context)?.tree,
+	),
+	gitRule(
+		"restore-worktree-paths",
+		"git restore of named paths discards their uncommitted changes",
+		["restore"],
+		(o, _call, context) => restoreDiscards(o, context)?.paths,
+	),
 	gitRule("switch-discard", "git switch --discard-changes throws away uncommitted changes", ["switch"], (o) =>
 		isSet(o, "force", "discard-changes"),
 	),
@@ -147,12 +186,18 @@ const rules: ShellRule[] = [
 		["worktree"],
 		(o) => o.positionals[0] === "remove" && isSet(o, "force"),
 	),
-	gitRule("rm-worktree", "git rm deletes files from the worktree", ["rm"], (o, _call, context) => {
-		if (isSet(o, "cached", "dry-run")) return false;
-		const paths = [...o.positionals, ...(o.paths ?? [])];
-		if (isSet(o, "r") && paths.some((path) => wholeTree(path, context))) return "git rm -r of the whole tree deletes every tracked file";
-		return isSet(o, "force") && paths.length > 0 && `git rm --force discards the uncommitted changes of ${paths.slice(0, 3).join(" ")}`;
-	}),
+	gitRule(
+		"rm-worktree",
+		"git rm -r of the whole tree deletes every tracked file",
+		["rm"],
+		(o, _call, context) => rmDiscards(o, context)?.tree,
+	),
+	gitRule(
+		"rm-worktree-paths",
+		"git rm --force discards the uncommitted changes of the files it removes",
+		["rm"],
+		(o, _call, context) => rmDiscards(o, context)?.paths,
+	),
 	gitRule(
 		"read-tree-reset",
 		"git read-tree --reset -u overwrites the worktree, discarding uncommitted changes",

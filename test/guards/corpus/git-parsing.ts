@@ -53,21 +53,24 @@ export const GIT_PARSING_BLOCK: GuardCase[] = [
 		"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=clean.requireForce GIT_CONFIG_VALUE_0=false git clean -d",
 		"GIT_CONFIG_PARAMETERS=\"'clean.requireForce'='off'\" git clean -xd",
 	]),
-	...blocks("git/checkout-worktree", [
-		"git checkout --forc",
-		"git checkout --f main",
+	...blocks("git/checkout-worktree-paths", [
 		"git checkout HEAD file.txt",
 		"git checkout HEAD src/app.ts src/lib.ts",
 		"git checkout main README.md",
 		"git checkout src/app.ts",
 		"git checkout .env",
+	]),
+	...blocks("git/checkout-worktree", [
+		"git checkout --forc",
+		"git checkout --f main",
 		"git checkout ./",
 		"git checkout -- '*.ts'",
 		"git checkout HEAD -- :/",
 		"git checkout --pathspec-from-file=list.txt",
 		"git -c alias.co=checkout co -- .",
 	]),
-	...blocks("git/restore-worktree", ["git restore --sour=HEAD src", "git restore -SW .", "git restore --staged --worktree src/app.ts"]),
+	...blocks("git/restore-worktree", ["git restore -SW ."]),
+	...blocks("git/restore-worktree-paths", ["git restore --sour=HEAD src", "git restore --staged --worktree src/app.ts"]),
 	...blocks("git/force-push", [
 		"git push --force-with-lease --force",
 		"git push --force-with-lease origin main --force",
@@ -98,6 +101,7 @@ export const GIT_PARSING_BLOCK: GuardCase[] = [
 		"git reflog expire --expire=now --all",
 		"git -c alias.nuke=filter-branch nuke",
 	]),
+	...blocks("git/rm-worktree-paths", ["git rm -f src/app.ts", "git rm --force notes.md"]),
 	...blocks("git/rm-worktree", [
 		"git rm -rf .",
 		"git rm -r .",
@@ -105,8 +109,6 @@ export const GIT_PARSING_BLOCK: GuardCase[] = [
 		"git rm -r ':/'",
 		"git rm -r '*'",
 		"git rm -rf --quiet .",
-		"git rm -f src/app.ts",
-		"git rm --force notes.md",
 	]),
 	...blocks("git/read-tree-reset", ["git read-tree --reset -u HEAD", "git read-tree -u --reset HEAD", "git read-tree --res -u HEAD"]),
 	...blocks("git/checkout-index-force", [

@@ -99,8 +99,10 @@ export const WITHOUT_RM_BLOCK: GuardCase[] = [
 	...blocks("git/rm-worktree", ["git rm -rf .", "git rm -r :/", "git -C . rm -r -f ."]),
 	...blocks("git/read-tree-reset", ["git read-tree --reset -u HEAD"]),
 	...blocks("git/checkout-index-force", ["git checkout-index -a -f", "git checkout-index -f -a --prefix=./"]),
-	...blocks("git/checkout-worktree", ["git checkout HEAD file.txt", "git checkout -- .", "git checkout HEAD~1 src/app.ts"]),
-	...blocks("git/restore-worktree", ["git restore .", "git restore src/app.ts", "git restore --source=HEAD~3 :/"]),
+	...blocks("git/checkout-worktree", ["git checkout -- ."]),
+	...blocks("git/checkout-worktree-paths", ["git checkout HEAD file.txt", "git checkout HEAD~1 src/app.ts"]),
+	...blocks("git/restore-worktree", ["git restore .", "git restore --source=HEAD~3 :/"]),
+	...blocks("git/restore-worktree-paths", ["git restore src/app.ts"]),
 	...blocks("filesystem/device-write", [
 		"dd if=img of=/dev/./sda",
 		"dd if=img of=//dev/sda",
