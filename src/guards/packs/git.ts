@@ -90,6 +90,55 @@ function rmDiscards(o: GitOptions, context: RuleContext): Discards {
 		: undefined;
 }
 
+/** Branches many people share: a force push to one of them is never a call to wave through. */
+const SHARED_BRANCH = /^(?:main|master|trunk|develop|development|dev|release.*|prod|production|staging|stable|gh-pages|HEAD)$/;
+
+/**
+ * Whether a push forces, and why; `branches` when every ref it forces is named and none is shared
+ * (`git push -f origin feature/x`): the kind of call a person could be asked about.
+ */
+function forcePush(o: GitOptions, call: GitCall): { reason: string; branches?: string | undefined } | undefined {
+	if (isSet(o, "dry-run")) return undefined;
+	const refspecs = [...o.positionals, ...(o.paths ?? [])].slice(1);
+	const named = (plus: boolean) => {
+		const forced = refspecs
+			.filter((r) => !plus || r.startsWith("+"))
+			.map(
+				(r) =>
+					r
+						.replace(/^\+/, "")
+						.split(":")
+						.at(-1)
+						?.replace(/^refs\/heads\//, "") ?? "",
+			);
+		return forced.length > 0 && forced.every((b) => b !== "" && !/[*]/.test(b) && !SHARED_BRANCH.test(b) && !b.startsWith("refs/"))
+			? forced.join(" ")
+			: undefined;
+	};
+	// `--force` (the last of `--force`/`--no-force`) defeats a lease, whatever their order; so does a `+refspec`.
+	if (isSet(o, "force")) {
+		const reason = isSet(o, "force-with-lease")
+			? "git push --force overrides --force-with-lease: an unconditional force push"
+			: "a force push without --force-with-lease can overwrite others' commits";
+		return { reason, branches: isSet(o, "all", "branches", "tags", "mirror") ? undefined : named(false) };
+	}
+	if (isSet(o, "mirror")) return { reason: "git push --mirror overwrites and deletes remote refs" };
+	if (refspecs.some((p) => p.startsWith("+"))) {
+		const reason = isSet(o, "force-with-lease")
+			? "a +refspec force-pushes even with --force-with-lease (the + overrides the lease)"
+			: "a +refspec force-pushes without --force-with-lease";
+		return { reason, branches: named(true) };
+	}
+	if (refspecs.length > 0 || isSet(o, "all", "branches", "tags")) return undefined;
+	for (const [key, value] of call.config) {
+		if (/^remote\..+\.mirror$/.test(key) && configBool(value) === true)
+			return { reason: `git push mirrors (${key} is true): it overwrites and deletes remote refs` };
+		if (/^remote\..+\.push$/.test(key) && typeof value === "string" && value.startsWith("+"))
+			return { reason: `git push force-pushes the refspec ${key} gives (${value})` };
+	}
+	return undefined;
+}
+
 const rules: ShellRule[] = [
 	gitRule("reset-hard", "git reset --hard discards uncommitted changes", ["reset"], (o) =>
 		isSet(o, "hard") ? true : isSet(o, "merge") && "git reset --merge discards changes it cannot keep",
@@ -129,27 +178,18 @@ const rules: ShellRule[] = [
 		isSet(o, "force", "discard-changes"),
 	),
 	gitRule("force-push", "a force push can overwrite others' commits", ["push"], (o, call) => {
-		if (isSet(o, "dry-run")) return false;
-		// `--force` (the last of `--force`/`--no-force`) defeats a lease, whatever their order; so does a `+refspec`.
-		if (isSet(o, "force"))
-			return isSet(o, "force-with-lease")
-				? "git push --force overrides --force-with-lease: an unconditional force push"
-				: "a force push without --force-with-lease can overwrite others' commits";
-		if (isSet(o, "mirror")) return "git push --mirror overwrites and deletes remote refs";
-		const refspecs = [...o.positionals, ...(o.paths ?? [])].slice(1);
-		if (refspecs.some((p) => p.startsWith("+")))
-			return isSet(o, "force-with-lease")
-				? "a +refspec force-pushes even with --force-with-lease (the + overrides the lease)"
-				: "a +refspec force-pushes without --force-with-lease";
-		if (refspecs.length > 0 || isSet(o, "all", "branches", "tags")) return false;
-		for (const [key, value] of call.config) {
-			if (/^remote\..+\.mirror$/.test(key) && configBool(value) === true)
-				return `git push mirrors (${key} is true): it overwrites and deletes remote refs`;
-			if (/^remote\..+\.push$/.test(key) && typeof value === "string" && value.startsWith("+"))
-				return `git push force-pushes the refspec ${key} gives (${value})`;
-		}
-		return false;
+		const found = forcePush(o, call);
+		return found && !found.branches ? found.reason : false;
 	}),
+	gitRule(
+		"force-push-branch",
+		"a force push to a named branch other than a shared one (main, master, develop, release…)",
+		["push"],
+		(o, call) => {
+			const found = forcePush(o, call);
+			return found?.branches ? `${found.reason} (to ${found.branches})` : false;
+		},
+	),
 	gitRule("push-delete", "git push deletes a remote branch or tag", ["push"], (o) => {
 		if (isSet(o, "dry-run")) return false;
 		return isSet(o, "delete", "prune") || o.positionals.slice(1).some((p) => p.startsWith(":") && p.length > 1);

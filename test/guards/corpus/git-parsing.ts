@@ -88,6 +88,13 @@ export const GIT_PARSING_BLOCK: GuardCase[] = [
 		"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=remote.origin.mirror GIT_CONFIG_VALUE_0=true git push",
 		"git -c alias.pf='push --force' pf",
 	]),
+	...blocks("git/force-push-branch", [
+		"git push -f origin feature/login",
+		"git push --force origin HEAD:fix-123",
+		"git push origin +topic",
+		"git push --force-with-lease origin +wip/parser",
+		"git -C app push -f origin feature/x",
+	]),
 	...blocks("git/push-delete", ["git push --del origin feature", "git push --pru origin", "git push origin --delete v1.0"]),
 	...blocks("git/branch-force-delete", [
 		"git branch --forc -d old",
