@@ -46,6 +46,14 @@ interface Scope {
 
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "busybox"]);
 
+/** A scope for a subshell or a pipeline stage: its own directory and variables, changed there only. */
+const fork = (scope: Scope, extra: Partial<Scope>): Scope => ({
+	...scope,
+	dir: { ...scope.dir },
+	env: { vars: { ...scope.env.vars } },
+	...extra,
+});
+
 /** Analyzes one command line; throws {@link AnalysisError} for what it cannot read. */
 export function analyzeCommandLine(parser: Parser, source: string, cwd: string, home: string): ShellCommand[] {
 	const analyzer = new Analyzer(parser);
@@ -105,11 +113,7 @@ class Analyzer {
 			case "subshell":
 			case "command_substitution":
 			case "process_substitution":
-				this.children(
-					node,
-					{ ...scope, stdin: undefined, stdinUnknown: false, dir: { ...scope.dir }, env: { vars: { ...scope.env.vars } } },
-					depth,
-				);
+				this.children(node, fork(scope, { stdin: undefined, stdinUnknown: false }), depth);
 				return;
 			case "variable_assignment":
 			case "variable_assignments":
@@ -134,11 +138,7 @@ class Analyzer {
 			firstInput === undefined ? { text: scope.stdin, unknown: scope.stdinUnknown } : { text: firstInput, unknown: false };
 		for (const stage of stages) {
 			if (!stage) continue;
-			this.walk(
-				stage,
-				{ ...scope, stdin: input.text, stdinUnknown: input.unknown, dir: { ...scope.dir }, env: { vars: { ...scope.env.vars } } },
-				depth + 1,
-			);
+			this.walk(stage, fork(scope, { stdin: input.text, stdinUnknown: input.unknown }), depth + 1);
 			const printed = this.printed(stage);
 			input = printed === undefined ? { unknown: true } : { text: printed, unknown: false };
 		}
@@ -222,12 +222,8 @@ class Analyzer {
 		const prefix: Record<string, EnvValue> = {};
 		for (const child of node.namedChildren) {
 			if (!child) continue;
-			if (child.type === "variable_assignment") {
-				this.children(child, scope, depth + 1);
-				const name = child.childForFieldName("name")?.text;
-				const value = this.wordOf(child.childForFieldName("value"), null);
-				if (name) prefix[name] = { value: value.text, computed: value.computed };
-			} else if (child.type === "herestring_redirect") stdin = `${this.wordOf(child.namedChildren[0], scope, depth).text}\n`;
+			if (child.type === "variable_assignment") this.assignment(child, scope, depth, prefix);
+			else if (child.type === "herestring_redirect") stdin = `${this.wordOf(child.namedChildren[0], scope, depth).text}\n`;
 			else if (child.type === "file_redirect") redirects.push(this.redirect(child, scope, depth));
 			else if (child.type === "command_name") words.push(this.wordOf(child.namedChildren[0] ?? child, scope, depth));
 			else words.push(this.wordOf(child, scope, depth));
@@ -387,15 +383,17 @@ class Analyzer {
 
 	/** `A=1`, `export A=1 B=2`, `declare -x A=1`: set for what follows in this shell. */
 	private assign(node: Node, scope: Scope, depth: number): void {
-		const assignments = node.type === "variable_assignment" ? [node] : node.namedChildren.filter((c) => c?.type === "variable_assignment");
-		for (const child of assignments) {
-			if (!child) continue;
-			this.children(child, scope, depth + 1);
-			const name = child.childForFieldName("name")?.text;
-			const value = this.wordOf(child.childForFieldName("value"), null);
-			if (name) scope.env.vars[name] = { value: value.text, computed: value.computed };
-		}
-		for (const child of node.namedChildren) if (child && child.type !== "variable_assignment") this.walk(child, scope, depth + 1);
+		for (const child of node.type === "variable_assignment" ? [node] : node.namedChildren)
+			if (child?.type === "variable_assignment") this.assignment(child, scope, depth, scope.env.vars);
+			else if (child) this.walk(child, scope, depth + 1);
+	}
+
+	/** One `NAME=value`, recorded in `into` (what runs in its value is walked). */
+	private assignment(node: Node, scope: Scope, depth: number, into: Record<string, EnvValue>): void {
+		this.children(node, scope, depth + 1);
+		const name = node.childForFieldName("name")?.text;
+		const value = this.wordOf(node.childForFieldName("value"), null);
+		if (name) into[name] = { value: value.text, computed: value.computed };
 	}
 
 	/** A word as the shell reads it: quotes removed, escapes applied; expansions kept as written, marked computed. */
