@@ -8,7 +8,7 @@ import { parseOptions } from "../options.ts";
 import type { RuleContext, ShellCommand, ShellRule } from "../types.ts";
 
 /** Device files that are no disk: writing them loses nothing. */
-const HARMLESS = /^\/dev\/(?:null|zero|full|random|urandom|tty\d*|console|ptmx|stdin|stdout|stderr|fd\/.*|pts\/.*|shm\/.*)$/;
+const HARMLESS = /^\/dev\/(?:null|zero|full|random|urandom|tty\w*|console|ptmx|kmsg|stdin|stdout|stderr|fd\/.*|pts\/.*|shm\/.*)$/;
 
 /** Names of disks and partitions, for a relative target whose directory is unknown. */
 const DISK_NAME = /^(?:sd[a-z]+|hd[a-z]+|vd[a-z]+|xvd[a-z]+|nvme\d|mmcblk\d|disk\d|rdisk\d|md\d|dm-\d|loop\d|nbd\d|sr\d|zd\d|mtdblock\d)/;

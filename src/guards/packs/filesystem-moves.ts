@@ -234,6 +234,8 @@ export function runnerRuns(command: ShellCommand): NestedRun[] | undefined {
 	let args = command.args;
 	let via = p;
 	if (p === "shx") return args.length > 0 ? [{ via: "shx", argv: args }] : undefined;
+	// `yarn rimraf x`, `pnpm rimraf x`: both run a package's program when no script has that name.
+	if ((p === "yarn" || p === "pnpm") && DELETE_TOOLS.has(args[0] ?? "")) return [{ via: p, argv: args }];
 	if (p === "npm" && (args[0] === "exec" || args[0] === "x")) [via, args] = [`npm ${args[0]}`, args.slice(1)];
 	else if (p === "pnpm" && (args[0] === "dlx" || args[0] === "exec" || args[0] === "x")) [via, args] = [`pnpm ${args[0]}`, args.slice(1)];
 	else if (p === "yarn" && (args[0] === "dlx" || args[0] === "exec")) [via, args] = [`yarn ${args[0]}`, args.slice(1)];

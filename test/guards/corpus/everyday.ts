@@ -69,6 +69,8 @@ export const EVERYDAY_ALLOW: GuardCase[] = allows([
 	"tee /dev/null < log",
 	"cat data > /dev/shm/cache",
 	"echo 1 > /dev/fd/3",
+	"echo AT > /dev/ttyUSB0",
+	"yarn rimraf dist",
 	"mv a.txt b.txt",
 	"mv src/old.ts src/new.ts",
 	"mv *.log logs/",

@@ -88,6 +88,8 @@ export const WITHOUT_RM_BLOCK: GuardCase[] = [
 		"del-cli ~/Documents",
 		"trash-put ~",
 		"sudo npx rimraf /",
+		"yarn rimraf ~",
+		"pnpm rimraf .",
 	]),
 	...blocks("filesystem/recursive-delete", [
 		"npx shx rm -rf ~",
