@@ -50,5 +50,22 @@ test("xcsh-hooks/guards exports the shell guard, its packs and the typed rule he
 		"loadShellParser",
 	])
 		expect(typeof (guards as Record<string, unknown>)[name]).not.toBe("undefined");
-	expect(Object.keys(guards.PACKS).sort()).toEqual(["cloud", "containers", "databases", "filesystem", "git", "shell"]);
+	expect(Object.keys(guards.PACKS).sort()).toEqual([
+		"backup",
+		"ci",
+		"cloud",
+		"containers",
+		"databases",
+		"filesystem",
+		"git",
+		"hosting",
+		"messaging",
+		"privilege",
+		"rsync",
+		"search",
+		"secrets",
+		"shell",
+		"storage",
+		"windows",
+	]);
 });

@@ -289,7 +289,12 @@ export class Analyzer {
 		}
 		const own = stdin === undefined ? scope : { ...scope, stdin: stdin.text, stdinUnknown: stdin.text === undefined };
 		if (body?.type === "command") this.command(body, own, depth, undefined, redirects);
-		else if (body) this.walk(body, own, depth + 1);
+		else if (body) {
+			// `a && b > /dev/sda`, `{ a; b; } > f`: the redirection reaches every command of the body (to err on the safe side).
+			const before = this.commands.length;
+			this.walk(body, own, depth + 1);
+			if (redirects.length > 0) for (const inner of this.commands.slice(before)) inner.redirects = [...inner.redirects, ...redirects];
+		}
 		for (const { node: next, piped } of later) {
 			if (!piped) this.walk(next, scope, depth + 1);
 			else this.pipeline(next.type === "pipeline" ? next.namedChildren : [next], scope, depth, this.printed(node) ?? "");

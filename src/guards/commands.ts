@@ -13,7 +13,7 @@ import { fullOptions } from "./program-options.ts";
 import { type CwdChange, unwrap } from "./runners.ts";
 import { cdTargets, copyDirs, type Dir, type Dirs, distinct, move, type Var } from "./scope.ts";
 import { SHELLS, STDIN_FILES, shellInput } from "./shells.ts";
-import type { ShellCommand } from "./types.ts";
+import type { EnvValue, ShellCommand } from "./types.ts";
 import { programName, resolveFrom } from "./words.ts";
 
 /** What flows into a command: its wrappers, its standard input, the directories it may run in, the line's variables. */
@@ -52,6 +52,24 @@ const SETS_VARIABLES = new Set([
 /** Runners after which the program still runs in this shell, so its `cd` moves the line. */
 const IN_SHELL = new Set(["command", "builtin", "time", "exec"]);
 
+/**
+ * The variables a command may see (`ShellCommand.env`): those the line set (unexported ones too: a
+ * guard errs on the side of seeing them) and `NAME=value` words given to it, later ones winning.
+ * A value holding an expansion is `computed`.
+ */
+function visibleEnv(vars: ReadonlyMap<string, Var>, assigned: readonly string[]): Record<string, EnvValue> | undefined {
+	if (vars.size === 0 && assigned.length === 0) return undefined;
+	const env: Record<string, EnvValue> = {};
+	for (const [name, value] of vars) env[name] = { value: value.text, computed: value.computed };
+	for (const word of assigned) {
+		const at = word.indexOf("=");
+		if (at <= 0) continue;
+		const value = word.slice(at + 1);
+		env[word.slice(0, at)] = { value, computed: /[$`]/.test(value) };
+	}
+	return env;
+}
+
 /** Unwraps and records one command (argv), following what it runs. */
 export function runCommand(
 	analyzer: Analyzer,
@@ -70,6 +88,7 @@ export function runCommand(
 		const args = fullOptions(program, argv.slice(1));
 		const argsComputed = computed.slice(1);
 		const here = scope;
+		const env = visibleEnv(here.vars, assigned);
 		const record = (extra: Partial<ShellCommand> = {}) => {
 			for (const cwd of distinct([...here.dirs.now])) {
 				if (analyzer.commands.length >= MAX_COMMANDS) throw new AnalysisError("input/too-many", "too many commands to check");
@@ -83,6 +102,7 @@ export function runCommand(
 					stdinUnknown: here.stdinUnknown,
 					redirects,
 					cwd,
+					...(env ? { env } : {}),
 					...extra,
 				});
 			}

@@ -6,7 +6,9 @@ import { DEFAULT_PACKS, PACKS, type PackName } from "./packs/index.ts";
 import { loadShellParser } from "./parser.ts";
 import { observed, report } from "./observe.ts";
 import { prescanFor } from "./prescan.ts";
+import type { Parser } from "web-tree-sitter";
 import type {
+	NestedRun,
 	RuleAnswer,
 	RuleContext,
 	RuleMatch,
@@ -21,8 +23,8 @@ import type {
 
 /** Options of {@link createShellGuard}. */
 export interface ShellGuardOptions {
-	/** The packs to run, by name or as your own; default `["shell", "git", "filesystem"]`. */
-	packs?: ReadonlyArray<PackName | RulePack>;
+	/** The packs to run, by name or as your own; default `["shell", "git", "filesystem"]`; `"all"`: every built-in pack. */
+	packs?: ReadonlyArray<PackName | RulePack> | "all";
 	/** Pack names or rule ids to switch off: `["git"]`, `["git/branch-force-delete"]`. */
 	disable?: readonly string[];
 	/** Paths (relative to the command's directory, or absolute) that may be deleted: `["build", "dist"]`. */
@@ -79,6 +81,11 @@ function answerOf(rule: ShellRule, result: ReturnType<ShellRule["test"]>): { ver
 	return { verdict: rule.verdict === "ask" ? "ask" : "block", reason: typeof result === "string" ? result : rule.reason };
 }
 
+/** Where a nested command line runs when the command that runs it has no known directory. */
+const UNKNOWN_CWD = "/\u0000unknown-cwd";
+/** How many command lines packs may find inside others (aliases that call aliases…) before the guard gives up. */
+const MAX_NESTED = 64;
+
 const TEMP_ROOTS = [...new Set(["/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp", tmpdir().replace(/\/+$/, "")])];
 
 /** Whether one path is the other or lies inside it (either way). */
@@ -128,11 +135,13 @@ function fold(text: string): string {
  */
 export function createShellGuard(options: ShellGuardOptions = {}): ShellGuard {
 	const disabled = new Set(options.disable ?? []);
-	const packs = (options.packs ?? DEFAULT_PACKS).map((pack) => (typeof pack === "string" ? PACKS[pack] : pack));
+	const chosen = options.packs === "all" ? (Object.keys(PACKS) as PackName[]) : (options.packs ?? DEFAULT_PACKS);
+	if (!Array.isArray(chosen)) throw new Error(`createShellGuard: packs must be a list of packs or "all"`);
+	const packs = chosen.map((pack) => (typeof pack === "string" ? PACKS[pack as PackName] : pack));
 	for (const pack of packs) if (!pack) throw new Error(`createShellGuard: unknown pack; packs: ${Object.keys(PACKS).join(", ")}`);
-	const rules = [...packs.filter((pack) => !disabled.has(pack.name)).flatMap((pack) => pack.rules), ...(options.rules ?? [])].filter(
-		(rule) => !disabled.has(rule.id),
-	);
+	const active = packs.filter((pack) => !disabled.has(pack.name));
+	const rules = [...active.flatMap((pack) => pack.rules), ...(options.rules ?? [])].filter((rule) => !disabled.has(rule.id));
+	const nesters = active.filter((pack) => typeof pack.nested === "function");
 	const overrides = verdictOverrides(packs, rules, options.verdicts ?? {});
 	const maxLength = options.maxLength ?? 100_000;
 	// A line no rule could block needs no parse (nor the parser's load): see prescan.ts.
@@ -156,11 +165,35 @@ export function createShellGuard(options: ShellGuardOptions = {}): ShellGuard {
 		};
 	};
 
-	/** Block beats ask beats allow: the first block decides at once, else the first ask; `matches` hears every match. */
-	const judge = (commands: ShellCommand[], cwd: string, matches?: RuleMatch[]): ShellDecision => {
+	/** The commands a pack says a command runs (a git `!alias`, `rebase --exec`), analyzed like the line itself. */
+	const nestedCommands = (parser: Parser, command: ShellCommand, run: NestedRun): ShellCommand[] => {
+		const script = "script" in run ? run.script : run.argv.map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(" ");
+		const found = analyzeCommandLine(parser, script, command.cwd ?? UNKNOWN_CWD, home);
+		return found.map((inner) => ({
+			...inner,
+			via: [...command.via, run.via, ...inner.via],
+			cwd: inner.cwd === UNKNOWN_CWD || inner.cwd?.startsWith(`${UNKNOWN_CWD}/`) ? undefined : inner.cwd,
+			...(command.env || inner.env ? { env: { ...command.env, ...inner.env } } : {}),
+		}));
+	};
+
+	/**
+	 * Block beats ask beats allow: the first block decides at once, else the first ask; `matches` hears
+	 * every match. With a `parser`, the command lines packs find inside commands are added and judged too.
+	 */
+	const judge = (parser: Parser | undefined, commands: ShellCommand[], cwd: string, matches?: RuleMatch[]): ShellDecision => {
 		let decided: ShellDecision | undefined;
-		for (const [index, command] of commands.entries()) {
+		let expansions = 0;
+		for (let index = 0; index < commands.length; index++) {
+			const command = commands[index] as ShellCommand;
 			const context = contextFor(command, cwd);
+			if (parser)
+				for (const pack of nesters)
+					for (const run of pack.nested?.(command, context) ?? []) {
+						if (++expansions > MAX_NESTED)
+							throw new AnalysisError("input/too-deep", "command lines run inside others nest too deeply to check");
+						commands.push(...nestedCommands(parser, command, run));
+					}
 			for (const rule of rules) {
 				if (rule.programs && !rule.programs.includes(command.program)) continue;
 				const answer = answerOf(rule, rule.test(command, context));
@@ -179,7 +212,7 @@ export function createShellGuard(options: ShellGuardOptions = {}): ShellGuard {
 	const analyse = async (line: string, cwd: string): Promise<Judged> => {
 		const parser = await loadShellParser();
 		try {
-			return judge(analyzeCommandLine(parser, line, cwd, home), cwd);
+			return judge(parser, analyzeCommandLine(parser, line, cwd, home), cwd);
 		} catch (error) {
 			if (!(error instanceof AnalysisError)) throw error;
 			if (error.rule === "parse/error" && options.onParseError === "allow") return { block: false, commands: [] };
@@ -233,7 +266,7 @@ export function createShellGuard(options: ShellGuardOptions = {}): ShellGuard {
 	const explainDecision = (line: string, cwd: string, judged: Judged): ShellExplanation => {
 		const decision: ShellDecision = { ...judged, verdict: verdictOf(judged) };
 		const matches: RuleMatch[] = [];
-		judge(decision.commands, cwd, matches);
+		judge(undefined, decision.commands, cwd, matches);
 		// What the analyzer refused, or a look-alike's verdict, matched no rule on the commands as read.
 		if (decision.rule && !matches.some((m) => m.rule === decision.rule && m.reason === decision.reason))
 			matches.unshift({ rule: decision.rule, verdict: decision.verdict === "ask" ? "ask" : "block", reason: decision.reason ?? "" });

@@ -53,7 +53,10 @@ export function prescanFor(rules: readonly ShellRule[]): ((line: string) => bool
 		return names.has(lower) || interpreterOf(lower) !== undefined || embeds(lower);
 	};
 	return (line) => {
-		if (RUNTIME.test(line) || STRUCTURE.test(line) || unbalanced(line) || whens.some((when) => when.test(line))) return true;
+		if (RUNTIME.test(line) || STRUCTURE.test(line) || unbalanced(line)) return true;
+		// A rule's text is looked for as written and as the shell reads it (`d''ev`, `\dev` are `dev`).
+		const plain = line.replace(/['"\\]/g, "");
+		if (whens.some((when) => when.test(line) || when.test(plain))) return true;
 		return line
 			.replace(/\\\n/g, "")
 			.replace(/['"\\]/g, "")

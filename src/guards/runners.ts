@@ -21,6 +21,7 @@ import {
 	type Runner,
 	type Unwrapped,
 } from "./runner-kinds.ts";
+import { shellLine } from "./runner-kinds.ts";
 import { IDENTITY_RUNNERS } from "./runners-identity.ts";
 import { TOOL_RUNNERS } from "./runners-tools.ts";
 
@@ -66,6 +67,14 @@ export const RUNNERS: Readonly<Record<string, Runner>> = {
 	builtin: argvRunner({ short: "+" }),
 	exec: argvRunner({ short: "+a:cl" }),
 	nohup: argvRunner({ short: "+", long: HELP }),
+	// `yarn exec 'rm -rf ~'` runs a shell line (yarn 2+), `yarn exec rimraf dist` an argv (yarn 1): read as one line, both are judged.
+	"yarn-exec": {
+		options: { short: "+", long: {} },
+		run: (call) =>
+			call.args.length === 0
+				? undefined
+				: { kind: "script", via: "yarn exec", script: call.args.length === 1 ? (call.args[0] as string) : shellLine(call.args) },
+	},
 	time: argvRunner({ short: "+f:o:apqv", long: { format: 1, output: 1, append: 0, portability: 0, quiet: 0, verbose: 0, ...HELP } }),
 	nice: {
 		options: NICE,
@@ -223,7 +232,7 @@ export const RUNNERS: Readonly<Record<string, Runner>> = {
 const SUBCOMMANDS: Record<string, Record<string, string>> = {
 	npm: { exec: "npx", x: "npx" },
 	pnpm: { dlx: "npx", exec: "npx" },
-	yarn: { dlx: "npx", exec: "npx" },
+	yarn: { dlx: "npx", exec: "yarn-exec" },
 	bun: { x: "bunx" },
 };
 

@@ -25,6 +25,17 @@ export interface ShellCommand {
 	 * for `curl … | bash /dev/stdin`, `bash <(curl …)`, `sed s///e`); the `shell` pack refuses it.
 	 */
 	unseen?: string | undefined;
+	/**
+	 * Variables the line sets that this command may see: `A=1 cmd`, `env A=1 cmd`, and `A=1` or
+	 * `export A=1` earlier in the same shell. A value known only at run time is marked `computed`.
+	 */
+	env?: Readonly<Record<string, EnvValue>>;
+}
+
+/** A variable's value as the line sets it. */
+export interface EnvValue {
+	value: string;
+	computed: boolean;
 }
 
 /** A file-deleting call in interpreter code: `shutil.rmtree('/')` has the target `/`. */
@@ -85,12 +96,24 @@ export interface ShellRule {
 	test(command: ShellCommand, context: RuleContext): boolean | string | RuleAnswer | undefined;
 }
 
+/** A command line (or an argv) a command runs that the analyzer does not unwrap itself: a git `!alias`, `rebase --exec`. */
+export type NestedRun = { via: string; script: string } | { via: string; argv: string[] };
+
 /** A named set of rules a hook switches on or off as one. */
 export interface RulePack {
 	name: string;
 	/** One line for `explain` and the README. */
 	description: string;
 	rules: readonly ShellRule[];
+	/** What the pack guards against, one item a line (data for the docs). */
+	protects?: readonly string[];
+	/** What it deliberately lets through, and why, one item a line (data for the docs). */
+	leavesAlone?: readonly string[];
+	/**
+	 * The command lines a command runs that only this pack knows how to read (a git alias that
+	 * starts with `!`, `git rebase --exec`): the guard analyzes each and judges what it runs too.
+	 */
+	nested?(command: ShellCommand, context: RuleContext): readonly NestedRun[] | undefined;
 }
 
 /** What the guard decided about one command line. */

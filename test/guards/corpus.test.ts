@@ -26,7 +26,8 @@ async function check(c: GuardCase): Promise<string | undefined> {
 	const shown = JSON.stringify(c.command.length > 120 ? `${c.command.slice(0, 120)}…` : c.command);
 	if (decision.block !== c.block)
 		return `${shown}: expected ${c.block ? "block" : "allow"}, got ${decision.block ? `block by ${decision.rule} (${decision.reason})` : "allow"}`;
-	if (c.block && c.rule && decision.rule !== c.rule) return `${shown}: blocked by ${decision.rule}, expected ${c.rule}`;
+	// The rule's id starts with the one named (`git/checkout-worktree` also names `git/checkout-worktree-paths`).
+	if (c.block && c.rule && !decision.rule?.startsWith(c.rule)) return `${shown}: blocked by ${decision.rule}, expected ${c.rule}`;
 	if (decision.block && !decision.reason?.trim()) return `${shown}: blocked without a reason`;
 	if (decision.reason?.includes("\n")) return `${shown}: the reason spans lines`;
 	return undefined;

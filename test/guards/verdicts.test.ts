@@ -64,7 +64,7 @@ test("the hook changes a verdict by pack or rule id (the rule id wins); a wrong 
 	expect(await asks.decide("git reset --hard", { cwd: project })).toMatchObject({ verdict: "ask", rule: "git/reset-hard" });
 	expect(await asks.decide("git clean -fd", { cwd: project })).toMatchObject({ verdict: "block", rule: "git/clean-force" });
 	expect(await asks.decide("rm -rf /", { cwd: project })).toMatchObject({ verdict: "block" });
-	const strict = createShellGuard({ verdicts: { "git/force-push": "block" } });
+	const strict = createShellGuard({ verdicts: { "git/force-push-branch": "block" } });
 	expect(await strict.decide("git push -f origin feature", { cwd: project })).toMatchObject({ verdict: "block" });
 	expect(await createShellGuard({ packs: [team], verdicts: { "team/deploy": "block" } }).decide("make deploy")).toMatchObject({
 		verdict: "block",
@@ -99,7 +99,7 @@ test("git: a force push to a feature branch asks; to a shared branch, the curren
 		expect(await verdict(line)).toBe("block");
 	expect(await verdict("git push --force-with-lease origin feature")).toBe("allow");
 	expect((await git.decide("git push -f origin feature", { cwd: project })).reason).toBe(
-		"a force push rewrites feature on the remote; others' commits there can be lost",
+		"a force push without --force-with-lease can overwrite others' commits (to feature)",
 	);
 });
 
@@ -133,6 +133,8 @@ test("explain: the decision, every rule that matched, the cwd, the guard's setup
 	expect(explained.matches).toEqual([
 		{ rule: "team/deploy", verdict: "ask", reason: "deploys need a yes", command: 1 },
 		{ rule: "team/nuke", verdict: "block", reason: "nukes are never run by an agent", command: 2 },
+		// `make nuke` after `;` runs in sub, or where the line started had the cd failed: judged in both.
+		{ rule: "team/nuke", verdict: "block", reason: "nukes are never run by an agent", command: 3 },
 	]);
 	expect(explained.commands[1]).toMatchObject({ program: "make", args: ["deploy"], cwd: `${project}/sub` });
 	expect(explained.guard).toEqual({

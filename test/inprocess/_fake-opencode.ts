@@ -36,7 +36,7 @@ async function before(tool: string, args: Record<string, unknown>, callID: strin
 }
 
 for (const step of steps) {
-	if (step === "rm") out.rm = await before("bash", { command: "rm -rf build", description: "clean" }, "call_1");
+	if (step === "rm") out.rm = await before("bash", { command: "rm -rf src", description: "clean" }, "call_1");
 	if (step === "harmless")
 		out.firstHarmless ??= out.harmless = await before("bash", { command: "echo hi", description: "harmless" }, "call_2");
 	if (step === "rewrite") out.rewrite = await before("bash", { command: "echo REWRITE-ME", description: "keep me" }, "call_3");
@@ -112,7 +112,7 @@ for (const step of steps) {
 		let tries = 0;
 		do {
 			tries++;
-			const rm = await before("bash", { command: "rm -rf build", description: "clean" }, `call_rm_${tries}`);
+			const rm = await before("bash", { command: "rm -rf src", description: "clean" }, `call_rm_${tries}`);
 			out.rm = rm;
 			if (!rm.ran) break;
 			await Bun.sleep(100);

@@ -17,7 +17,7 @@ const FAKE_HOST = join(import.meta.dir, "_fake-opencode.ts");
 const EXITING = `export default function (pi) {
 	pi.on("tool_call", async (event) => {
 		const command = event.input.command;
-		if (command === "rm -rf build") process.exit(0);
+		if (command === "rm -rf src") process.exit(0);
 		if (command === "echo await") {
 			await new Promise((resolve) => setTimeout(resolve, 5));
 			process.exit(2);
@@ -30,7 +30,7 @@ const EXITING = `export default function (pi) {
 `;
 
 const GUARD = `export default function (pi) {
-	pi.on("tool_call", (event) => (event.input.command === "rm -rf build" ? { block: true, reason: "GUARD-LOADED" } : undefined));
+	pi.on("tool_call", (event) => (event.input.command === "rm -rf src" ? { block: true, reason: "GUARD-LOADED" } : undefined));
 }
 `;
 

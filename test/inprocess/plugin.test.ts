@@ -187,7 +187,7 @@ for (const cli of useClis()) {
 			const p = await project(cli, {
 				".xcsh/hooks/bad.ts": `export default function (pi) {
 	pi.on("tool_call", (event) => {
-		if (event.input.command === "rm -rf build") throw new Error("HANDLER-THREW");
+		if (event.input.command === "rm -rf src") throw new Error("HANDLER-THREW");
 		return { blokc: true };
 	});
 }

@@ -1,5 +1,62 @@
 import type { RuleContext, ShellCommand } from "../types.ts";
 
+/**
+ * Folders a build or an install makes again: deleting them inside the project loses nothing
+ * (`rm -rf node_modules`, `rm -rf ./build`, a glob of `dist` folders).
+ */
+export const REGENERABLE = new Set([
+	"node_modules",
+	"build",
+	"dist",
+	"out",
+	"target",
+	".next",
+	".nuxt",
+	".svelte-kit",
+	".turbo",
+	".parcel-cache",
+	".vite",
+	".angular",
+	".expo",
+	".docusaurus",
+	"coverage",
+	".nyc_output",
+	".cache",
+	"__pycache__",
+	".pytest_cache",
+	".mypy_cache",
+	".ruff_cache",
+	".tox",
+	".nox",
+	".gradle",
+	".dart_tool",
+	"storybook-static",
+	".eslintcache",
+	".tsbuildinfo",
+]);
+
+/** Whether `word`, resolved to `path`, lies strictly inside the project under a regenerable folder. */
+export function regenerable(word: string, path: string, context: RuleContext): boolean {
+	const project = context.project;
+	if (!project || project === "/" || project === context.home || !path.startsWith(`${project}/`)) return false;
+	const below = path.slice(project.length + 1).split("/");
+	if (below.some((segment) => REGENERABLE.has(segment) || segment.endsWith(".egg-info"))) return true;
+	// A glob before a regenerable name (`packages/<glob>/node_modules`) deletes only folders of that name.
+	const last = word.replace(/\/+$/, "").split("/").at(-1) ?? "";
+	return /[*?[]/.test(word) && !word.includes("..") && REGENERABLE.has(last);
+}
+
+/** Whether a path is `/`, a top-level system folder, home or the project, or holds one of them. */
+export function protectedRoot(path: string, context: RuleContext): boolean {
+	if (path === "/" || SYSTEM_TOP.test(path)) return true;
+	const holds = (inner: string | undefined) => inner !== undefined && (inner === path || inner.startsWith(`${path}/`));
+	return holds(context.home) || holds(context.project);
+}
+
+/** Top-level folders of Linux and macOS, and the ones right under `/usr`. */
+export const SYSTEM_TOP =
+	/^\/(?:bin|boot|dev|etc|home|lib|lib32|lib64|libx32|opt|proc|root|run|sbin|srv|sys|usr|var|mnt|media|snap|nix|Users|System|Library|Applications|Volumes|private|usr\/(?:bin|sbin|lib|lib64|local|share|include|libexec))\/?$/;
+
 /** `a/{b,c}/d` as the shell expands it (`a/b/d`, `a/c/d`); at most 64 words. */
 export function expandBraces(word: string): string[] {
 	const match = /\{([^{}]*,[^{}]*)\}/.exec(word);
@@ -28,7 +85,8 @@ export function unsafeTarget(target: string, computed: boolean, context: RuleCon
 		const inside = globAt >= 0 ? `${path.replace(/\/$/, "")}/x` : path;
 		if (path === "/") return `${target}: the whole file system`;
 		if (path === context.home) return `${target}: the home directory`;
-		if (!context.isTemp(inside) && !context.isAllowed(inside)) return `${target} lies outside temp dirs`;
+		if (!context.isTemp(inside) && !context.isAllowed(inside) && !regenerable(word, inside, context))
+			return `${target} lies outside temp dirs`;
 	}
 	return undefined;
 }

@@ -1,3 +1,5 @@
+import type { PackName } from "../../../src/guards/index.ts";
+
 /** One corpus case: a command line and the verdict it must get (the rule, when it is blocked). */
 export interface GuardCase {
 	command: string;
@@ -5,7 +7,7 @@ export interface GuardCase {
 	block: boolean;
 	rule?: string;
 	/** Extra packs on top of the defaults. */
-	packs?: Array<"databases" | "containers" | "cloud">;
+	packs?: PackName[];
 }
 
 export const blocks = (rule: string, commands: readonly string[]): GuardCase[] =>

@@ -129,7 +129,7 @@ const SPELLINGS: Array<[string, string, string]> = [
 	["cd / && rm -rf *", "filesystem/recursive-delete", "cd then glob"],
 	["cd ~ && rm -rf .", "filesystem/recursive-delete", "cd home then dot"],
 	["cd /tmp; cd /; rm -rf etc", "filesystem/recursive-delete", "cd twice"],
-	["(cd /tmp/x) && rm -rf build", "filesystem/recursive-delete", "cd in a subshell does not last"],
+	["(cd /tmp/x) && rm -rf src", "filesystem/recursive-delete", "cd in a subshell does not last"],
 	['cd "$X" && rm -rf build', "filesystem/recursive-delete", "computed cd"],
 	["rm -rf /tmp/x/../../etc", "filesystem/recursive-delete", "dot-dot out of temp"],
 	["rm -rf /tmp/{x,../etc}", "filesystem/recursive-delete", "brace out of temp"],

@@ -3,7 +3,8 @@ import { allows, blocks, type GuardCase } from "./_case.ts";
 
 export const ISSUE_BLOCK: GuardCase[] = [
 	...blocks("filesystem/recursive-delete", [
-		"rm -r -f build",
+		// Issue 26 had `build` here; `build` is now a regenerable folder (issue 35), so the split flags are tried on `src`.
+		"rm -r -f src",
 		"rm -fr /",
 		'bash -c "rm -rf ~"',
 		"xargs rm -rf",

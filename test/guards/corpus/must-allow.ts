@@ -30,7 +30,6 @@ export const MUST_ALLOW: GuardCase[] = allows([
 	"git push --tags",
 	"git push -n -f",
 	"git push --dry-run --force",
-	"git push origin +main --force-with-lease",
 	"git fetch --all --prune",
 	"git pull --rebase",
 	"git checkout main",

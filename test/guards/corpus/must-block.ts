@@ -209,6 +209,8 @@ export const MUST_BLOCK: GuardCase[] = [
 		"git push -vf",
 		"git push --force origin",
 		"git push origin +feature",
+		// A `+` forces its ref whatever the lease says (git's remote.c: the ref's force defeats the stale check).
+		"git push origin +main --force-with-lease",
 	]),
 	...blocks("git/push-delete", [
 		"git push origin --delete main",

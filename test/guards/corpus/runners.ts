@@ -66,6 +66,7 @@ export const RUNNER_EXAMPLES: Record<string, readonly string[]> = {
 	npx: ["npx %", "npx --yes %", "npx -c '%'", "npm exec -- %", "npm x %", "pnpm dlx %", "pnpm exec %", "yarn dlx %"],
 	bunx: ["bunx %", "bun x %"],
 	pnpx: ["pnpx %"],
+	"yarn-exec": ["yarn exec '%'", "yarn exec %"],
 	hyperfine: ["hyperfine '%'", "hyperfine -w 3 --prepare '%' 'ls'"],
 	at: ["echo '%' | at now", "at now <<< '%'"],
 	batch: ["batch <<< '%'"],
