@@ -1,6 +1,6 @@
 import { uninstallBridge, uninstallManaged } from "../install/index.ts";
 import { EXIT_OK, projectDir, defineCommand } from "./_shared.ts";
-import { agentArg, installArgs, report, runInstall, scopeArg } from "./install.ts";
+import { agentArg, installArgs, installRoot, report, runInstall, scopeArg } from "./install.ts";
 
 /** `xcsh-hooks uninstall <agent>`: removes exactly the bridge entries again. */
 export const uninstallCommand = defineCommand({
@@ -13,7 +13,7 @@ export const uninstallCommand = defineCommand({
 		const agent = agentArg(args.agent);
 		const scope = scopeArg(args);
 		const dryRun = Boolean(args["dry-run"]);
-		const cwd = projectDir(args.cwd);
+		const cwd = await installRoot(projectDir(args.cwd), args.managed ? "user" : scope);
 		const result = await runInstall(() =>
 			args.managed ? uninstallManaged(agent, { dryRun }) : uninstallBridge(agent, { scope, cwd, dryRun }),
 		);
