@@ -54,7 +54,7 @@ export const claudeDriver: AgentDriver = {
 			"json",
 			...(existsSync(mcp) ? ["--mcp-config", mcp] : []),
 		];
-		return runProcess(args, { cwd: sandbox.proj, env, timeoutMs });
+		return runProcess(args, { cwd: sandbox.cwd, env, timeoutMs });
 	},
 	selfcheck: {
 		deny: (reason) =>

@@ -43,7 +43,7 @@ export const geminiDriver: AgentDriver = {
 	run(bin, sandbox, baseUrl, prompt, timeoutMs) {
 		// GEMINI_CLI_TRUST_WORKSPACE in the environment is what loads project hooks headless (`--skip-trust` is not, A.3.1).
 		const env = sandbox.env({ GEMINI_API_KEY: "test-key", GOOGLE_GEMINI_BASE_URL: baseUrl, GEMINI_CLI_TRUST_WORKSPACE: "true" });
-		return runProcess([bin, "-p", prompt, "--yolo", "--output-format", "json"], { cwd: sandbox.proj, env, timeoutMs });
+		return runProcess([bin, "-p", prompt, "--yolo", "--output-format", "json"], { cwd: sandbox.cwd, env, timeoutMs });
 	},
 	selfcheck: {
 		deny: (reason) => JSON.stringify({ decision: "deny", reason }),
