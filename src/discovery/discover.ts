@@ -92,6 +92,11 @@ function fromDiscovery(hook: Hook, configured: ReadonlySet<string>): Candidate {
  * `cwd`; deduplicated by absolute path, first occurrence wins. Discovered non-module files run as
  * shell hooks. Settings may disable providers and extension ids.
  *
+ * The project is found from any folder inside it (src/discovery/project.ts): every layer from `cwd` up to
+ * the git root contributes its project hooks and settings `hooks`; an outer layer's hooks keep keys of
+ * their own (a nearer layer's hook never shadows them) and are disabled only by the user's settings or
+ * their own layer's file. The nearest layer's settings file is the project's.
+ *
  * With a trust store, project content cannot weaken the user's own hooks: a project hook never shadows
  * a user hook of the same key (one that does not run is dropped before the first-wins choice, and an
  * approved one runs beside the user's), and the project's settings file may disable project hooks only
