@@ -40,6 +40,10 @@ export const geminiDriver: AgentDriver = {
 			"proj/.gemini/settings.json": geminiSettings(hooks),
 		});
 	},
+	configureUser(sandbox, hooks) {
+		const settings = { ...USER_SETTINGS, ...(JSON.parse(geminiSettings(hooks)) as object) };
+		sandbox.write({ "home/.gemini/settings.json": `${JSON.stringify(settings, null, 2)}\n` });
+	},
 	run(bin, sandbox, baseUrl, prompt, timeoutMs) {
 		// GEMINI_CLI_TRUST_WORKSPACE in the environment is what loads project hooks headless (`--skip-trust` is not, A.3.1).
 		const env = sandbox.env({ GEMINI_API_KEY: "test-key", GOOGLE_GEMINI_BASE_URL: baseUrl, GEMINI_CLI_TRUST_WORKSPACE: "true" });

@@ -98,7 +98,10 @@ export function bridgeCase(driver: AgentDriver): AgentCase {
  * The agent started in a subfolder of a guarded git project (issue 34: a real Codex run started in
  * `proj/src/deep` ran the destroy its project's guard blocks, the bridge looking for hooks only in the
  * payload's `cwd`). The typed hooks of `proj/.xcsh/hooks`, approved, must still guard, redact and add
- * context; the script's `rm -rf build` runs in the subfolder, whose own `build/` must survive.
+ * context; the script's `rm -rf build` runs in the subfolder, whose own `build/` must survive. The
+ * bridge entries are where the agent reads them from a subfolder: Codex's project `.codex/hooks.json`
+ * (found up to the git root), the user's config for the agents that read their project config only in
+ * the folder they start in ({@link AgentDriver.configureUser}).
  */
 export function subfolderCase(driver: AgentDriver): AgentCase {
 	const sub = "src/deep";
@@ -113,16 +116,19 @@ export function subfolderCase(driver: AgentDriver): AgentCase {
 			return drive(driver, ctx, checks, "subfolder", {
 				files: { ...bridgeHookFiles(), [`proj/${sub}/build/keep.txt`]: "must survive\n" },
 				startIn: sub,
-				hooks: () => ({ pre: command, post: command, prompt: command }),
 				async prepare(sandbox, c) {
+					const hooks = { pre: command, post: command, prompt: command };
+					if (driver.configureUser) driver.configureUser(sandbox, hooks);
+					else driver.configure(sandbox, hooks);
 					// A git repository, as a user's project is: the agents find their project config up to its root.
 					const git = Bun.spawnSync(["git", "init", "-q"], { cwd: sandbox.proj, env: sandbox.env() });
 					if (!c.expect("`git init` in the project", git.exitCode === 0, git.stderr.toString())) return false;
 					const approved = await approveHooks(exe, sandbox);
 					return c.expect("`xcsh-hooks trust approve` accepted the project hooks", approved.ok, approved.detail);
 				},
-				// The harmless call runs in the subfolder: checked below instead of in `proj/`.
-				expect: { ...ALL, harmless: false, ...driver.cannot },
+				// The harmless call runs in the subfolder: checked below instead of in `proj/`. Gemini CLI refuses to
+				// read a file outside the folder it was started in (`proj/deploy.conf`), so there is nothing to redact.
+				expect: { ...ALL, harmless: false, ...driver.cannot, ...(driver.id === "gemini" ? { redact: false } : {}) },
 				markers: bridgeMarkers(),
 				after(checks, { sandbox, server, api }) {
 					checks.expect(
