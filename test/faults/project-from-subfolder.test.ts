@@ -107,14 +107,18 @@ for (const cli of clis)
 			expect(existsSync(socketOf(home))).toBe(false);
 		}, 90_000);
 
-		test("emit --cwd <deep subfolder>: blocked by the project's guard; trust from there lists it approved", async () => {
-			const { home, deep } = await guarded(cli);
+		test("emit --cwd <deep subfolder>: blocked by the project's guard; trust and list from there find it", async () => {
+			const { root, home, deep } = await guarded(cli);
 			const run = await runCli(cli, ["emit", "tool_call", "--cwd", deep], { cwd: home, home, stdin: bashCall(RM), timeoutMs: 30_000 });
 			expect(run.code).toBe(2);
 			expect(JSON.parse(run.stdout).result).toEqual({ block: true, reason: `PROJECT-GUARD: rm -rf is not allowed (cwd ${deep})` });
 			// The approval given at the root is the one found from the subfolder.
 			const trust = await runCli(cli, ["trust", "--json"], { cwd: deep, home, timeoutMs: 30_000 });
 			expect(JSON.parse(trust.stdout).hooks).toEqual([{ path: expect.stringMatching(/\/\.xcsh\/hooks\/guard\.ts$/), status: "approved" }]);
+			// `list` names the project it found, and the hook as one that runs.
+			const list = JSON.parse((await runCli(cli, ["list", "--json"], { cwd: deep, home, timeoutMs: 30_000 })).stdout);
+			expect(list.project).toEqual({ root, layers: [root] });
+			expect(list.hooks).toEqual([expect.objectContaining({ path: join(root, ".xcsh", "hooks", "guard.ts"), status: "run" })]);
 		}, 90_000);
 
 		test("install opencode below the root says where the root is and writes there; the plugin started in the subfolder blocks", async () => {
