@@ -36,6 +36,11 @@ export interface DiscoverAndLoadOptions extends Pick<LoadHooksOptions, "shellTim
 	registry?: CapabilityRegistry;
 	/** Provider ids not to scan, besides those the settings disable (a bridge skips its own agent's config). */
 	excludeProviders?: string[] | undefined;
+	/**
+	 * Find the project from any folder inside it (default true: src/discovery/project.ts); `false`: `cwd`
+	 * is the project root, nothing above it counts (a sandbox such as the demo's workspace).
+	 */
+	climb?: boolean | undefined;
 }
 
 /** What will happen to one hook candidate, as `list` shows it. */
@@ -110,7 +115,7 @@ export async function planHooks(configuredPaths: string[], cwd: string, options:
 	let userSettings: Settings = {};
 	const fromSettings: Candidate[] = [];
 	// The project of `cwd`, found from any folder inside it: every layer's project hooks apply (src/discovery/project.ts).
-	const project = findProject(cwd, { home: options.home });
+	const project = options.climb === false ? { root: cwd, layers: [cwd] } : findProject(cwd, { home: options.home });
 	const outer = project.layers.slice(1);
 	const outerSettings: Settings[] = [];
 	if (options.settings !== false) {

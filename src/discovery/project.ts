@@ -71,20 +71,21 @@ const exists = (path: string) => lstatSync(path, { throwIfNoEntry: false }) !== 
  */
 export function findProject(start: string, options: { home?: string | undefined } = {}): ProjectPlace {
 	const from = resolve(start);
-	const home = resolve(options.home ?? homeDir());
+	// A home given for discovery (a sandbox's) bounds the climb, and so does the user's own: neither is climbed into.
+	const homes = new Set([resolve(homeDir()), resolve(options.home ?? homeDir())]);
 	const names = projectMarkers();
 	const layers: string[] = [];
 	let gitRoot: string | undefined;
 	for (let dir = from; ; ) {
 		// Home is the user's level: never climbed into (an agent started in home itself keeps it as its folder).
-		if (dir === home && dir !== from) break;
+		if (homes.has(dir) && dir !== from) break;
 		if (names.some((name) => exists(join(dir, name)))) layers.push(dir);
 		if (exists(join(dir, ".git"))) {
 			gitRoot = dir;
 			break;
 		}
 		const parent = dirname(dir);
-		if (parent === dir || dir === home) break;
+		if (parent === dir || homes.has(dir)) break;
 		dir = parent;
 	}
 	const root = layers[0] ?? gitRoot ?? from;
