@@ -3,7 +3,7 @@ import type { Agent, InstallResult, Scope } from "../install/index.ts";
 import { installableAgents, agentSpec, InstallError, installBridge, installManaged, isAgent } from "../install/index.ts";
 import { CliError, EXIT_OK, printJson, projectArgs, projectDir, writeErr, writeOut, writeOutExactly, defineCommand } from "./_shared.ts";
 import { unknownName } from "../suggest.ts";
-import { findProject } from "../discovery/project.ts";
+import { projectRootFor } from "./_project-root.ts";
 
 /** The arguments `install` and `uninstall` share. */
 export const installArgs = {
@@ -27,21 +27,6 @@ export function scopeArg(args: { project?: unknown; user?: unknown; managed?: un
 	if (args.managed && (args.project || args.user)) throw new CliError("--managed writes the system config; drop --project / --user");
 	if (args.project && args.user) throw new CliError("--project and --user are mutually exclusive; give one of them (default: --project)");
 	return args.user ? "user" : "project";
-}
-
-/**
- * The folder a project-scope install or uninstall works in: the project root of `cwd`, found as every
- * call finds it (src/discovery/project.ts), and said on stderr when it is not `cwd` itself, so an
- * install run in `proj/src` writes the config the agents read in `proj`.
- */
-export async function installRoot(cwd: string, scope: Scope): Promise<string> {
-	if (scope !== "project") return cwd;
-	const { root, by } = findProject(cwd);
-	if (root === cwd) return cwd;
-	const why =
-		by === "project" ? "the nearest folder above it holding .xcsh/ or an agent's project folder" : "the root of its git repository";
-	await writeErr(`xcsh-hooks: ${cwd} is inside the project ${root} (${why}); using the project's config there`);
-	return root;
 }
 
 /** Runs an install/uninstall, turning a refusal into a one-line error (exit 1) naming the file. */
@@ -123,7 +108,8 @@ export const installCommand = defineCommand({
 		const agent = agentArg(args.agent);
 		const scope = scopeArg(args);
 		const dryRun = Boolean(args["dry-run"]);
-		const cwd = await installRoot(projectDir(args.cwd), args.managed ? "user" : scope);
+		// A project-scope install below the project root writes the root's config (and says so).
+		const cwd = scope === "project" && !args.managed ? await projectRootFor(projectDir(args.cwd)) : projectDir(args.cwd);
 		if (args.http !== undefined && args.command !== undefined)
 			throw new CliError("--http and --command are mutually exclusive: an http entry runs no command");
 		if (args["only-managed"] && !args.managed) throw new CliError("--only-managed needs --managed");

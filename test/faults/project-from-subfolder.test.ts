@@ -142,6 +142,20 @@ for (const cli of clis)
 			expect(out.harmless.ran).toBe(true);
 		}, 90_000);
 
+		test("init guard in a subfolder of a git repository writes the guard at its root (said on stderr), which then guards the subfolder", async () => {
+			const root = tempDir("xcsh-faults-subdir-init-");
+			const home = privateHome();
+			writeFiles(root, { ".git/HEAD": "ref: refs/heads/main\n", "src/deep/app.ts": "" });
+			const deep = join(root, "src", "deep");
+			const init = await runCli(cli, ["init", "guard"], { cwd: deep, home, timeoutMs: 60_000 });
+			expect(init.code).toBe(0);
+			expect(init.stderr).toContain(`${deep} is inside the project ${root}`);
+			expect(existsSync(join(root, ".xcsh", "hooks", "guard.ts"))).toBe(true);
+			expect(existsSync(join(deep, ".xcsh"))).toBe(false);
+			const run = await runCli(cli, ["emit", "tool_call"], { cwd: deep, home, stdin: bashCall(RM), timeoutMs: 30_000 });
+			expect(run.code).toBe(2);
+		}, 120_000);
+
 		test("bounds: a project above the git root is not used, and home's own .xcsh is no project", async () => {
 			const outer = tempDir("xcsh-faults-bounds-");
 			const home = privateHome();
