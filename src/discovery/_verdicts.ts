@@ -1,3 +1,4 @@
+// Trust verdicts of project hook candidates: what planHooks (discover.ts) lets run, skips or fails closed.
 import type { AgentHookEntry } from "../agents/_shared/entry.ts";
 import type { Hook } from "./hooks-capability.ts";
 import type { TeamApprovals } from "../trust/team-list.ts";

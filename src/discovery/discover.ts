@@ -9,14 +9,14 @@ import { SYSTEM_PROVIDER } from "./system.ts";
 import type { TeamApprovals } from "../trust/team-list.ts";
 import { teamSources } from "./team-approvals.ts";
 import { type Candidate, type SkippedHook, verdicts } from "./_verdicts.ts";
-
-export type { SkippedHook } from "./_verdicts.ts";
 import { resolvePath } from "../paths.ts";
 import type { TrustStore } from "../trust/trust-store.ts";
 import type { ApprovedSource } from "../hooks/_approved.ts";
 import { type LoadHooksOptions, loadHooks } from "../hooks/loader.ts";
 import { DEFAULT_SHELL_HOOK_TIMEOUT_MS, isModulePath, type ShellHookSpec } from "../hooks/shell-hook.ts";
 import type { HookLoadError, HookSource, LoadHooksResult } from "../hooks/types.ts";
+
+export type { SkippedHook } from "./_verdicts.ts";
 
 /** Options of {@link discoverAndLoadHooks}. */
 export interface DiscoverAndLoadOptions extends Pick<LoadHooksOptions, "shellTimeoutMs" | "fresh" | "loadTimeoutMs"> {
