@@ -1,7 +1,8 @@
-import { lstatSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "pathe";
 import { homeDir } from "../paths.ts";
 import { hookProviders } from "./register.ts";
+import { SYSTEM_PROVIDER } from "./system.ts";
 import { projectSettingsPath, userSettingsPath } from "./settings.ts";
 
 /*
@@ -53,7 +54,8 @@ export function projectMarkers(): readonly string[] {
 			.slice(PROBE.length + 1)
 			.split("/")[0] as string,
 	]);
-	for (const provider of hookProviders()) {
+	// The system folder is the machine's, never under a project: not asked.
+	for (const provider of hookProviders().filter((p) => p.id !== SYSTEM_PROVIDER)) {
 		const places = provider.watch?.({ cwd: PROBE, home: "/xcsh-home-probe" });
 		for (const path of [...(places?.dirs ?? []), ...(places?.files ?? [])])
 			if (path.startsWith(`${PROBE}/`)) names.add(path.slice(PROBE.length + 1).split("/")[0] as string);
@@ -62,11 +64,9 @@ export function projectMarkers(): readonly string[] {
 	return markers;
 }
 
-const exists = (path: string) => lstatSync(path, { throwIfNoEntry: false }) !== undefined;
-
 /**
  * The project of `start` (see the comment at the top of this file): the one way every path — the
- * bridges, the served calls, the in-process plugins, the CLI and `install` — finds it. A few `lstat`
+ * bridges, the served calls, the in-process plugins, the CLI and `install` — finds it. A few `stat`
  * calls per folder climbed, no directory listing.
  */
 export function findProject(start: string, options: { home?: string | undefined } = {}): ProjectPlace {
@@ -79,8 +79,8 @@ export function findProject(start: string, options: { home?: string | undefined 
 	for (let dir = from; ; ) {
 		// Home is the user's level: never climbed into (an agent started in home itself keeps it as its folder).
 		if (homes.has(dir) && dir !== from) break;
-		if (names.some((name) => exists(join(dir, name)))) layers.push(dir);
-		if (exists(join(dir, ".git"))) {
+		if (names.some((name) => existsSync(join(dir, name)))) layers.push(dir);
+		if (existsSync(join(dir, ".git"))) {
 			gitRoot = dir;
 			break;
 		}
