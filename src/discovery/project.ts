@@ -2,7 +2,6 @@ import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "pathe";
 import { homeDir } from "../paths.ts";
 import { hookProviders } from "./register.ts";
-import { SYSTEM_PROVIDER } from "./system.ts";
 import { projectSettingsPath, userSettingsPath } from "./settings.ts";
 
 /*
@@ -13,8 +12,8 @@ import { projectSettingsPath, userSettingsPath } from "./settings.ts";
  * the start folder we climb to the nearest folder holding `.git` (a file or a folder: the repository's
  * root bounds the project, as Codex's project root and Gemini's context files are bounded) and never
  * into the user's home folder itself (`~/.xcsh` is the user level, not a project). Every folder on
- * the way holding one of the project places the hook providers read (`.xcsh/`, `.claude/`, `.codex/`,
- * `.gemini/`, … — asked of the providers, so a new agent's folder counts too) is a *layer*.
+ * the way holding one of the project places the hook providers read ({@link PROJECT_FOLDERS}: `.xcsh/`,
+ * `.claude/`, `.codex/`, `.gemini/`, …) is a *layer*.
  *
  * Every layer's project hooks apply, nearest first, and a layer never shadows or disables another's:
  * a nested `.xcsh/` (a package of a monorepo, or a `vendor/x/.xcsh/` with an empty `hooks/` a cloned
@@ -39,30 +38,14 @@ export interface ProjectPlace {
 	by: "project" | "git" | "start";
 }
 
-const PROBE = "/xcsh-project-probe";
-let markers: readonly string[] | undefined;
-
 /**
- * The names whose presence in a folder makes it a project layer: the first path segment of every
- * project-level place a hook provider reads (asked of the providers with a probe directory), plus
- * the project settings' `.xcsh`. Computed once per process.
+ * The names whose presence in a folder makes it a project layer: the first folder of every project-level
+ * place a hook provider reads (`.xcsh/hooks` and `.xcsh/settings.json`, `.claude/…`, `.codex/…`, each
+ * agent's own config). A constant, not asked of the providers on each call: every lone bridge call climbs,
+ * and building the providers first costs more than the climb. test/discovery/project.test.ts checks it
+ * against the providers, so an agent with a new project folder cannot be left out.
  */
-export function projectMarkers(): readonly string[] {
-	if (markers) return markers;
-	const names = new Set<string>([
-		projectSettingsPath(PROBE)
-			.slice(PROBE.length + 1)
-			.split("/")[0] as string,
-	]);
-	// The system folder is the machine's, never under a project: not asked.
-	for (const provider of hookProviders().filter((p) => p.id !== SYSTEM_PROVIDER)) {
-		const places = provider.watch?.({ cwd: PROBE, home: "/xcsh-home-probe" });
-		for (const path of [...(places?.dirs ?? []), ...(places?.files ?? [])])
-			if (path.startsWith(`${PROBE}/`)) names.add(path.slice(PROBE.length + 1).split("/")[0] as string);
-	}
-	markers = [...names];
-	return markers;
-}
+export const PROJECT_FOLDERS: readonly string[] = [".xcsh", ".claude", ".codex", ".gemini", ".qwen", ".factory", ".cursor", ".clinerules"];
 
 /**
  * The project of `start` (see the comment at the top of this file): the one way every path — the
@@ -73,13 +56,12 @@ export function findProject(start: string, options: { home?: string | undefined 
 	const from = resolve(start);
 	// A home given for discovery (a sandbox's) bounds the climb, and so does the user's own: neither is climbed into.
 	const homes = new Set([resolve(homeDir()), resolve(options.home ?? homeDir())]);
-	const names = projectMarkers();
 	const layers: string[] = [];
 	let gitRoot: string | undefined;
 	for (let dir = from; ; ) {
 		// Home is the user's level: never climbed into (an agent started in home itself keeps it as its folder).
 		if (homes.has(dir) && dir !== from) break;
-		if (names.some((name) => existsSync(join(dir, name)))) layers.push(dir);
+		if (PROJECT_FOLDERS.some((name) => existsSync(join(dir, name)))) layers.push(dir);
 		if (existsSync(join(dir, ".git"))) {
 			gitRoot = dir;
 			break;

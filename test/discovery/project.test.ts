@@ -1,13 +1,28 @@
 import { expect, test } from "bun:test";
 import { mkdirSync, realpathSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { findProject, hookWatchTargets, projectMarkers } from "../../src/discovery/project.ts";
+import { findProject, hookWatchTargets, PROJECT_FOLDERS } from "../../src/discovery/project.ts";
+import { hookProviders } from "../../src/discovery/register.ts";
+import { projectSettingsPath } from "../../src/discovery/settings.ts";
 import { tempDir, writeFiles } from "../_helpers.ts";
 
 const root = () => realpathSync(tempDir("xcsh-project-"));
 
-test("the markers are every provider's project folder, asked of the providers", () => {
-	expect([...projectMarkers()].sort()).toEqual([".claude", ".clinerules", ".codex", ".cursor", ".factory", ".gemini", ".qwen", ".xcsh"]);
+test("PROJECT_FOLDERS holds the first folder of every project-level place a hook provider reads", () => {
+	const probe = "/xcsh-project-probe";
+	const folders = new Set(
+		[
+			projectSettingsPath(probe),
+			...hookProviders().flatMap((p) => {
+				const places = p.watch?.({ cwd: probe, home: "/xcsh-home-probe" });
+				return [...(places?.dirs ?? []), ...(places?.files ?? [])];
+			}),
+		]
+			.filter((path) => path.startsWith(`${probe}/`))
+			.map((path) => path.slice(probe.length + 1).split("/")[0] as string),
+	);
+	// A provider (an agent) reading a project folder missing here would go unfound from a subfolder: add it to PROJECT_FOLDERS.
+	expect([...folders].sort()).toEqual([...PROJECT_FOLDERS].sort());
 });
 
 test("every folder holding a project place up to the git root is a layer, nearest first; the root is the nearest", () => {
