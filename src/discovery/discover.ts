@@ -116,7 +116,6 @@ export async function planHooks(configuredPaths: string[], cwd: string, options:
 	const fromSettings: Candidate[] = [];
 	// The project of `cwd`, found from any folder inside it: every layer's project hooks apply (src/discovery/project.ts).
 	const project = options.climb === false ? { root: cwd, layers: [cwd] } : findProject(cwd, { home: options.home });
-	mark("project");
 	const outer = project.layers.slice(1);
 	const outerSettings: Settings[] = [];
 	if (options.settings !== false) {

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
-import { dirname, join, resolve } from "pathe";
+import { resolve } from "pathe";
 import { homeDir } from "../paths.ts";
+import { mark } from "../profile.ts";
 import { hookProviders } from "./register.ts";
 import { projectSettingsPath, userSettingsPath } from "./settings.ts";
 
@@ -53,26 +54,32 @@ export const PROJECT_FOLDERS: readonly string[] = [".xcsh", ".claude", ".codex",
  * calls per folder climbed, no directory listing.
  */
 export function findProject(start: string, options: { home?: string | undefined } = {}): ProjectPlace {
-	const from = resolve(start);
+	const from = absolute(start);
 	// A home given for discovery (a sandbox's) bounds the climb, and so does the user's own: neither is climbed into.
-	const homes = new Set([resolve(homeDir()), resolve(options.home ?? homeDir())]);
+	const homes = new Set([absolute(homeDir()), absolute(options.home ?? homeDir())]);
 	const layers: string[] = [];
 	let gitRoot: string | undefined;
 	for (let dir = from; ; ) {
 		// Home is the user's level: never climbed into (an agent started in home itself keeps it as its folder).
 		if (homes.has(dir) && dir !== from) break;
-		if (PROJECT_FOLDERS.some((name) => existsSync(join(dir, name)))) layers.push(dir);
-		if (existsSync(join(dir, ".git"))) {
+		const base = dir === "/" ? "" : dir;
+		if (PROJECT_FOLDERS.some((name) => existsSync(`${base}/${name}`))) layers.push(dir);
+		if (existsSync(`${base}/.git`)) {
 			gitRoot = dir;
 			break;
 		}
-		const parent = dirname(dir);
-		if (parent === dir || homes.has(dir)) break;
-		dir = parent;
+		if (dir === "/" || homes.has(dir)) break;
+		dir = dir.slice(0, dir.lastIndexOf("/")) || "/";
 	}
+	mark("project");
 	const root = layers[0] ?? gitRoot ?? from;
 	const by = layers.length > 0 ? "project" : gitRoot ? "git" : "start";
 	return { start: from, root, layers: layers.length > 0 ? layers : [root], gitRoot, by };
+}
+
+/** `path` absolute and normalised; by string when it already is (every call climbs: pathe's first call costs more than the climb). */
+function absolute(path: string): string {
+	return path.startsWith("/") && !/\/\.{0,2}(?:\/|$)/.test(path.slice(1)) ? path : resolve(path);
 }
 
 /**
