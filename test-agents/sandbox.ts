@@ -4,11 +4,13 @@ import { dirname, join } from "node:path";
 import type { Checks } from "./checks.ts";
 import { type Stopped, stopHomeServers } from "./servers.ts";
 
-/** A private run folder: `home/` (HOME and the XDG dirs), `proj/` (the agent's cwd), `logs/`. */
+/** A private run folder: `home/` (HOME and the XDG dirs), `proj/` (the project), `logs/`. */
 export interface Sandbox {
 	root: string;
 	home: string;
 	proj: string;
+	/** The folder the agent is started in: `proj`, unless a case starts it in a subfolder of the project. */
+	cwd: string;
 	logs: string;
 	/** Writes files (path relative to `root` → content); `*.sh` files become executable. */
 	write(files: Record<string, string>): void;
@@ -39,6 +41,7 @@ export function createSandbox(label: string): Sandbox {
 		root,
 		home,
 		proj,
+		cwd: proj,
 		logs,
 		write(files) {
 			for (const [path, content] of Object.entries(files)) {

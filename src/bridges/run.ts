@@ -60,7 +60,7 @@ export interface BridgeOptions {
 export interface BridgeHostRequest {
 	agent: AgentBridge;
 	payload: Payload;
-	/** The project directory the call runs in. */
+	/** The folder the call runs in (`ctx.cwd`); discovery finds its project from it. */
 	cwd: string;
 	sessionId?: string | undefined;
 	/** The session file of the agent session. */
@@ -128,7 +128,10 @@ const isDirectory = (dir: string) => {
 	}
 };
 
-/** The first of the agent's project directories that exists, else the current directory. */
+/**
+ * The folder the call runs in (`ctx.cwd`): the first of the agent's project directories that exists, else
+ * the current directory. It may be any folder inside the project: discovery finds the project from it.
+ */
 function projectDir(agent: AgentBridge, payload: Payload, options: BridgeOptions, say: (line: string) => void): string {
 	const candidates = agent.projectDirs(payload, options.env ?? process.env).filter((dir): dir is string => !!dir);
 	for (const dir of candidates) if (isDirectory(dir)) return resolve(dir);

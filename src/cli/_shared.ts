@@ -33,7 +33,11 @@ export function defineCommand<const T extends ArgsDef = ArgsDef>(def: CommandDef
 
 /** `--cwd` and `--json`: the project directory and machine-readable output. */
 export const projectArgs = {
-	cwd: { type: "string", description: "Project directory (default: the current directory)", valueHint: "dir" },
+	cwd: {
+		type: "string",
+		description: "A folder of the project (default: the current directory); the project is found from it",
+		valueHint: "dir",
+	},
 	json: { type: "boolean", description: "Print machine-readable JSON" },
 } as const satisfies ArgsDef;
 
@@ -153,7 +157,10 @@ export function readStdin(): string | undefined {
 	}
 }
 
-/** The project directory from `--cwd`, checked to exist. */
+/**
+ * The folder from `--cwd` (default: the current directory), checked to exist: what hooks see as
+ * `ctx.cwd`. Discovery, trust and settings find its project from it (src/discovery/project.ts).
+ */
 export function projectDir(cwd: string | undefined): string {
 	if (!cwd) return process.cwd();
 	const dir = resolve(process.cwd(), cwd);

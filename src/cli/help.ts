@@ -116,7 +116,7 @@ function optionText(def: ArgDef): string {
 
 /** Options shared by every command, listed once in the top-level help. */
 const TOP_OPTIONS: Array<[string, string]> = [
-	["--cwd <dir>", "Project directory (default: the current directory)"],
+	["--cwd <dir>", "A folder of the project (default: the current directory); the project is found from it"],
 	["-e, --hook <path>", "Load this hook file too (repeatable; --extension is an alias)"],
 	["--no-discovery", "Only load the hooks given with --hook"],
 	["--json", "Print machine-readable JSON"],

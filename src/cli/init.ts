@@ -6,6 +6,7 @@ import { approveHook } from "../discovery/covered.ts";
 import { TrustStore } from "../trust/trust-store.ts";
 import { defaultTypesDir, type EditorSetup, setUpEditor } from "./types.ts";
 import { CliError, EXIT_OK, projectArgs, printJson, projectDir, writeOut, defineCommand } from "./_shared.ts";
+import { projectRootFor } from "./_project-root.ts";
 import { unknownName } from "../suggest.ts";
 
 const NAME = /^[a-z0-9][a-z0-9_-]*$/;
@@ -129,7 +130,7 @@ export const initCommand = defineCommand({
 			description: `Template: ${TEMPLATE_NAMES.join(" | ")}`,
 			valueHint: "name",
 		},
-		user: { type: "boolean", description: "Write to ~/.xcsh/agent/hooks instead of <cwd>/.xcsh/hooks" },
+		user: { type: "boolean", description: "Write to ~/.xcsh/agent/hooks instead of the project's .xcsh/hooks" },
 		force: { type: "boolean", description: "Overwrite existing files" },
 		...projectArgs,
 	},
@@ -140,7 +141,8 @@ export const initCommand = defineCommand({
 		if (given === undefined)
 			throw new CliError(`--template ${templateName} needs a hook name: xcsh-hooks init <name> --template ${templateName}`);
 		const name = validateHookName(String(given));
-		const cwd = projectDir(args.cwd);
+		// Project hooks go to the project root when run below it (said on stderr), where every call finds them.
+		const cwd = args.user ? projectDir(args.cwd) : await projectRootFor(projectDir(args.cwd));
 		const dir = args.user ? join(userAgentDir(), "hooks") : join(cwd, ".xcsh", "hooks");
 		const targets: Target[] = template.files(name).map((file) => ({ ...file, path: join(dir, file.relativePath) }));
 

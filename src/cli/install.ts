@@ -3,6 +3,7 @@ import type { Agent, InstallResult, Scope } from "../install/index.ts";
 import { installableAgents, agentSpec, InstallError, installBridge, installManaged, isAgent } from "../install/index.ts";
 import { CliError, EXIT_OK, printJson, projectArgs, projectDir, writeErr, writeOut, writeOutExactly, defineCommand } from "./_shared.ts";
 import { unknownName } from "../suggest.ts";
+import { projectRootFor } from "./_project-root.ts";
 
 /** The arguments `install` and `uninstall` share. */
 export const installArgs = {
@@ -107,7 +108,8 @@ export const installCommand = defineCommand({
 		const agent = agentArg(args.agent);
 		const scope = scopeArg(args);
 		const dryRun = Boolean(args["dry-run"]);
-		const cwd = projectDir(args.cwd);
+		// A project-scope install below the project root writes the root's config (and says so).
+		const cwd = scope === "project" && !args.managed ? await projectRootFor(projectDir(args.cwd)) : projectDir(args.cwd);
 		if (args.http !== undefined && args.command !== undefined)
 			throw new CliError("--http and --command are mutually exclusive: an http entry runs no command");
 		if (args["only-managed"] && !args.managed) throw new CliError("--only-managed needs --managed");

@@ -1,4 +1,5 @@
 import { type PlannedHook, planHooks } from "../discovery/discover.ts";
+import { findProject } from "../discovery/project.ts";
 import { installableAgents, bridgeStatus } from "../install/index.ts";
 import { TrustStore } from "../trust/trust-store.ts";
 import { reportedSkips } from "../host/host.ts";
@@ -22,10 +23,12 @@ export const listCommand = defineCommand({
 	args: { ...globalArgs },
 	async run({ args }) {
 		const cwd = projectDir(args.cwd);
+		// The project of this folder, as every call finds it: the bridges installed at its root are the ones shown.
+		const project = findProject(cwd);
 		// The same plan the other commands load from: trust, settings and first-wins all applied.
 		const [plan, bridges] = await Promise.all([
 			planHooks(hookPaths(args), cwd, { trust: new TrustStore(), discovery: args.discovery }),
-			Promise.all(installableAgents().map(async (agent) => ({ agent, ...(await bridgeStatus(agent, { cwd })) }))),
+			Promise.all(installableAgents().map(async (agent) => ({ agent, ...(await bridgeStatus(agent, { cwd: project.root })) }))),
 		]);
 		if (args.json) {
 			const hooks = plan.entries.map((e) => ({
@@ -42,7 +45,8 @@ export const listCommand = defineCommand({
 				status: e.status,
 				detail: e.detail ?? null,
 			}));
-			await printJson({ hooks, skipped: reportedSkips(plan.skipped), bridges, warnings: plan.warnings });
+			const { root, layers } = project;
+			await printJson({ project: { root, layers }, hooks, skipped: reportedSkips(plan.skipped), bridges, warnings: plan.warnings });
 			return EXIT_OK;
 		}
 		const show = (path: string) => shownPath(path, cwd);
@@ -64,6 +68,11 @@ export const listCommand = defineCommand({
 		const where = (b: { agent: string; project: boolean; user: boolean }) =>
 			b.project && b.user ? `${b.agent} (project, user)` : b.project ? `${b.agent} (project)` : `${b.agent} (user)`;
 		const installed = bridges.filter((b) => b.project || b.user);
+		// Said when it is not simply this folder: the project was found above it, or has outer layers.
+		if (project.root !== cwd || project.layers.length > 1) {
+			const outer = project.layers.slice(1).map(show);
+			lines.push("", ...hanging(`Project: ${show(project.root)}${outer.length ? ` (and the outer ${outer.join(", ")})` : ""}`));
+		}
 		lines.push(
 			"",
 			...hanging(`Bridges installed: ${installed.length ? installed.map(where).join(", ") : "none (xcsh-hooks install <agent>)"}`),

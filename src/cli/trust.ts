@@ -3,6 +3,7 @@ import { approveHook, verifyCovered } from "../discovery/covered.ts";
 import type { Hook } from "../discovery/hooks-capability.ts";
 import { registerHookDiscovery } from "../discovery/register.ts";
 import { loadSettings } from "../discovery/settings.ts";
+import { findProject } from "../discovery/project.ts";
 import { relative } from "pathe";
 import { resolvePath } from "../paths.ts";
 import { errorMessage } from "../hooks/_describe.ts";
@@ -11,21 +12,25 @@ import { narrowTable, shownPath } from "./_layout.ts";
 import { CliError, EXIT_OK, projectArgs, printJson, projectDir, writeOut, defineCommand } from "./_shared.ts";
 
 /**
- * Every project-level hook: discovered files, agent hook entries (`<settings file>#<key>`, approved as
- * the entry plus the script it names) and the files listed in the project's settings.
+ * Every project-level hook of the project of `cwd` (each of its layers, src/discovery/project.ts):
+ * discovered files, agent hook entries (`<settings file>#<key>`, approved as the entry plus the script
+ * it names) and the files listed in the project's settings.
  */
 async function projectHooks(cwd: string): Promise<ProjectHook[]> {
-	const { hookPaths } = await loadSettings(cwd);
-	const found = await registerHookDiscovery().loadCapability<Hook>("hooks", { cwd, includeDisabled: true });
+	const registry = registerHookDiscovery();
 	const hooks = new Map<string, ProjectHook>();
-	for (const h of found.items)
-		if (h.level === "project")
-			hooks.set(h.path, {
-				path: h.path,
-				file: h.entry?.file,
-				content: h.entry && (() => approvalContent(h.entry as NonNullable<Hook["entry"]>)),
-			});
-	for (const h of hookPaths) if (h.level === "project" && !hooks.has(h.path)) hooks.set(h.path, { path: h.path });
+	for (const layer of findProject(cwd).layers) {
+		const { hookPaths } = await loadSettings(layer);
+		const found = await registry.loadCapability<Hook>("hooks", { cwd: layer, includeDisabled: true });
+		for (const h of found.items)
+			if (h.level === "project")
+				hooks.set(h.path, {
+					path: h.path,
+					file: h.entry?.file,
+					content: h.entry && (() => approvalContent(h.entry as NonNullable<Hook["entry"]>)),
+				});
+		for (const h of hookPaths) if (h.level === "project" && !hooks.has(h.path)) hooks.set(h.path, { path: h.path });
+	}
 	return [...hooks.values()];
 }
 

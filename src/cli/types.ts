@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { join, relative } from "pathe";
 import { homeDir, resolvePath, userAgentDir } from "../paths.ts";
 import { CliError, EXIT_OK, defineCommand, printJson, projectArgs, projectDir, writeOut } from "./_shared.ts";
+import { projectRootFor } from "./_project-root.ts";
 import { PACKAGE_VERSION } from "./version.ts";
 
 /** Where `types` and `init` put the declarations: beside the hooks folder, so its tsconfig says `../types`. */
@@ -67,9 +68,10 @@ export const typesCommand = defineCommand({
 		...projectArgs,
 	},
 	async run({ args }) {
-		const cwd = projectDir(args.cwd);
 		const user = Boolean(args.user);
 		const out = args.out === undefined ? undefined : String(args.out);
+		// The project's own layout goes to its root when run below it (said on stderr).
+		const cwd = out === undefined && !user ? await projectRootFor(projectDir(args.cwd)) : projectDir(args.cwd);
 		if (out === "") throw new CliError("--out needs a folder");
 		const typesDir = out === undefined ? defaultTypesDir(cwd, user) : resolvePath(out, process.cwd());
 		// The tsconfig goes with the default layout only: for another folder the user wires `paths` themselves.

@@ -1,6 +1,7 @@
 import { uninstallBridge, uninstallManaged } from "../install/index.ts";
 import { EXIT_OK, projectDir, defineCommand } from "./_shared.ts";
 import { agentArg, installArgs, report, runInstall, scopeArg } from "./install.ts";
+import { projectRootFor } from "./_project-root.ts";
 
 /** `xcsh-hooks uninstall <agent>`: removes exactly the bridge entries again. */
 export const uninstallCommand = defineCommand({
@@ -13,7 +14,7 @@ export const uninstallCommand = defineCommand({
 		const agent = agentArg(args.agent);
 		const scope = scopeArg(args);
 		const dryRun = Boolean(args["dry-run"]);
-		const cwd = projectDir(args.cwd);
+		const cwd = scope === "project" && !args.managed ? await projectRootFor(projectDir(args.cwd)) : projectDir(args.cwd);
 		const result = await runInstall(() =>
 			args.managed ? uninstallManaged(agent, { dryRun }) : uninstallBridge(agent, { scope, cwd, dryRun }),
 		);

@@ -90,7 +90,12 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
 	const show = (path: string) => relative(workspace, path);
 
 	write(`xcsh-hooks demo: a scripted agent session in ${workspace}`);
-	const loaded = await discoverAndLoadHooks([], workspace, { trust: "all", settings: false, home: join(workspace, ".home") });
+	const loaded = await discoverAndLoadHooks([], workspace, {
+		trust: "all",
+		settings: false,
+		home: join(workspace, ".home"),
+		climb: false,
+	});
 	write(`\n▸ discovered ${loaded.hooks.length} hooks`);
 	for (const hook of loaded.hooks) write(`    ${show(hook.resolvedPath)}  (${hook.source?.provider}, ${hook.source?.level})`);
 	for (const error of loaded.errors) write(`    ✗ ${error.path}: ${error.error}`);

@@ -2,19 +2,21 @@ import type { AgentHookEntry } from "../agents/_shared/entry.ts";
 import { type Hook, hookExtensionId, hookKey } from "./hooks-capability.ts";
 import type { CapabilityRegistry } from "../capability/registry.ts";
 import { defaultRegistry, registerHookDiscovery } from "./register.ts";
-import { loadSettings, type Settings } from "./settings.ts";
+import { loadSettings, projectSettingsPath, readSettingsFile, type Settings } from "./settings.ts";
+import { findProject } from "./project.ts";
 import { mark } from "../profile.ts";
 import { SYSTEM_PROVIDER } from "./system.ts";
 import type { TeamApprovals } from "../trust/team-list.ts";
-import { coveredChanged, verifyCovered } from "./covered.ts";
-import { teamApproved, teamSources } from "./team-approvals.ts";
+import { teamSources } from "./team-approvals.ts";
+import { type Candidate, type SkippedHook, verdicts } from "./_verdicts.ts";
 import { resolvePath } from "../paths.ts";
-import { TrustError, type TrustStore } from "../trust/trust-store.ts";
+import type { TrustStore } from "../trust/trust-store.ts";
 import type { ApprovedSource } from "../hooks/_approved.ts";
-import { errorMessage } from "../hooks/_describe.ts";
 import { type LoadHooksOptions, loadHooks } from "../hooks/loader.ts";
 import { DEFAULT_SHELL_HOOK_TIMEOUT_MS, isModulePath, type ShellHookSpec } from "../hooks/shell-hook.ts";
 import type { HookLoadError, HookSource, LoadHooksResult } from "../hooks/types.ts";
+
+export type { SkippedHook } from "./_verdicts.ts";
 
 /** Options of {@link discoverAndLoadHooks}. */
 export interface DiscoverAndLoadOptions extends Pick<LoadHooksOptions, "shellTimeoutMs" | "fresh" | "loadTimeoutMs"> {
@@ -34,20 +36,11 @@ export interface DiscoverAndLoadOptions extends Pick<LoadHooksOptions, "shellTim
 	registry?: CapabilityRegistry;
 	/** Provider ids not to scan, besides those the settings disable (a bridge skips its own agent's config). */
 	excludeProviders?: string[] | undefined;
-}
-
-/** A project hook that does not run as it is: never approved, changed since, or unverifiable. */
-export interface SkippedHook {
-	path: string;
 	/**
-	 * `unknown`: never approved (skipped with a warning); `changed`: edited since it was approved, and
-	 * `unverifiable`: its approval cannot be checked — both fail closed (a load error, which blocks `tool_call`).
+	 * Find the project from any folder inside it (default true: src/discovery/project.ts); `false`: `cwd`
+	 * is the project root, nothing above it counts (a sandbox such as the demo's workspace).
 	 */
-	reason: "unknown" | "changed" | "unverifiable";
-	/** Hash of the file's current content (absent when it could not be checked). */
-	sha256?: string;
-	/** The command that approves it. */
-	approve: string;
+	climb?: boolean | undefined;
 }
 
 /** What will happen to one hook candidate, as `list` shows it. */
@@ -89,23 +82,6 @@ export interface HookPlan {
 	settings: Settings;
 }
 
-interface Candidate {
-	path: string;
-	source: HookSource;
-	shell?: ShellHookSpec | undefined;
-	/** Discovered hooks: the capability key (first wins) and extension id (can be disabled). */
-	hook?: Hook;
-	/** Why the candidate is out before trust and keys are considered (disabled by settings). */
-	disabled?: string;
-	/** An agent's command hook entry: `path` is `<settings file>#<key>`, approved as that entry plus its script. */
-	entry?: AgentHookEntry;
-}
-
-type Verdict =
-	| { run: true; source: ApprovedSource }
-	| { run: false; skip: SkippedHook }
-	| { run: false; error: string; skip?: SkippedHook };
-
 function fromDiscovery(hook: Hook, configured: ReadonlySet<string>): Candidate {
 	// A discovered file the user also named with --hook is their own choice: no approval needed.
 	const level = configured.has(hook.path) ? "user" : hook.level;
@@ -115,84 +91,16 @@ function fromDiscovery(hook: Hook, configured: ReadonlySet<string>): Candidate {
 	return { path: hook.path, source, shell, hook };
 }
 
-/** The check before each run of an approved shell hook: the files beside it are still the approved ones. */
-function recheckBeside(realPath: string, hook: string, files: Readonly<Record<string, string>> | undefined): () => void {
-	return () => {
-		const again = verifyCovered(realPath, files);
-		if ("changed" in again) throw new Error(coveredChanged(again.changed, hook));
-	};
-}
-
-/**
- * Trust verdicts of the project-level candidates. What a trusted hook runs is the bytes that were
- * hashed. A hook that changed since its approval, or whose approval or content cannot be checked
- * (an unreadable trust store, a directory or FIFO where a file should be), fails closed.
- */
-async function verdicts(
-	candidates: Candidate[],
-	store: TrustStore,
-	warnings: string[],
-	team: () => Promise<TeamApprovals | undefined>,
-): Promise<Map<Candidate, Verdict>> {
-	const result = new Map<Candidate, Verdict>();
-	let storeProblem: string | undefined;
-	await Promise.all(
-		candidates
-			.filter((c) => c.source.level === "project" && !c.disabled)
-			.map(async (candidate) => {
-				// An agent entry is approved with its settings file (every entry of that file at once).
-				const approve = `xcsh-hooks trust approve ${candidate.entry?.file ?? candidate.path}`;
-				try {
-					// The approval module is loaded only when there are agent config entries to check.
-					const content =
-						candidate.entry &&
-						(require("../agent-hooks/approval.ts") as typeof import("../agent-hooks/approval.ts")).approvalContent(candidate.entry);
-					const check = await store.check(candidate.path, content);
-					// What the approval covers besides the file (its imports, the files beside it) must be as approved
-					// too; an agent entry's content already holds all of it (src/agent-hooks/approval.ts).
-					const covered = check.trusted && !content ? verifyCovered(check.key, check.files) : undefined;
-					if (check.trusted && !(covered && "changed" in covered)) {
-						const files = covered && "files" in covered ? covered.files : undefined;
-						const source: ApprovedSource = { bytes: check.bytes, sha256: check.sha256, realPath: check.key, files };
-						if (!content && !isModulePath(check.key)) source.recheck = recheckBeside(check.key, candidate.path, check.files);
-						return result.set(candidate, { run: true, source });
-					}
-					const shared = await teamApproved(await team(), check, Boolean(content));
-					if (shared) {
-						const source: ApprovedSource = { bytes: check.bytes, sha256: check.sha256, realPath: check.key, files: shared.files };
-						if (!content && !isModulePath(check.key)) source.recheck = recheckBeside(check.key, candidate.path, shared.approved);
-						return result.set(candidate, { run: true, source });
-					}
-					const reason = covered ? "changed" : (check.reason ?? "unknown");
-					const skip: SkippedHook = { path: candidate.path, reason, sha256: check.sha256, approve };
-					if (skip.reason === "unknown") return result.set(candidate, { run: false, skip });
-					const error =
-						covered && "changed" in covered
-							? coveredChanged(covered.changed, candidate.path)
-							: `project hook changed since it was approved, so it fails closed; review it, then run: ${approve}`;
-					result.set(candidate, { run: false, error, skip });
-				} catch (error) {
-					const message = errorMessage(error);
-					if (
-						error instanceof TrustError &&
-						(error.code === "HOOK_UNREADABLE" || error.code === "HOOK_NOT_A_FILE" || error.code === "HOOK_UNPINNABLE")
-					)
-						return result.set(candidate, { run: false, error: `Failed to load hook: ${message}` });
-					storeProblem = message;
-					const skip: SkippedHook = { path: candidate.path, reason: "unverifiable", approve };
-					result.set(candidate, { run: false, error: `project hook not run: its approval cannot be verified (${message})`, skip });
-				}
-			}),
-	);
-	if (storeProblem) warnings.push(`project hooks fail closed: the trust store cannot be used (${storeProblem})`);
-	return result;
-}
-
 /**
  * Decides which hooks will run (SPEC §3, §8, §10) without importing any: discovered hooks (highest
  * priority provider first), then the settings' `hooks`, then `configuredPaths` resolved against
  * `cwd`; deduplicated by absolute path, first occurrence wins. Discovered non-module files run as
  * shell hooks. Settings may disable providers and extension ids.
+ *
+ * The project is found from any folder inside it (src/discovery/project.ts): every layer from `cwd` up to
+ * the git root contributes its project hooks and settings `hooks`; an outer layer's hooks keep keys of
+ * their own (a nearer layer's hook never shadows them) and are disabled only by the user's settings or
+ * their own layer's file. The nearest layer's settings file is the project's.
  *
  * With a trust store, project content cannot weaken the user's own hooks: a project hook never shadows
  * a user hook of the same key (one that does not run is dropped before the first-wins choice, and an
@@ -206,8 +114,12 @@ export async function planHooks(configuredPaths: string[], cwd: string, options:
 	let settings: Settings = {};
 	let userSettings: Settings = {};
 	const fromSettings: Candidate[] = [];
+	// The project of `cwd`, found from any folder inside it: every layer's project hooks apply (src/discovery/project.ts).
+	const project = options.climb === false ? { root: cwd, layers: [cwd] } : findProject(cwd, { home: options.home });
+	const outer = project.layers.slice(1);
+	const outerSettings: Settings[] = [];
 	if (options.settings !== false) {
-		const loaded = await loadSettings(cwd);
+		const loaded = await loadSettings(project.root);
 		warnings.push(...loaded.warnings);
 		userSettings = loaded.layers.user ?? {};
 		// With trust, timeouts and `decisionLog` come from the user's file alone: the project's are dropped (a
@@ -228,38 +140,65 @@ export async function planHooks(configuredPaths: string[], cwd: string, options:
 			: { ...merged, ...userOtlp };
 		mark("settings");
 		for (const { path, level } of loaded.hookPaths) fromSettings.push({ path, source: { origin: "settings", level } });
+		// An outer layer's settings file: its `hooks` (project hooks, relative to its own folder), and what it disables of its own hooks.
+		const listed = new Set(loaded.hookPaths.map((h) => h.path));
+		for (const [i, layer] of outer.entries()) {
+			const read = await readSettingsFile(projectSettingsPath(layer));
+			warnings.push(...read.warnings);
+			outerSettings[i] = read.settings ?? {};
+			for (const raw of read.settings?.hooks ?? []) {
+				const path = resolvePath(raw, layer);
+				if (listed.has(path)) continue;
+				listed.add(path);
+				fromSettings.push({ path, source: { origin: "settings", level: "project" }, layer: i + 1 });
+			}
+		}
 	}
 	const configuredSet = new Set(configuredPaths.map((path) => resolvePath(path, cwd)));
 	const configured = [...configuredSet].map((path): Candidate => ({ path, source: { origin: "configured", level: "user" } }));
 
-	let discovered: Candidate[] = [];
+	const discovered: Candidate[] = [];
 	if (options.discovery !== false) {
 		const registry = registerHookDiscovery(options.registry ?? defaultRegistry);
 		// What may be disabled for which hooks: everything by the merged settings, or — guarded — the
-		// user's choices for every hook and the project's for project hooks only.
+		// user's choices for every hook and the project's for project hooks only. An outer layer's hooks
+		// are disabled only by the user's settings or by their own layer's file, never by a nearer project.
 		const everyone = guarded ? userSettings : settings;
-		const found = await registry.loadCapability<Hook>("hooks", {
-			cwd,
-			home: options.home,
-			// The system folder is the organisation's guard: no settings file switches it off.
-			excludeProviders: [...(everyone.disabledProviders ?? []).filter((id) => id !== SYSTEM_PROVIDER), ...(options.excludeProviders ?? [])],
-			includeDisabled: true,
-		});
-		warnings.push(...found.warnings);
-		const disabled = new Set(everyone.disabledExtensions);
-		const projectDisabled = new Set(guarded ? settings.disabledExtensions : []);
-		const projectProviders = new Set(guarded ? settings.disabledProviders : []);
-		discovered = found.all
-			.filter((hook) => !hook._invalid)
-			.map((hook) => {
+		// The system folder is the organisation's guard: no settings file switches it off.
+		const excluded = (own: Settings) => [
+			...(own.disabledProviders ?? []).filter((id) => id !== SYSTEM_PROVIDER),
+			...(options.excludeProviders ?? []),
+		];
+		const layers = await Promise.all(
+			project.layers.map((layer, i) =>
+				registry.loadCapability<Hook>("hooks", {
+					cwd: layer,
+					home: options.home,
+					excludeProviders: excluded(i === 0 ? everyone : userSettings),
+					includeDisabled: true,
+				}),
+			),
+		);
+		const userDisabled = new Set(userSettings.disabledExtensions);
+		for (const [i, found] of layers.entries()) {
+			for (const warning of found.warnings) if (i === 0 || !warnings.includes(warning)) warnings.push(warning);
+			const own = i === 0 ? settings : (outerSettings[i - 1] ?? {});
+			const disabled = i === 0 ? new Set(everyone.disabledExtensions) : userDisabled;
+			const projectDisabled = new Set(guarded || i > 0 ? own.disabledExtensions : []);
+			const projectProviders = new Set(guarded || i > 0 ? own.disabledProviders : []);
+			for (const hook of found.all) {
+				// The user's and the system's hooks come from the nearest layer's scan; an outer layer adds its project hooks.
+				if (hook._invalid || (i > 0 && hook.level !== "project")) continue;
 				const candidate = fromDiscovery(hook, configuredSet);
+				if (i > 0) candidate.layer = i;
+				discovered.push(candidate);
 				const id = hookExtensionId(hook);
-				if (hook._source.provider === SYSTEM_PROVIDER) return candidate;
-				if (disabled.has(id)) candidate.disabled = guarded ? "by the user's settings" : "by settings";
+				if (hook._source.provider === SYSTEM_PROVIDER) continue;
+				if (disabled.has(id)) candidate.disabled = guarded || i > 0 ? "by the user's settings" : "by settings";
 				else if (candidate.source.level === "project" && (projectDisabled.has(id) || projectProviders.has(hook._source.provider)))
 					candidate.disabled = "by the project's settings";
-				return candidate;
-			});
+			}
+		}
 		mark("discovery");
 	}
 
@@ -309,7 +248,8 @@ export async function planHooks(configuredPaths: string[], cwd: string, options:
 			continue;
 		}
 		if (hook) {
-			const key = hookKey(hook);
+			// An outer layer's hooks have keys of their own: a nearer project's hook never shadows them.
+			const key = candidate.layer ? `${candidate.layer}\0${hookKey(hook)}` : hookKey(hook);
 			const winner = keys.get(key);
 			// With a trust store the project never switches off the user's own hook: a user hook whose key a
 			// project hook took first still runs, beside it (approving a harmless project file must not

@@ -8,7 +8,6 @@ import {
 	type ProviderDefinition,
 } from "../capability/registry.ts";
 import { claudeProvider } from "./claude.ts";
-import { projectSettingsPath, userSettingsPath } from "./settings.ts";
 import { codexProvider } from "./codex.ts";
 import { nativeProvider } from "./native.ts";
 import { systemProvider } from "./system.ts";
@@ -31,21 +30,6 @@ export function registerHookDiscovery(registry: CapabilityRegistry = defaultRegi
 	for (const provider of hookProviders())
 		if (!registry.hasProvider(hookCapability.id, provider.id)) registry.registerProvider(hookCapability.id, provider);
 	return registry;
-}
-
-/**
- * Every folder and file the hook providers read for `cwd` and `home`, plus both settings files: what
- * a long-lived server watches to reload hooks (asked of the providers, so a new provider is watched too).
- */
-export function hookWatchTargets(cwd: string, home: string): { dirs: string[]; files: string[] } {
-	const dirs = new Set<string>();
-	const files = new Set<string>([projectSettingsPath(cwd), userSettingsPath()]);
-	for (const provider of hookProviders()) {
-		const places = provider.watch?.({ cwd, home });
-		for (const dir of places?.dirs ?? []) dirs.add(dir);
-		for (const file of places?.files ?? []) files.add(file);
-	}
-	return { dirs: [...dirs], files: [...files] };
 }
 
 /**

@@ -30,7 +30,7 @@ import { builtinToolParameters } from "../tools/parameters.ts";
 export interface InProcessOptions {
 	/** The agent's name: the session file is `~/.xcsh/agent/sessions/<agent>.jsonl`. */
 	agent: string;
-	/** The agent's project directory (hooks are discovered from it; `ctx.cwd`). */
+	/** The folder the agent runs in (`ctx.cwd`); its project is found from it, from any folder inside (src/discovery/project.ts). */
 	directory: string;
 	/** Reload on file changes (default true). */
 	watch?: boolean;

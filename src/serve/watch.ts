@@ -1,6 +1,6 @@
 import { type FSWatcher, realpathSync, statSync, watch } from "node:fs";
 import { basename, dirname } from "pathe";
-import { hookWatchTargets } from "../discovery/register.ts";
+import { hookWatchTargets } from "../discovery/project.ts";
 import { isModulePath, MODULE_LOADERS } from "../hooks/module-files.ts";
 import type { LoadedHook } from "../hooks/types.ts";
 import type { Host } from "../host/host.ts";

@@ -63,7 +63,7 @@ export function opencodeFamilyDriver(family: Family): AgentDriver {
 			const registry = startNoRegistry();
 			try {
 				const env = sandbox.env({ ...family.env, npm_config_registry: registry.url, NPM_CONFIG_REGISTRY: registry.url });
-				return await runProcess([bin, "run", "--print-logs", "--log-level", "INFO", prompt], { cwd: sandbox.proj, env, timeoutMs });
+				return await runProcess([bin, "run", "--print-logs", "--log-level", "INFO", prompt], { cwd: sandbox.cwd, env, timeoutMs });
 			} finally {
 				registry.stop();
 			}

@@ -32,6 +32,9 @@ export const claudeDriver: AgentDriver = {
 	configure(sandbox, hooks) {
 		sandbox.write({ "proj/.claude/settings.json": claudeSettings(hooks) });
 	},
+	configureUser(sandbox, hooks) {
+		sandbox.write({ "home/.claude/settings.json": claudeSettings(hooks) });
+	},
 	run(bin, sandbox, baseUrl, prompt, timeoutMs, prefix = []) {
 		const env = sandbox.env({
 			ANTHROPIC_BASE_URL: baseUrl,
@@ -54,7 +57,7 @@ export const claudeDriver: AgentDriver = {
 			"json",
 			...(existsSync(mcp) ? ["--mcp-config", mcp] : []),
 		];
-		return runProcess(args, { cwd: sandbox.proj, env, timeoutMs });
+		return runProcess(args, { cwd: sandbox.cwd, env, timeoutMs });
 	},
 	selfcheck: {
 		deny: (reason) =>

@@ -47,12 +47,12 @@ export const clineDriver: AgentDriver = {
 		const env = sandbox.env({ CLINE_NO_AUTO_UPDATE: "1" });
 		try {
 			const auth = await runProcess([bin, "auth", "-p", "openai-compatible", "-k", "sk-test", "-m", "mock-model", "-b", baseUrl], {
-				cwd: sandbox.proj,
+				cwd: sandbox.cwd,
 				env,
 				timeoutMs: 60_000,
 			});
 			if (auth.code !== 0) return auth;
-			return await runProcess([bin, "--json", prompt], { cwd: sandbox.proj, env, timeoutMs });
+			return await runProcess([bin, "--json", prompt], { cwd: sandbox.cwd, env, timeoutMs });
 		} finally {
 			endHubDaemons(sandbox);
 		}

@@ -72,7 +72,7 @@ export const codexDriver: AgentDriver = {
 			`model_providers.mock.base_url="${baseUrl}/v1"`,
 			prompt,
 		];
-		return runProcess(args, { cwd: sandbox.proj, env, timeoutMs });
+		return runProcess(args, { cwd: sandbox.cwd, env, timeoutMs });
 	},
 	selfcheck: {
 		deny: (reason) =>

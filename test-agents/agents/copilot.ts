@@ -40,7 +40,7 @@ export const copilotDriver: AgentDriver = {
 			COPILOT_MODEL: "claude-sonnet-4.5",
 		});
 		const args = [bin, "-p", prompt, "--allow-all-tools", "--no-color", "--no-auto-update", "--trust-folder", "--log-dir", sandbox.logs];
-		return runProcess(args, { cwd: sandbox.proj, env, timeoutMs });
+		return runProcess(args, { cwd: sandbox.cwd, env, timeoutMs });
 	},
 	actor: {
 		spawn: (task) => ({

@@ -36,7 +36,7 @@ export const droidDriver: AgentDriver = {
 			"home/.factory/settings.json": `${JSON.stringify({ customModels: [model], enableTelemetry: false, autoUpdateEnabled: false }, null, 2)}\n`,
 		});
 		const env = sandbox.env({ FACTORY_DROID_AUTO_UPDATE_ENABLED: "false", FACTORY_DISABLE_KEYRING: "1" });
-		return runProcess([bin, "exec", "--skip-permissions-unsafe", "-m", "custom:mock-model", prompt], { cwd: sandbox.proj, env, timeoutMs });
+		return runProcess([bin, "exec", "--skip-permissions-unsafe", "-m", "custom:mock-model", prompt], { cwd: sandbox.cwd, env, timeoutMs });
 	},
 	actor: {
 		// No subagent case: in `droid exec` the Task tool answers "Could not reach the daemon" offline.

@@ -40,10 +40,14 @@ export const geminiDriver: AgentDriver = {
 			"proj/.gemini/settings.json": geminiSettings(hooks),
 		});
 	},
+	configureUser(sandbox, hooks) {
+		const settings = { ...USER_SETTINGS, ...(JSON.parse(geminiSettings(hooks)) as object) };
+		sandbox.write({ "home/.gemini/settings.json": `${JSON.stringify(settings, null, 2)}\n` });
+	},
 	run(bin, sandbox, baseUrl, prompt, timeoutMs, prefix = []) {
 		// GEMINI_CLI_TRUST_WORKSPACE in the environment is what loads project hooks headless (`--skip-trust` is not, A.3.1).
 		const env = sandbox.env({ GEMINI_API_KEY: "test-key", GOOGLE_GEMINI_BASE_URL: baseUrl, GEMINI_CLI_TRUST_WORKSPACE: "true" });
-		return runProcess([...prefix, bin, "-p", prompt, "--yolo", "--output-format", "json"], { cwd: sandbox.proj, env, timeoutMs });
+		return runProcess([...prefix, bin, "-p", prompt, "--yolo", "--output-format", "json"], { cwd: sandbox.cwd, env, timeoutMs });
 	},
 	selfcheck: {
 		deny: (reason) => JSON.stringify({ decision: "deny", reason }),

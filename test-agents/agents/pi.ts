@@ -55,7 +55,7 @@ export const piDriver: AgentDriver = {
 		writeUserSettings(sandbox, baseUrl);
 		const env = sandbox.env({ PI_OFFLINE: "1", PI_TELEMETRY: "0", PI_SKIP_VERSION_CHECK: "1" });
 		return runProcess([bin, "-p", "--no-session", "--provider", "mock", "--model", "mock-model", prompt], {
-			cwd: sandbox.proj,
+			cwd: sandbox.cwd,
 			env,
 			timeoutMs,
 		});

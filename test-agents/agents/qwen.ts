@@ -41,7 +41,7 @@ export const qwenDriver: AgentDriver = {
 	},
 	run(bin, sandbox, baseUrl, prompt, timeoutMs) {
 		const env = sandbox.env({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: baseUrl, OPENAI_MODEL: "mock-model" });
-		return runProcess([bin, "--yolo", "--output-format", "text", prompt], { cwd: sandbox.proj, env, timeoutMs });
+		return runProcess([bin, "--yolo", "--output-format", "text", prompt], { cwd: sandbox.cwd, env, timeoutMs });
 	},
 	actor: {
 		spawn: (task) => ({

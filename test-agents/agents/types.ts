@@ -48,6 +48,12 @@ export interface AgentDriver {
 	/** Writes the agent's user settings and the project's hook config into the sandbox. */
 	configure(sandbox: Sandbox, hooks: HookCommands): void;
 	/**
+	 * Writes the agent's user settings with the hook commands in the user's own config instead (what
+	 * `install <agent> --user` gives), for an agent that reads its project hook config only in the folder
+	 * it was started in (Claude Code, Gemini CLI): an agent started in a subfolder runs those.
+	 */
+	configureUser?(sandbox: Sandbox, hooks: HookCommands): void;
+	/**
 	 * Runs the agent once, non-interactively, against the model server at `baseUrl`; `prefix` (a program
 	 * and its arguments that end by running the rest, e.g. a mount namespace) goes in front of the command.
 	 */

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { AgentDriver } from "../agents/types.ts";
 import type { Checks } from "../checks.ts";
 import type { Outcome } from "../scenario.ts";
-import { SECRET } from "../scenario.ts";
+import { HARMLESS, SECRET } from "../scenario.ts";
 import { approveHooks, bridgeHookFiles, bridgeMarkers } from "./_bridge.ts";
 import { runProcess } from "../process.ts";
 import { drive } from "./drive.ts";
@@ -89,6 +89,59 @@ export function bridgeCase(driver: AgentDriver): AgentCase {
 				// One agent proves the default users get: the calls after the first are served.
 				...(driver.id === "claude" ? { servedBy: exe } : {}),
 				...(driver.id === "pi" ? { after: checkTurnContext } : {}),
+			});
+		},
+	};
+}
+
+/**
+ * The agent started in a subfolder of a guarded git project (issue 34: a real Codex run started in
+ * `proj/src/deep` ran the destroy its project's guard blocks, the bridge looking for hooks only in the
+ * payload's `cwd`). The typed hooks of `proj/.xcsh/hooks`, approved, must still guard, redact and add
+ * context; the script's `rm -rf build` runs in the subfolder, whose own `build/` must survive. The
+ * bridge entries are where the agent reads them from a subfolder: Codex's project `.codex/hooks.json`
+ * (found up to the git root), the user's config for the agents that read their project config only in
+ * the folder they start in ({@link AgentDriver.configureUser}).
+ */
+export function subfolderCase(driver: AgentDriver): AgentCase {
+	const sub = "src/deep";
+	return {
+		agent: driver.id,
+		name: `xcsh-hooks bridge ${driver.id} started in a subfolder of the project (proj/${sub})`,
+		needsBridge: true,
+		run(ctx, checks) {
+			if (!("exe" in ctx.bridge)) throw new Error("unreachable: no bridge");
+			const exe = ctx.bridge.exe;
+			const command = `${sh(exe)} bridge ${driver.id}`;
+			return drive(driver, ctx, checks, "subfolder", {
+				files: { ...bridgeHookFiles(), [`proj/${sub}/build/keep.txt`]: "must survive\n" },
+				startIn: sub,
+				async prepare(sandbox, c) {
+					const hooks = { pre: command, post: command, prompt: command };
+					if (driver.configureUser) driver.configureUser(sandbox, hooks);
+					else driver.configure(sandbox, hooks);
+					// A git repository, as a user's project is: the agents find their project config up to its root.
+					const git = Bun.spawnSync(["git", "init", "-q"], { cwd: sandbox.proj, env: sandbox.env() });
+					if (!c.expect("`git init` in the project", git.exitCode === 0, git.stderr.toString())) return false;
+					const approved = await approveHooks(exe, sandbox);
+					return c.expect("`xcsh-hooks trust approve` accepted the project hooks", approved.ok, approved.detail);
+				},
+				// The harmless call runs in the subfolder: checked below instead of in `proj/`. Gemini CLI refuses to
+				// read a file outside the folder it was started in (`proj/deploy.conf`), so there is nothing to redact.
+				expect: { ...ALL, harmless: false, ...driver.cannot, ...(driver.id === "gemini" ? { redact: false } : {}) },
+				markers: bridgeMarkers(),
+				after(checks, { sandbox, server, api }) {
+					checks.expect(
+						`subfolder: \`rm -rf build\` did not run in proj/${sub} (its build/keep.txt is still there)`,
+						existsSync(join(sandbox.cwd, "build", "keep.txt")),
+					);
+					const harmless = api.toolResults(server.main().at(-1)?.body)[1];
+					checks.expect(
+						`subfolder: the harmless call ran in proj/${sub} and the model got its output`,
+						existsSync(join(sandbox.cwd, "harmless.txt")) && !!harmless?.text.includes(HARMLESS),
+						`result: ${JSON.stringify(harmless)}`,
+					);
+				},
 			});
 		},
 	};

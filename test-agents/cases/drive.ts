@@ -1,3 +1,4 @@
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentDriver, HookCommands } from "../agents/types.ts";
 import type { Checks } from "../checks.ts";
@@ -18,6 +19,8 @@ export interface DriveSetup {
 	prepare?(sandbox: Sandbox, checks: Checks): Promise<boolean>;
 	/** Extra files (relative to the sandbox root). */
 	files?: Record<string, string>;
+	/** Start the agent in this folder of the project (relative to `proj/`, created) instead of `proj/` itself. */
+	startIn?: string;
 	/** Which standard assertions apply; the rest are checked by `after`. */
 	expect: Outcome["expect"];
 	markers: Markers;
@@ -52,6 +55,10 @@ export async function drive(driver: AgentDriver, ctx: CaseContext, checks: Check
 	const server = startModelServer(driver.api, standardSteps(sandbox));
 	try {
 		sandbox.write({ ...projectFiles(), ...setup.files });
+		if (setup.startIn) {
+			sandbox.cwd = join(sandbox.proj, setup.startIn);
+			mkdirSync(sandbox.cwd, { recursive: true });
+		}
 		if (setup.hooks) driver.configure(sandbox, setup.hooks(sandbox));
 		if (setup.prepare && !(await setup.prepare(sandbox, checks))) return;
 		const run = await driver.run(ctx.bin, sandbox, server.url, PROMPT, ctx.timeoutMs, setup.prefix?.(sandbox));

@@ -1,6 +1,14 @@
 import { DRIVERS } from "../agents/index.ts";
 import { mcpCase, subagentCase } from "./actor-cases.ts";
-import { bridgeCase, bridgeHookFlagCase, controlCase, initInstallCase, loadErrorCase, selfCheckCase } from "./agent-cases.ts";
+import {
+	bridgeCase,
+	bridgeHookFlagCase,
+	controlCase,
+	initInstallCase,
+	loadErrorCase,
+	selfCheckCase,
+	subfolderCase,
+} from "./agent-cases.ts";
 import { hostileEnvCase } from "./hostile-env.ts";
 import { managedCase } from "./managed.ts";
 import { pluginLoadErrorCase, pluginSuiteCase, pluginUserInstallCase } from "./plugin-cases.ts";
@@ -16,6 +24,8 @@ export const CASES: AgentCase[] = DRIVERS.flatMap((driver) =>
 				selfCheckCase(driver),
 				bridgeCase(driver),
 				bridgeHookFlagCase(driver),
+				// Started in a subfolder of the guarded project: the agents whose runs showed the hole, and the two most used.
+				...(driver.id === "codex" || driver.id === "claude" || driver.id === "gemini" ? [subfolderCase(driver)] : []),
 				...(driver.installAlone ? [initInstallCase(driver)] : []),
 				...(driver.loadErrorCase ? [loadErrorCase(driver)] : []),
 				...(driver.actor?.spawn ? [subagentCase(driver)] : []),
