@@ -8,6 +8,8 @@ import { createHost, describeSkips, type Host } from "../host/host.ts";
 import { mark } from "../profile.ts";
 import { isRecord } from "../agents/_shared/answer.ts";
 import { oneLine } from "../one-line.ts";
+import { damageReason, lastingDamage } from "../intrinsics.ts";
+import { JSONStringify, StringPrototypeReplace, StringPrototypeSlice } from "../primordials.ts";
 import { type BridgeDecision, decisionOf } from "./decision.ts";
 import { isGuard, type Mapped, mapPayload, rewriteToAgent, toOutcome } from "./map.ts";
 import { agentSessionFile, ensureSessionFile } from "./session.ts";
@@ -89,7 +91,12 @@ export interface BridgeAnswer {
 	decision?: BridgeDecision | undefined;
 	/** The settings in effect (`host.settings`: `decisionLog` from the user's file); absent when the call failed before the host was created. */
 	settings?: Record<string, unknown> | undefined;
+	/** A guard event's deny, written before any hook ran, with {@link LAST_RESORT} for its reason (see {@link runBridge}). */
+	lastResort?: string | undefined;
 }
+
+/** The reason's stand-in in {@link BridgeAnswer.lastResort}. */
+const LAST_RESORT = "xcsh-hooks-last-resort-reason";
 
 const TIMEOUT = Symbol("timeout");
 
@@ -166,6 +173,15 @@ export async function runBridge(agent: AgentBridge, options: BridgeOptions): Pro
 	const answer = await answerBridge(agent, options);
 	answer.stdout = wellFormedAnswer(answer.stdout); // every agent's answer, whatever a hook put in it
 	if (answer.decision) answer.decision.durationMs = performance.now() - started;
+	// A hook changed built-ins for good (made them read-only): what formed the answer cannot be
+	// trusted, so a guard event gets the deny formed before any hook ran, with the start-up built-ins.
+	const lasting = lastingDamage();
+	if (lasting !== undefined && answer.lastResort !== undefined) {
+		const reason = damageReason(lasting);
+		answer.stdout = StringPrototypeReplace(answer.lastResort, LAST_RESORT, () => StringPrototypeSlice(JSONStringify(reason), 1, -1));
+		if (answer.decision) answer.decision = { ...answer.decision, decision: "deny", reason };
+	}
+	delete answer.lastResort;
 	return answer;
 }
 
@@ -211,6 +227,7 @@ async function answerBridge(agent: AgentBridge, options: BridgeOptions): Promise
 		};
 	}
 	const guard = isGuard(agent.events[name]);
+	const lastResort = guard ? give(name, payload, { kind: "deny", reason: LAST_RESORT }) : undefined;
 	options.onFallback?.((why) =>
 		give(
 			name,
@@ -225,7 +242,7 @@ async function answerBridge(agent: AgentBridge, options: BridgeOptions): Promise
 		say(guard ? `${why}; the tool call is denied (fail closed)` : `${why}; no opinion`);
 		const outcome: Outcome = guard ? { kind: "deny", reason: `xcsh-hooks bridge ${agent.name}: ${why} (fail closed)` } : { kind: "none" };
 		const decision = guard ? decisionOf(agent, name, payload, outcome) : undefined;
-		return { stdout: give(name, payload, outcome), stderr, decision, settings };
+		return { stdout: give(name, payload, outcome), stderr, decision, settings, lastResort };
 	};
 	if ("error" in parsed) return fail(parsed.error);
 	const mapped = mapPayload(agent, name, payload);
@@ -242,7 +259,7 @@ async function answerBridge(agent: AgentBridge, options: BridgeOptions): Promise
 			},
 		});
 		const decision = guard ? { ...decisionOf(agent, name, payload, outcome, mapped), hook } : undefined;
-		return { stdout: give(name, payload, outcome), stderr, decision, settings };
+		return { stdout: give(name, payload, outcome), stderr, decision, settings, lastResort };
 	} catch (error) {
 		return fail(error instanceof Error ? error.message : String(error));
 	}

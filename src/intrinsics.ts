@@ -1,0 +1,367 @@
+import {
+	ArrayPrototypeIncludes,
+	ArrayPrototypeJoin,
+	ArrayPrototypePush,
+	ObjectIs,
+	ObjectSetPrototypeOf,
+	ReflectDefineProperty,
+	ReflectDeleteProperty,
+	ReflectGetOwnPropertyDescriptor,
+	ReflectGetPrototypeOf,
+	ReflectOwnKeys,
+	ReflectSetPrototypeOf,
+	SetPrototypeAdd,
+	SetPrototypeHas,
+} from "./primordials.ts";
+
+/*
+ * The shared intrinsics the guard path depends on (built-in prototypes and constructors, a few globals,
+ * `process.exit`), as they were when this module was first evaluated, before any hook code ran. Every
+ * hook handler runs in the same realm as the runner, so one that replaces `Map.prototype.get`, adds
+ * `Object.prototype.then` or swaps `globalThis.Promise` changes what everything after it computes,
+ * the guard that runs next included. The dispatch loops compare the intrinsics with these after each
+ * handler (a few µs): a change is put back at once and makes a `tool_call` a deny naming the hook,
+ * since nothing computed after it can be trusted; on other events it is reported. A server that saw a
+ * change gives up its socket (README "Security model").
+ *
+ * Put back, not merely reported: the deny itself, and the answer it becomes, are computed by code that
+ * uses these intrinsics. A hook that polyfills a built-in that exists is denied like any other change;
+ * additions to the watched prototypes count as changes (an `Object.prototype.then` makes every object
+ * a thenable), added globals do not (servers check those across calls, see `globalsSnapshot`).
+ */
+
+/** One watched object: the descriptors of its watched own properties as they were, and its prototype. */
+interface Watched {
+	holder: object;
+	label: string;
+	keys: PropertyKey[];
+	labels: string[];
+	/** Null-prototype copies: `defineProperty` reads them, and `Object.prototype` may have gained a `get`. */
+	saved: PropertyDescriptor[];
+	/** Every own key is watched: an added one is a change too. */
+	known: Set<PropertyKey> | undefined;
+	count: number;
+	proto: object | null;
+	/** What the quick check after each handler compares: indices into `keys`, and whether added keys count. */
+	hot: number[];
+	hotAdditions: boolean;
+}
+
+const watched: Watched[] = [];
+
+const isObject = (value: unknown): value is object => value !== null && (typeof value === "object" || typeof value === "function");
+const keyLabel = (key: PropertyKey) => (typeof key === "symbol" ? `[${String(key).slice(7, -1)}]` : String(key));
+
+function saveDescriptor(holder: object, key: PropertyKey): PropertyDescriptor | undefined {
+	const desc = ReflectGetOwnPropertyDescriptor(holder, key);
+	if (desc !== undefined) ObjectSetPrototypeOf(desc, null);
+	return desc;
+}
+
+/**
+ * Starts watching `holder`'s own properties (`names`, or all of them, additions included); `hot` are
+ * the ones the quick check compares too (all when `true`, additions included).
+ */
+function watch(holder: unknown, label: string, names: readonly PropertyKey[] | undefined, hot: readonly PropertyKey[] | true): void {
+	if (!isObject(holder)) return;
+	const item: Watched = {
+		holder,
+		label,
+		keys: [],
+		labels: [],
+		saved: [],
+		known: names ? undefined : new Set<PropertyKey>(),
+		count: 0,
+		proto: ReflectGetPrototypeOf(holder),
+		hot: [],
+		hotAdditions: hot === true && names === undefined,
+	};
+	const keys = names ?? ReflectOwnKeys(holder);
+	for (let i = 0; i < keys.length; i++) {
+		const key = keys[i] as PropertyKey;
+		const desc = saveDescriptor(holder, key);
+		if (desc === undefined) continue;
+		if (hot === true || ArrayPrototypeIncludes(hot, key)) ArrayPrototypePush(item.hot, item.keys.length);
+		ArrayPrototypePush(item.keys, key);
+		ArrayPrototypePush(item.labels, `${label}.${keyLabel(key)}`);
+		ArrayPrototypePush(item.saved, desc);
+		if (item.known) SetPrototypeAdd(item.known, key);
+	}
+	item.count = ReflectOwnKeys(holder).length;
+	ArrayPrototypePush(watched, item);
+}
+
+const same = (now: PropertyDescriptor | undefined, then: PropertyDescriptor) =>
+	now !== undefined && ObjectIs(now.value, then.value) && now.get === then.get && now.set === then.set;
+
+{
+	const protoOf = (value: unknown) => (isObject(value) ? ReflectGetPrototypeOf(value) : undefined);
+	const iteratorProto = protoOf(protoOf([][Symbol.iterator]()));
+	const typedArray = protoOf(Uint8Array);
+	const it = Symbol.iterator;
+	// [holder, label, the keys the quick check after each handler compares (what dispatch and the answer use)].
+	// Object.prototype first: the others are put back with its additions gone.
+	const whole: Array<[unknown, string, readonly PropertyKey[] | true]> = [
+		[Object.prototype, "Object.prototype", true],
+		[Object, "Object", ["keys", "values", "entries", "assign", "freeze", "isFrozen", "hasOwn", "defineProperty", "fromEntries"]],
+		[Function.prototype, "Function.prototype", ["call", "apply", "bind", Symbol.hasInstance]],
+		[Array, "Array", ["isArray", "from", Symbol.species]],
+		[
+			Array.prototype,
+			"Array.prototype",
+			[it, "push", "map", "filter", "some", "every", "slice", "join", "includes", "indexOf", "concat", "flatMap", "find", "entries"],
+		],
+		[iteratorProto, "Iterator.prototype", [it]],
+		[protoOf([][Symbol.iterator]()), "ArrayIterator.prototype", ["next"]],
+		[protoOf(new Map()[Symbol.iterator]()), "MapIterator.prototype", ["next"]],
+		[protoOf(new Set()[Symbol.iterator]()), "SetIterator.prototype", ["next"]],
+		[protoOf(""[Symbol.iterator]()), "StringIterator.prototype", ["next"]],
+		[
+			String.prototype,
+			"String.prototype",
+			["includes", "slice", "startsWith", "endsWith", "replace", "replaceAll", "split", "trim", "trimEnd"],
+		],
+		[Map, "Map", [Symbol.species]],
+		[Map.prototype, "Map.prototype", ["get", "set", "has", "delete", it, "entries", "keys", "values"]],
+		[Set, "Set", [Symbol.species]],
+		[Set.prototype, "Set.prototype", ["has", "add", "delete", it, "values"]],
+		[WeakMap.prototype, "WeakMap.prototype", ["get", "set", "has"]],
+		[WeakSet.prototype, "WeakSet.prototype", ["has", "add"]],
+		[Promise, "Promise", ["resolve", "reject", "race", "all", "allSettled", Symbol.species]],
+		[Promise.prototype, "Promise.prototype", ["then", "catch", "finally", "constructor"]],
+		[JSON, "JSON", ["parse", "stringify"]],
+		[Reflect, "Reflect", ["apply", "defineProperty", "getOwnPropertyDescriptor", "ownKeys"]],
+		[RegExp.prototype, "RegExp.prototype", ["exec", Symbol.replace, Symbol.split, Symbol.match, "test"]],
+		[isObject(typedArray) ? (typedArray as { prototype: unknown }).prototype : undefined, "TypedArray.prototype", []],
+		[Uint8Array.prototype, "Uint8Array.prototype", []],
+		[Error.prototype, "Error.prototype", ["toString"]],
+		[globalThis.TextEncoder?.prototype, "TextEncoder.prototype", ["encode"]],
+		[globalThis.TextDecoder?.prototype, "TextDecoder.prototype", ["decode"]],
+	];
+	for (const [holder, label, hot] of whole) watch(holder, label, undefined, hot);
+	watch(Error, "Error", ["captureStackTrace"], true);
+	const globals = [
+		"Object",
+		"Function",
+		"Array",
+		"String",
+		"Number",
+		"Boolean",
+		"Symbol",
+		"Map",
+		"Set",
+		"WeakMap",
+		"WeakSet",
+		"Promise",
+		"JSON",
+		"Reflect",
+		"Proxy",
+		"Error",
+		"TypeError",
+		"RangeError",
+		"RegExp",
+		"Uint8Array",
+		"ArrayBuffer",
+		"TextEncoder",
+		"TextDecoder",
+		"Buffer",
+		"structuredClone",
+		"queueMicrotask",
+		"setTimeout",
+		"clearTimeout",
+		"setImmediate",
+		"clearImmediate",
+		"setInterval",
+		"clearInterval",
+		"Bun",
+		"process",
+		"performance",
+		"crypto",
+	];
+	watch(globalThis, "globalThis", globals, true);
+	watch(globalThis.process, "process", ["exit", "reallyExit", "env", "nextTick"], true);
+	watch((globalThis as { Bun?: unknown }).Bun, "Bun", ["write", "stdout", "stderr", "file", "spawn", "deepEquals", "peek"], true);
+	watch(globalThis.Buffer, "Buffer", ["concat", "from", "alloc"], true);
+}
+
+/** The watched intrinsics that differ from what they were (`Map.prototype.get`, `Object.prototype.then (added)`…); `undefined` when none does. */
+export function changedIntrinsics(): string[] | undefined {
+	let found: string[] | undefined;
+	const note = (what: string) => {
+		found ??= [];
+		ArrayPrototypePush(found, what);
+	};
+	for (let w = 0; w < watched.length; w++) {
+		const item = watched[w] as Watched;
+		const { holder, keys, saved, known } = item;
+		if (ReflectGetPrototypeOf(holder) !== item.proto) note(`${item.label} (its prototype)`);
+		for (let i = 0; i < keys.length; i++)
+			if (!same(ReflectGetOwnPropertyDescriptor(holder, keys[i] as PropertyKey), saved[i] as PropertyDescriptor))
+				note(item.labels[i] as string);
+		if (known === undefined) continue;
+		const now = ReflectOwnKeys(holder);
+		if (now.length === item.count && found === undefined) continue;
+		for (let i = 0; i < now.length; i++)
+			if (!SetPrototypeHas(known, now[i] as PropertyKey)) note(`${item.label}.${keyLabel(now[i] as PropertyKey)} (added)`);
+	}
+	return found;
+}
+
+/**
+ * Whether the intrinsics the dispatch loops and the answer writers use most are as they were: the
+ * check after each handler (a few µs); the full {@link changedIntrinsics} runs once per call.
+ */
+export function hotIntrinsicsChanged(): boolean {
+	for (let w = 0; w < watched.length; w++) {
+		const item = watched[w] as Watched;
+		const { holder, keys, saved, hot } = item;
+		for (let i = 0; i < hot.length; i++) {
+			const k = hot[i] as number;
+			if (!same(ReflectGetOwnPropertyDescriptor(holder, keys[k] as PropertyKey), saved[k] as PropertyDescriptor)) return true;
+		}
+		if (item.hotAdditions && (ReflectOwnKeys(holder).length !== item.count || ReflectGetPrototypeOf(holder) !== item.proto)) return true;
+	}
+	return false;
+}
+
+/** Puts every watched intrinsic back as it was (additions deleted); `false` when some could not be (made non-configurable, frozen). */
+export function restoreIntrinsics(): boolean {
+	for (let w = 0; w < watched.length; w++) {
+		const item = watched[w] as Watched;
+		const { holder, keys, saved, known } = item;
+		if (ReflectGetPrototypeOf(holder) !== item.proto) ReflectSetPrototypeOf(holder, item.proto);
+		if (known !== undefined) {
+			const now = ReflectOwnKeys(holder);
+			for (let i = 0; i < now.length; i++)
+				if (!SetPrototypeHas(known, now[i] as PropertyKey)) ReflectDeleteProperty(holder, now[i] as PropertyKey);
+		}
+		for (let i = 0; i < keys.length; i++) {
+			const key = keys[i] as PropertyKey;
+			const then = saved[i] as PropertyDescriptor;
+			if (!same(ReflectGetOwnPropertyDescriptor(holder, key), then)) ReflectDefineProperty(holder, key, then);
+		}
+	}
+	return changedIntrinsics() === undefined;
+}
+
+/**
+ * Takes the current value of `holder[key]` as the one to keep: our own guards replace a few watched
+ * intrinsics on purpose (`process.exit` while hooks run, the counting `setTimeout`).
+ */
+export function acceptIntrinsic(holder: object, key: PropertyKey): void {
+	for (let w = 0; w < watched.length; w++) {
+		const item = watched[w] as Watched;
+		if (item.holder !== holder) continue;
+		for (let i = 0; i < item.keys.length; i++) {
+			if (item.keys[i] !== key) continue;
+			const desc = saveDescriptor(holder, key);
+			if (desc !== undefined) item.saved[i] = desc;
+		}
+	}
+}
+
+/** Takes every watched intrinsic as it is now as the one to keep (an agent's own process changed them between calls). */
+export function acceptAllIntrinsics(): void {
+	for (let w = 0; w < watched.length; w++) {
+		const item = watched[w] as Watched;
+		item.proto = ReflectGetPrototypeOf(item.holder);
+		for (let i = 0; i < item.keys.length; i++) {
+			const desc = saveDescriptor(item.holder, item.keys[i] as PropertyKey);
+			if (desc !== undefined) item.saved[i] = desc;
+		}
+		if (item.known === undefined) continue;
+		const now = ReflectOwnKeys(item.holder);
+		for (let i = 0; i < now.length; i++) {
+			const key = now[i] as PropertyKey;
+			if (SetPrototypeHas(item.known, key)) continue;
+			const desc = saveDescriptor(item.holder, key);
+			if (desc === undefined) continue;
+			SetPrototypeAdd(item.known, key);
+			ArrayPrototypePush(item.keys, key);
+			ArrayPrototypePush(item.labels, `${item.label}.${keyLabel(key)}`);
+			ArrayPrototypePush(item.saved, desc);
+		}
+		item.count = now.length;
+	}
+}
+
+/** A change of the intrinsics seen in this process: who made it, what changed, whether it was put back. */
+export interface IntrinsicDamage {
+	/** The hook (its path), or a description of who ran when no single hook can be named. */
+	by: string;
+	changed: string[];
+	repaired: boolean;
+}
+
+let damage: IntrinsicDamage | undefined;
+let lasting: IntrinsicDamage | undefined;
+let damages = 0;
+let strict = false;
+let running = 0;
+
+/**
+ * This process is ours alone (the CLI: `emit`, `bridge`, `serve`): only our code and hooks run in it, so
+ * a change found between handlers came from a hook too (its load, a timer it left). Embedded in an
+ * agent or a test runner, such a change is the host's and is taken as the new state instead.
+ */
+export function ownIntrinsics(): void {
+	strict = true;
+}
+
+/** The first change of the intrinsics seen in this process, if any (a server gives up its socket after it). */
+export function intrinsicDamage(): IntrinsicDamage | undefined {
+	return damage;
+}
+
+/** A change that could not be put back: every later guarded call in this process is denied. */
+export function lastingDamage(): IntrinsicDamage | undefined {
+	return lasting;
+}
+
+/** How many changes were seen so far: a dispatch that saw the count move while it ran was exposed to one. */
+export function damageCount(): number {
+	return damages;
+}
+
+/** What a deny says about a change. */
+export function damageReason(found: IntrinsicDamage): string {
+	const what =
+		found.changed.length > 6 ? `${ArrayPrototypeJoin(found.changed.slice(0, 6), ", ")}, …` : ArrayPrototypeJoin(found.changed, ", ");
+	return `${found.by} changed JavaScript built-ins the guard depends on (${what}); nothing computed after that can be trusted, so the call is denied (fail closed)${found.repaired ? "" : "; they could not be put back, and every later guarded call in this process is denied"}`;
+}
+
+/**
+ * After code of `by` ran (a hook's handler, its import or factory): `undefined` when the intrinsics are
+ * as they were; otherwise they are put back at once, the change is recorded, and the reason to deny
+ * names `by` and what changed. `quick`: only the most used ones are compared (after each handler).
+ */
+export function checkIntrinsicsAfter(by: string, quick = false): string | undefined {
+	if (quick && !hotIntrinsicsChanged()) return lasting ? damageReason(lasting) : undefined;
+	const changed = changedIntrinsics();
+	if (changed === undefined) return lasting ? damageReason(lasting) : undefined;
+	const found: IntrinsicDamage = { by, changed, repaired: restoreIntrinsics() };
+	damages++;
+	damage ??= found;
+	if (!found.repaired) lasting ??= found;
+	return damageReason(found);
+}
+
+/**
+ * Before a dispatch: the reason to deny when the intrinsics changed outside any handler — by a hook in
+ * this process of ours (its load, a timer it left, another call's handler still running), or a change
+ * that could not be put back. Embedded in another process with no handler running, a change is the
+ * host's: taken as it is.
+ */
+export function checkIntrinsicsBefore(hooks: string): string | undefined {
+	if (lasting) return damageReason(lasting);
+	if (!strict && running === 0) {
+		if (changedIntrinsics() !== undefined) acceptAllIntrinsics();
+		return undefined;
+	}
+	return checkIntrinsicsAfter(running > 0 ? "a hook of another call still running" : `a hook (${hooks}), outside its handlers,`);
+}
+
+/** Counts a handler running (`+1`) or done (`-1`): a change found while one runs may be its own. */
+export function handlerRunning(delta: 1 | -1): void {
+	running += delta;
+}
