@@ -98,7 +98,18 @@ const agentFolderOf = (path: string): string | undefined => {
 };
 
 test("an agent folder imports only the kit and the lower layers, never another agent's folder", () => {
-	const allowed = new Set(["agents", "json.ts", "one-line.ts", "messages.ts", "exec", "hooks", "paths.ts", "freeze.ts", "fs", "primordials.ts"]);
+	const allowed = new Set([
+		"agents",
+		"json.ts",
+		"one-line.ts",
+		"messages.ts",
+		"exec",
+		"hooks",
+		"paths.ts",
+		"freeze.ts",
+		"fs",
+		"primordials.ts",
+	]);
 	const problems: string[] = [];
 	for (const { file, targets } of imports()) {
 		const own = agentFolderOf(file);
