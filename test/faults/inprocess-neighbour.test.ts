@@ -15,7 +15,7 @@ import { tempDir, writeFiles } from "./_fixtures.ts";
 const compiled = useClis()[0] as Cli;
 const FAKE_HOST = join(import.meta.dir, "..", "inprocess", "_fake-opencode.ts");
 
-const GUARD = `export default (pi) => pi.on("tool_call", (e) =>
+const GUARD = `export default (pi) => pi.on("tool_call", async (e) =>
 	String(e.input.command).includes("rm -rf") ? { block: true, reason: "guard: no rm -rf" } : undefined);
 `;
 

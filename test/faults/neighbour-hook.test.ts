@@ -18,7 +18,7 @@ const CLIS = useClis();
 const compiled = CLIS[0] as Cli;
 const fromSource = CLIS[1] as Cli;
 
-const GUARD = `export default (pi) => pi.on("tool_call", (e) =>
+const GUARD = `export default (pi) => pi.on("tool_call", async (e) =>
 	String(e.input.command).includes("rm -rf") ? { block: true, reason: "guard: no rm -rf" } : undefined);
 `;
 

@@ -55,6 +55,11 @@ afterEach(async () => {
 		}
 }, 30_000);
 
+/** Whether the process `pid` ended within 20 s (polled; no timed assertion). */
+async function exitedWithin(pid: number): Promise<boolean> {
+	return until(`server ${pid} to exit`, () => (alive(pid) ? undefined : true), 20_000).catch(() => false);
+}
+
 /** One HOME (the server on, as by default) and two projects, each with one approved hook. */
 async function setup(patch: string) {
 	const root = tempDir("xcsh-faults-served-damage-");
@@ -109,14 +114,16 @@ describe("the auto-started server (compiled executable)", () => {
 			const { home, a, b, patcherPath } = await setup(patch);
 			const pid = await startedServer(home, b);
 			const damaged = await bridge(home, a, "ls -la");
+			const exited = await exitedWithin(pid);
+			// Whatever became of the server, B's guard holds.
+			const rm = await bridge(home, b, "rm -rf ./build");
+			expect(decisionOf(rm.stdout)?.decision, rm.stdout + rm.stderr).toBe("deny");
+			expect(decisionOf(rm.stdout)?.reason).toContain("B-GUARD: no rm -rf");
 			expect(damaged.stderr).toContain('["forwarded",');
 			const answer = decisionOf(damaged.stdout);
 			expect(answer?.decision, damaged.stdout + damaged.stderr).toBe("deny");
 			expect(answer?.reason).toContain(patcherPath);
-			await until(`server ${pid} to exit`, () => (alive(pid) ? undefined : true));
-			const rm = await bridge(home, b, "rm -rf ./build");
-			expect(decisionOf(rm.stdout)?.decision, rm.stdout + rm.stderr).toBe("deny");
-			expect(decisionOf(rm.stdout)?.reason).toContain("B-GUARD: no rm -rf");
+			expect(exited).toBe(true);
 			expect(readFileSync(join(home, ".xcsh", "agent", "server.log"), "utf8")).toContain(patcherPath);
 		}, 120_000);
 
@@ -125,9 +132,10 @@ describe("the auto-started server (compiled executable)", () => {
 		const pid = await startedServer(home, b);
 		const leaving = await bridge(home, a, "ls -la");
 		expect(leaving.stderr).toContain('["forwarded",');
-		await until(`server ${pid} to exit`, () => (alive(pid) ? undefined : true));
+		const exited = await exitedWithin(pid);
 		const rm = await bridge(home, b, "rm -rf ./build");
 		expect(decisionOf(rm.stdout)?.decision, rm.stdout + rm.stderr).toBe("deny");
+		expect(exited).toBe(true);
 		expect(readFileSync(join(home, ".xcsh", "agent", "server.log"), "utf8")).toContain("leftBehind");
 	}, 120_000);
 
