@@ -219,7 +219,8 @@ export function hotIntrinsicsChanged(): boolean {
 			const k = hot[i] as number;
 			if (!same(ReflectGetOwnPropertyDescriptor(holder, keys[k] as PropertyKey), saved[k] as PropertyDescriptor)) return true;
 		}
-		if (item.hotAdditions && (ReflectOwnKeys(holder).length !== item.count || ReflectGetPrototypeOf(holder) !== item.proto)) return true;
+		if (ReflectGetPrototypeOf(holder) !== item.proto) return true;
+		if (item.hotAdditions && ReflectOwnKeys(holder).length !== item.count) return true;
 	}
 	return false;
 }

@@ -177,7 +177,8 @@ export async function dispatchToolCall(
 	const outcome = await toolCallLoop(hooks, event, ctx, timeoutOf, epoch, ran);
 	// Once per call, everything watched: what the quick check after each handler does not compare.
 	const after = checkIntrinsicsAfter(ran.length === 1 ? `hook ${ran[0]}` : `a hook (one of ${ArrayPrototypeJoin(ran, ", ")})`);
-	if (after === undefined || ("result" in outcome && outcome.result?.block)) return outcome;
+	// A change found now outranks what was decided after it, a block included: its reason could be forged too.
+	if (after === undefined) return outcome;
 	return {
 		error: new ErrorCtor(after),
 		hookPath: ran.length === 1 ? (ran[0] as string) : "error" in outcome ? outcome.hookPath : firstGuard(hooks),

@@ -8,7 +8,8 @@
  */
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { type Cli, runCli, useClis } from "./_cli.ts";
+import { type Cli, executablePath, runArgv, runCli, useClis } from "./_cli.ts";
+import { extensionSource } from "../../src/agents/pi/extension.ts";
 import { privateHome, tempDir, writeFiles } from "./_fixtures.ts";
 import { preToolUse } from "./_socket.ts";
 import { readFileSync } from "node:fs";
@@ -125,19 +126,21 @@ async function bridge(cli: Cli, agent: Agent, patch: string) {
 	return runCli(cli, ["bridge", agent.name], { cwd: project, home, stdin: agent.payload(project), timeoutMs: 30_000 });
 }
 
-/** The deny reason names the neighbour or the guard, and the call is never let through. */
+/** The call is denied, and the reason names the neighbour (a changed built-in is reported, not only survived). */
 function expectDenied(run: { code: number | null; stdout: string; stderr: string }, agent: Agent): void {
 	expect(run.code, run.stderr).toBe(0);
 	const reason = agent.denied(run.stdout);
 	expect(reason, `stdout: ${run.stdout}\nstderr: ${run.stderr}`).toBeDefined();
-	expect(reason as string).toMatch(/a-neighbour\.ts|guard: no rm -rf/);
+	expect(reason as string).toContain("a-neighbour.ts");
 }
 
 describe("bridge claude (compiled executable): a neighbour that replaces a built-in before the guard", () => {
 	for (const [name, patch] of Object.entries(PATCHES))
 		test.concurrent(`${name}: rm -rf is still denied`, async () => {
 			const run = await bridge(compiled, AGENTS.claude as Agent, patch);
-			expectDenied(run, AGENTS.claude as Agent);
+			// Work left for later is not waited for once the guard blocked: denied, not always named.
+			if (name.endsWith("in a timer")) expect((AGENTS.claude as Agent).denied(run.stdout), run.stderr).toBeDefined();
+			else expectDenied(run, AGENTS.claude as Agent);
 		}, 60_000);
 });
 
@@ -208,4 +211,23 @@ describe("a neighbour that changes nothing", () => {
 		const rm = await runCli(compiled, ["bridge", "claude"], { cwd: project, home, stdin: agent.payload(project), timeoutMs: 30_000 });
 		expect(agent.denied(rm.stdout)).toContain("guard: no rm -rf");
 	}, 60_000);
+});
+
+describe("pi extension (under Node, answered by the compiled executable's bridge pi)", () => {
+	const EXTENSION = ".pi/extensions/xcsh-hooks.js";
+	for (const name of ["Map.prototype.get", "Promise.race"])
+		test.concurrent(`${name}: rm -rf is blocked, the reason names the neighbour`, async () => {
+			const { home, project } = setup(PATCHES[name] as string);
+			writeFiles(project, { [EXTENSION]: extensionSource({ tool_call: `'${executablePath()}' bridge pi` }, 30_000) });
+			const event = { type: "tool_call", toolName: "bash", toolCallId: "c1", input: { command: "rm -rf ./build" } };
+			const run = await runArgv(["node", join(import.meta.dir, "_pi-call.mjs"), join(project, EXTENSION), JSON.stringify(event)], {
+				cwd: project,
+				home,
+				timeoutMs: 60_000,
+			});
+			expect(run.code, run.stderr).toBe(0);
+			const seen = JSON.parse(run.stdout.trim()) as { answer: { block?: boolean; reason?: string } | null };
+			expect(seen.answer?.block, run.stdout).toBe(true);
+			expect(seen.answer?.reason).toContain("a-neighbour.ts");
+		}, 90_000);
 });
