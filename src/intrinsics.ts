@@ -353,13 +353,14 @@ export function checkIntrinsicsAfter(by: string, quick = false): string | undefi
  * that could not be put back. Embedded in another process with no handler running, a change is the
  * host's: taken as it is.
  */
-export function checkIntrinsicsBefore(hooks: string): string | undefined {
+export function checkIntrinsicsBefore(hooks: () => string): string | undefined {
 	if (lasting) return damageReason(lasting);
 	if (!strict && running === 0) {
 		if (changedIntrinsics() !== undefined) acceptAllIntrinsics();
 		return undefined;
 	}
-	return checkIntrinsicsAfter(running > 0 ? "a hook of another call still running" : `a hook (${hooks}), outside its handlers,`);
+	if (changedIntrinsics() === undefined) return undefined;
+	return checkIntrinsicsAfter(running > 0 ? "a hook of another call still running" : `a hook (${hooks()}), outside its handlers,`);
 }
 
 /** Counts a handler running (`+1`) or done (`-1`): a change found while one runs may be its own. */

@@ -8,6 +8,8 @@ import {
 	isThenable,
 	MapPrototypeGet,
 	ObjectFreeze,
+	PromisePrototypeThen,
+	SafePromise,
 	SafeStructuredClone,
 } from "../primordials.ts";
 import { describeValue, errorMessage, errorStack, toSafeError } from "./_describe.ts";
@@ -171,7 +173,7 @@ export async function dispatchToolCall(
 	timeoutOf: TimeoutOf | undefined,
 ): Promise<ToolCallOutcome> {
 	const epoch = damageCount();
-	const before = checkIntrinsicsBefore(guardingHooks(hooks));
+	const before = checkIntrinsicsBefore(() => guardingHooks(hooks));
 	if (before !== undefined) return { error: new ErrorCtor(before), hookPath: firstGuard(hooks) };
 	const ran: string[] = [];
 	const outcome = await toolCallLoop(hooks, event, ctx, timeoutOf, epoch, ran);
@@ -242,7 +244,11 @@ async function toolCallLoop(
 					handlerRunning(-1);
 				}
 				damaged ??= damageSince(hook.path, epoch);
-				if (damaged !== undefined) return { error: new ErrorCtor(damaged), hookPath: hook.path };
+				if (damaged !== undefined) {
+					// Not awaited any more: its later failure is not an uncaught error of ours.
+					if (result instanceof SafePromise) PromisePrototypeThen(result, undefined, () => undefined);
+					return { error: new ErrorCtor(damaged), hookPath: hook.path };
+				}
 				if (!result) continue;
 				if (!isHookResult("tool_call", result)) throw invalidResultError(hook.path, "tool_call", result);
 				const decided = result as ToolCallEventResult;

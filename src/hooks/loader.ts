@@ -199,7 +199,7 @@ export async function loadHooks(paths: string[], cwd: string, options: LoadHooks
 	const sources = options.sources ?? new Map<string, ApprovedSource>();
 	const modules = new Map([...sources].filter(([path]) => isModulePath(path)));
 	const specifiers = serveApprovedModules(modules, cwd);
-	checkIntrinsicsBefore(""); // embedded in an agent: its own changes so far are its business
+	checkIntrinsicsBefore(() => "loaded before these"); // embedded in an agent: its own changes so far are its business
 	const factories = await Promise.allSettled(
 		resolved.map(async (resolvedPath): Promise<HookFactory> => {
 			const source = sources.get(resolvedPath);

@@ -7,7 +7,8 @@ import { acceptIntrinsic } from "../intrinsics.ts";
  * Inside an agent that loaded our plugin (OpenCode, Kilo Code) `process.exit` belongs to the agent:
  * replacing it the way the CLI does (see exit-guard.ts) would stop the agent from ever ending. But a
  * hook that calls it — ported Claude-style scripts do — would end the agent mid-session. So the exit
- * is wrapped once, and a call throws a HookExitError instead when it comes from a hook: when the call
+ * (and `process.reallyExit`, the lower door Bun's exit goes through, which ended the agent with exit 0
+ * and no answer) is wrapped once, and a call throws a HookExitError instead when it comes from a hook: when the call
  * stack holds a frame of a hook module (any the loader imported, recorded before the import), or of our own code (the runner, the loader, the library
  * hooks import). Our code never calls `process.exit` itself, so such a frame means a hook (or
  * something it called) is running; the second rule catches what the first cannot see: a hook written
