@@ -59,10 +59,17 @@ function saveDescriptor(holder: object, key: PropertyKey): PropertyDescriptor | 
 }
 
 /**
- * Starts watching `holder`'s own properties (`names`, or all of them, additions included); `hot` are
- * the ones the quick check compares too (all when `true`, additions included).
+ * Starts watching `holder`'s own properties (`names`, or all it has); `hot` are the ones the quick
+ * check compares too (all when `true`); with `additions`, a key added is a change too (the quick check
+ * counts them when `hot` is `true`).
  */
-function watch(holder: unknown, label: string, names: readonly PropertyKey[] | undefined, hot: readonly PropertyKey[] | true): void {
+function watch(
+	holder: unknown,
+	label: string,
+	names: readonly PropertyKey[] | undefined,
+	hot: readonly PropertyKey[] | true,
+	additions = false,
+): void {
 	if (!isObject(holder)) return;
 	const item: Watched = {
 		holder,
@@ -70,11 +77,11 @@ function watch(holder: unknown, label: string, names: readonly PropertyKey[] | u
 		keys: [],
 		labels: [],
 		saved: [],
-		known: names ? undefined : new Set<PropertyKey>(),
+		known: additions ? new Set<PropertyKey>() : undefined,
 		count: 0,
 		proto: ReflectGetPrototypeOf(holder),
 		hot: [],
-		hotAdditions: hot === true && names === undefined,
+		hotAdditions: additions && hot === true,
 	};
 	const keys = names ?? ReflectOwnKeys(holder);
 	for (let i = 0; i < keys.length; i++) {
@@ -99,47 +106,69 @@ const same = (now: PropertyDescriptor | undefined, then: PropertyDescriptor) =>
 	const iteratorProto = protoOf(protoOf([][Symbol.iterator]()));
 	const typedArray = protoOf(Uint8Array);
 	const it = Symbol.iterator;
-	// [holder, label, the keys the quick check after each handler compares (what dispatch and the answer use)].
-	// Object.prototype first: the others are put back with its additions gone.
-	const whole: Array<[unknown, string, readonly PropertyKey[] | true]> = [
-		[Object.prototype, "Object.prototype", true],
-		[Object, "Object", ["keys", "values", "entries", "assign", "freeze", "isFrozen", "hasOwn", "defineProperty", "fromEntries"]],
-		[Function.prototype, "Function.prototype", ["call", "apply", "bind", Symbol.hasInstance]],
-		[Array, "Array", ["isArray", "from", Symbol.species]],
+	// [holder, label, the keys the quick check after each handler compares (the ones most often replaced,
+	// and what an \`await\` and the loop between handlers go through; the full check after the call compares
+	// every key), whether added keys count (those every object, array, function or promise would inherit),
+	// the keys watched when not all (what we and the guards use of a holder with many)]. Object.prototype first: the rest is put back with its additions gone.
+	const whole: Array<[unknown, string, readonly PropertyKey[] | true, boolean?, (readonly PropertyKey[])?]> = [
+		[Object.prototype, "Object.prototype", true, true],
 		[
-			Array.prototype,
-			"Array.prototype",
-			[it, "push", "map", "filter", "some", "every", "slice", "join", "includes", "indexOf", "concat", "flatMap", "find", "entries"],
+			Object,
+			"Object",
+			["freeze"],
+			false,
+			[
+				"keys",
+				"values",
+				"entries",
+				"assign",
+				"freeze",
+				"isFrozen",
+				"hasOwn",
+				"defineProperty",
+				"defineProperties",
+				"getOwnPropertyDescriptor",
+				"getOwnPropertyNames",
+				"getPrototypeOf",
+				"setPrototypeOf",
+				"create",
+				"fromEntries",
+				"is",
+			],
 		],
-		[iteratorProto, "Iterator.prototype", [it]],
-		[protoOf([][Symbol.iterator]()), "ArrayIterator.prototype", ["next"]],
-		[protoOf(new Map()[Symbol.iterator]()), "MapIterator.prototype", ["next"]],
-		[protoOf(new Set()[Symbol.iterator]()), "SetIterator.prototype", ["next"]],
-		[protoOf(""[Symbol.iterator]()), "StringIterator.prototype", ["next"]],
-		[
-			String.prototype,
-			"String.prototype",
-			["includes", "slice", "startsWith", "endsWith", "replace", "replaceAll", "split", "trim", "trimEnd"],
-		],
-		[Map, "Map", [Symbol.species]],
-		[Map.prototype, "Map.prototype", ["get", "set", "has", "delete", it, "entries", "keys", "values"]],
-		[Set, "Set", [Symbol.species]],
-		[Set.prototype, "Set.prototype", ["has", "add", "delete", it, "values"]],
-		[WeakMap.prototype, "WeakMap.prototype", ["get", "set", "has"]],
-		[WeakSet.prototype, "WeakSet.prototype", ["has", "add"]],
-		[Promise, "Promise", ["resolve", "reject", "race", "all", "allSettled", Symbol.species]],
-		[Promise.prototype, "Promise.prototype", ["then", "catch", "finally", "constructor"]],
+		[Function.prototype, "Function.prototype", ["call", "apply"], true],
+		[Array, "Array", [], false, ["isArray", "from", "of", Symbol.species]],
+		[Array.prototype, "Array.prototype", [it], true],
+		[iteratorProto, "Iterator.prototype", [], false, [it]],
+		[protoOf([][Symbol.iterator]()), "ArrayIterator.prototype", ["next"], true],
+		[protoOf(new Map()[Symbol.iterator]()), "MapIterator.prototype", [], false, ["next"]],
+		[protoOf(new Set()[Symbol.iterator]()), "SetIterator.prototype", [], false, ["next"]],
+		[protoOf(""[Symbol.iterator]()), "StringIterator.prototype", [], false, ["next"]],
+		[String.prototype, "String.prototype", ["includes"]],
+		[Map, "Map", [], false, [Symbol.species]],
+		[Map.prototype, "Map.prototype", ["get"]],
+		[Set, "Set", [], false, [Symbol.species]],
+		[Set.prototype, "Set.prototype", []],
+		[WeakMap.prototype, "WeakMap.prototype", []],
+		[WeakSet.prototype, "WeakSet.prototype", []],
+		[Promise, "Promise", ["resolve", "race"]],
+		[Promise.prototype, "Promise.prototype", ["then", "constructor"], true],
 		[JSON, "JSON", ["parse", "stringify"]],
-		[Reflect, "Reflect", ["apply", "defineProperty", "getOwnPropertyDescriptor", "ownKeys"]],
-		[RegExp.prototype, "RegExp.prototype", ["exec", Symbol.replace, Symbol.split, Symbol.match, "test"]],
-		[isObject(typedArray) ? (typedArray as { prototype: unknown }).prototype : undefined, "TypedArray.prototype", []],
-		[Uint8Array.prototype, "Uint8Array.prototype", []],
-		[Error.prototype, "Error.prototype", ["toString"]],
-		[globalThis.TextEncoder?.prototype, "TextEncoder.prototype", ["encode"]],
-		[globalThis.TextDecoder?.prototype, "TextDecoder.prototype", ["decode"]],
+		[Reflect, "Reflect", []],
+		[RegExp.prototype, "RegExp.prototype", []],
+		[
+			isObject(typedArray) ? (typedArray as { prototype: unknown }).prototype : undefined,
+			"TypedArray.prototype",
+			[],
+			false,
+			[it, "set", "subarray", "slice", "indexOf"],
+		],
+		[Error.prototype, "Error.prototype", [], false, ["toString", "name", "message"]],
+		[globalThis.TextEncoder?.prototype, "TextEncoder.prototype", [], false, ["encode", "encodeInto"]],
+		[globalThis.TextDecoder?.prototype, "TextDecoder.prototype", [], false, ["decode"]],
 	];
-	for (const [holder, label, hot] of whole) watch(holder, label, undefined, hot);
-	watch(Error, "Error", ["captureStackTrace"], true);
+	for (const [holder, label, hot, additions, names] of whole) watch(holder, label, names, hot, additions);
+	watch(Error, "Error", ["captureStackTrace"], []);
 	const globals = [
 		"Object",
 		"Function",
@@ -178,10 +207,10 @@ const same = (now: PropertyDescriptor | undefined, then: PropertyDescriptor) =>
 		"performance",
 		"crypto",
 	];
-	watch(globalThis, "globalThis", globals, true);
-	watch(globalThis.process, "process", ["exit", "reallyExit", "env", "nextTick"], true);
-	watch((globalThis as { Bun?: unknown }).Bun, "Bun", ["write", "stdout", "stderr", "file", "spawn", "deepEquals", "peek"], true);
-	watch(globalThis.Buffer, "Buffer", ["concat", "from", "alloc"], true);
+	watch(globalThis, "globalThis", globals, ["Promise", "structuredClone"]);
+	watch(globalThis.process, "process", ["exit", "reallyExit", "env", "nextTick"], ["exit", "reallyExit"]);
+	watch((globalThis as { Bun?: unknown }).Bun, "Bun", ["write", "stdout", "stderr", "file", "spawn", "deepEquals", "peek"], ["write"]);
+	watch(globalThis.Buffer, "Buffer", ["concat", "from", "alloc"], []);
 }
 
 /** The watched intrinsics that differ from what they were (`Map.prototype.get`, `Object.prototype.then (added)`…); `undefined` when none does. */
@@ -219,8 +248,7 @@ export function hotIntrinsicsChanged(): boolean {
 			const k = hot[i] as number;
 			if (!same(ReflectGetOwnPropertyDescriptor(holder, keys[k] as PropertyKey), saved[k] as PropertyDescriptor)) return true;
 		}
-		if (ReflectGetPrototypeOf(holder) !== item.proto) return true;
-		if (item.hotAdditions && ReflectOwnKeys(holder).length !== item.count) return true;
+		if (item.hotAdditions && (ReflectOwnKeys(holder).length !== item.count || ReflectGetPrototypeOf(holder) !== item.proto)) return true;
 	}
 	return false;
 }
@@ -336,11 +364,12 @@ export function damageReason(found: IntrinsicDamage): string {
  * as they were; otherwise they are put back at once, the change is recorded, and the reason to deny
  * names `by` and what changed. `quick`: only the most used ones are compared (after each handler).
  */
-export function checkIntrinsicsAfter(by: string, quick = false): string | undefined {
+export function checkIntrinsicsAfter(by: string | (() => string), quick = false): string | undefined {
 	if (quick && !hotIntrinsicsChanged()) return lasting ? damageReason(lasting) : undefined;
 	const changed = changedIntrinsics();
 	if (changed === undefined) return lasting ? damageReason(lasting) : undefined;
-	const found: IntrinsicDamage = { by, changed, repaired: restoreIntrinsics() };
+	const repaired = restoreIntrinsics();
+	const found: IntrinsicDamage = { by: typeof by === "string" ? by : by(), changed, repaired };
 	damages++;
 	damage ??= found;
 	if (!found.repaired) lasting ??= found;
@@ -355,11 +384,12 @@ export function checkIntrinsicsAfter(by: string, quick = false): string | undefi
  */
 export function checkIntrinsicsBefore(hooks: () => string): string | undefined {
 	if (lasting) return damageReason(lasting);
+	// The quick look: the full one comes once the call is decided.
+	if (!hotIntrinsicsChanged()) return undefined;
 	if (!strict && running === 0) {
-		if (changedIntrinsics() !== undefined) acceptAllIntrinsics();
+		acceptAllIntrinsics();
 		return undefined;
 	}
-	if (changedIntrinsics() === undefined) return undefined;
 	return checkIntrinsicsAfter(running > 0 ? "a hook of another call still running" : `a hook (${hooks()}), outside its handlers,`);
 }
 

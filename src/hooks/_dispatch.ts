@@ -178,7 +178,7 @@ export async function dispatchToolCall(
 	const ran: string[] = [];
 	const outcome = await toolCallLoop(hooks, event, ctx, timeoutOf, epoch, ran);
 	// Once per call, everything watched: what the quick check after each handler does not compare.
-	const after = checkIntrinsicsAfter(ran.length === 1 ? `hook ${ran[0]}` : `a hook (one of ${ArrayPrototypeJoin(ran, ", ")})`);
+	const after = checkIntrinsicsAfter(() => (ran.length === 1 ? `hook ${ran[0]}` : `a hook (one of ${ArrayPrototypeJoin(ran, ", ")})`));
 	// A change found now outranks what was decided after it, a block included: its reason could be forged too.
 	if (after === undefined) return outcome;
 	return {
@@ -239,11 +239,13 @@ async function toolCallLoop(
 				try {
 					result = (handlers[i] as AnyHookHandler)(current, ctx);
 					damaged = damageSince(hook.path, epoch);
-					if (damaged === undefined && isThenable(result)) result = await timed(result, "tool_call", ms);
+					if (damaged === undefined && isThenable(result)) {
+						result = await timed(result, "tool_call", ms);
+						damaged = damageSince(hook.path, epoch);
+					}
 				} finally {
 					handlerRunning(-1);
 				}
-				damaged ??= damageSince(hook.path, epoch);
 				if (damaged !== undefined) {
 					// Not awaited any more: its later failure is not an uncaught error of ours.
 					if (result instanceof SafePromise) PromisePrototypeThen(result, undefined, () => undefined);

@@ -214,7 +214,7 @@ export async function loadHooks(paths: string[], cwd: string, options: LoadHooks
 	mark("imports");
 	const result: LoadHooksResult = { hooks: [], errors: [] };
 	// Modules are imported together: a change of the built-ins by one of them names them all.
-	const imported = checkIntrinsicsAfter(`a hook (one of ${paths.join(", ")}) while it was imported`);
+	const imported = checkIntrinsicsAfter(() => `a hook (one of ${paths.join(", ")}) while it was imported`);
 	if (imported !== undefined) result.errors.push({ path: paths.join(", "), error: imported });
 	for (const [i, settled] of factories.entries()) {
 		const path = paths[i] as string;

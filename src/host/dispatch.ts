@@ -45,8 +45,10 @@ export async function dispatch(host: Host, event: HookEvent, allowLoadErrors: bo
 			const gate = await gateToolCall(runner, event, () => builtinToolParameters(event.toolName));
 			const stray = gate.block ? undefined : await strayReason();
 			if (stray !== undefined) return { result: { block: true, reason: stray }, stopped: stray };
-			// Work a handler left (a timer) may have changed the built-ins since the runner's last look.
-			const late = gate.block ? undefined : checkIntrinsicsAfter(`a hook (${handlersOf(host, "tool_call")}) after its handler returned`);
+			// Work a handler left (a timer) may have changed the built-ins the answer is written with since the runner's last look.
+			const late = gate.block
+				? undefined
+				: checkIntrinsicsAfter(() => `a hook (${handlersOf(host, "tool_call")}) after its handler returned`, true);
 			if (late !== undefined) return { result: { block: true, reason: late }, stopped: late };
 			if (!gate.block) return { result: gate.result, hookPath: gate.hookPath };
 			return { result: { block: true, reason: gate.reason }, stopped: gate.reason, hookPath: gate.hookPath };
@@ -83,10 +85,10 @@ function handlersOf(host: Host, type: string): string {
  * nanoseconds, so the look is taken once here, per event); resolves the reason, if any.
  */
 function reportDamage(host: Host, type: string): string | undefined {
-	const paths = handlersOf(host, type);
-	if (paths === "") return undefined;
-	const reason = checkIntrinsicsAfter(`a hook (${paths}) on ${type}`);
-	if (reason !== undefined) host.runner.emitError({ hookPath: paths, event: type, error: reason });
+	if (!host.runner.hasHandlers(type as HookEvent["type"])) return undefined;
+	const paths = () => handlersOf(host, type);
+	const reason = checkIntrinsicsAfter(() => `a hook (${paths()}) on ${type}`);
+	if (reason !== undefined) host.runner.emitError({ hookPath: paths(), event: type, error: reason });
 	return reason;
 }
 
