@@ -231,3 +231,29 @@ describe("pi extension (under Node, answered by the compiled executable's bridge
 			expect(seen.answer?.reason).toContain("a-neighbour.ts");
 		}, 90_000);
 });
+
+describe("the test harness (xcsh-hooks/testing), in a process of its own", () => {
+	for (const name of ["Map.prototype.get", "Promise.race", "structuredClone"])
+		test.concurrent(`${name} replaced by the first handler of a hook: the guard handler after it still blocks rm -rf, naming the hook`, async () => {
+			const { home, project } = setup(PATCHES[name] as string);
+			const hook = join(project, "both.ts");
+			// One hook file: the neighbour's handler first, then the guard's.
+			writeFiles(project, {
+				"both.ts": `export default (pi) => {
+	pi.on("tool_call", () => { ${PATCHES[name]} });
+	pi.on("tool_call", async (e) => String(e.input.command).includes("rm -rf") ? { block: true, reason: "guard: no rm -rf" } : undefined);
+};
+`,
+				"drive.ts": `import { createHookHarness } from ${JSON.stringify(join(ROOT, "src", "testing", "index.ts"))};
+const harness = await createHookHarness(${JSON.stringify(hook)});
+console.log(JSON.stringify(await harness.toolCall("bash", { command: "rm -rf ./build" })));
+process.exit(0);
+`,
+			});
+			const run = await runArgv([process.execPath, join(project, "drive.ts")], { cwd: project, home, timeoutMs: 60_000 });
+			expect(run.code, run.stderr).toBe(0);
+			const outcome = JSON.parse(run.stdout.trim().split("\n").at(-1) ?? "{}") as { blocked?: boolean; reason?: string };
+			expect(outcome.blocked, run.stdout).toBe(true);
+			expect(outcome.reason).toContain("both.ts changed JavaScript built-ins");
+		}, 90_000);
+});
