@@ -18,7 +18,7 @@ const [cli, { registerEmbeddedModules }, { exitProcess }, { ownIntrinsics }] = a
 	argv[0] === "bridge" ? import("./cli/bridge-call.ts") : import("./cli/main.ts"),
 	import("./embedded/index.ts"),
 	import("./host/exit-guard.ts"),
-	import("./intrinsics.ts"),
+	import("./intrinsic-damage.ts"),
 ]);
 // Only our code and the hooks run in this process: a built-in that changed was changed by a hook (src/intrinsics.ts).
 ownIntrinsics();

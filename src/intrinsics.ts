@@ -1,6 +1,5 @@
 import {
 	ArrayPrototypeIncludes,
-	ArrayPrototypeJoin,
 	ArrayPrototypePush,
 	ObjectIs,
 	ObjectSetPrototypeOf,
@@ -19,15 +18,13 @@ import {
  * `process.exit`), as they were when this module was first evaluated, before any hook code ran. Every
  * hook handler runs in the same realm as the runner, so one that replaces `Map.prototype.get`, adds
  * `Object.prototype.then` or swaps `globalThis.Promise` changes what everything after it computes,
- * the guard that runs next included. The dispatch loops compare the intrinsics with these after each
- * handler (a few µs): a change is put back at once and makes a `tool_call` a deny naming the hook,
- * since nothing computed after it can be trusted; on other events it is reported. A server that saw a
- * change gives up its socket (README "Security model").
+ * the guard that runs next included. This module holds them, compares them with what is in place (a
+ * quick look at the most replaced ones, under 1 µs; a full one, a few µs) and puts them back;
+ * intrinsic-damage.ts decides what a change means for a call (README "Security model").
  *
- * Put back, not merely reported: the deny itself, and the answer it becomes, are computed by code that
- * uses these intrinsics. A hook that polyfills a built-in that exists is denied like any other change;
- * additions to the watched prototypes count as changes (an `Object.prototype.then` makes every object
- * a thenable), added globals do not (servers check those across calls, see `globalsSnapshot`).
+ * Additions to the prototypes every object, array, function or promise inherits from count as changes
+ * (an `Object.prototype.then` makes every object a thenable); added globals do not (a server checks
+ * those across calls, src/serve/clean-process.ts).
  */
 
 /** One watched object: the descriptors of its watched own properties as they were, and its prototype. */
@@ -312,88 +309,4 @@ export function acceptAllIntrinsics(): void {
 		}
 		item.count = now.length;
 	}
-}
-
-/** A change of the intrinsics seen in this process: who made it, what changed, whether it was put back. */
-export interface IntrinsicDamage {
-	/** The hook (its path), or a description of who ran when no single hook can be named. */
-	by: string;
-	changed: string[];
-	repaired: boolean;
-}
-
-let damage: IntrinsicDamage | undefined;
-let lasting: IntrinsicDamage | undefined;
-let damages = 0;
-let strict = false;
-let running = 0;
-
-/**
- * This process is ours alone (the CLI: `emit`, `bridge`, `serve`): only our code and hooks run in it, so
- * a change found between handlers came from a hook too (its load, a timer it left). Embedded in an
- * agent or a test runner, such a change is the host's and is taken as the new state instead.
- */
-export function ownIntrinsics(): void {
-	strict = true;
-}
-
-/** The first change of the intrinsics seen in this process, if any (a server gives up its socket after it). */
-export function intrinsicDamage(): IntrinsicDamage | undefined {
-	return damage;
-}
-
-/** A change that could not be put back: every later guarded call in this process is denied. */
-export function lastingDamage(): IntrinsicDamage | undefined {
-	return lasting;
-}
-
-/** How many changes were seen so far: a dispatch that saw the count move while it ran was exposed to one. */
-export function damageCount(): number {
-	return damages;
-}
-
-/** What a deny says about a change. */
-export function damageReason(found: IntrinsicDamage): string {
-	const what =
-		found.changed.length > 6 ? `${ArrayPrototypeJoin(found.changed.slice(0, 6), ", ")}, …` : ArrayPrototypeJoin(found.changed, ", ");
-	return `${found.by} changed JavaScript built-ins the guard depends on (${what}); nothing computed after that can be trusted, so the call is denied (fail closed)${found.repaired ? "" : "; they could not be put back, and every later guarded call in this process is denied"}`;
-}
-
-/**
- * After code of `by` ran (a hook's handler, its import or factory): `undefined` when the intrinsics are
- * as they were; otherwise they are put back at once, the change is recorded, and the reason to deny
- * names `by` and what changed. `quick`: only the most used ones are compared (after each handler).
- */
-export function checkIntrinsicsAfter(by: string | (() => string), quick = false): string | undefined {
-	if (quick && !hotIntrinsicsChanged()) return lasting ? damageReason(lasting) : undefined;
-	const changed = changedIntrinsics();
-	if (changed === undefined) return lasting ? damageReason(lasting) : undefined;
-	const repaired = restoreIntrinsics();
-	const found: IntrinsicDamage = { by: typeof by === "string" ? by : by(), changed, repaired };
-	damages++;
-	damage ??= found;
-	if (!found.repaired) lasting ??= found;
-	return damageReason(found);
-}
-
-/**
- * Before a dispatch: the reason to deny when the intrinsics changed outside any handler — by a hook in
- * this process of ours (its load, a timer it left, another call's handler still running), or a change
- * that could not be put back. Embedded in another process with no handler running, a change is the
- * host's: taken as it is.
- */
-export function checkIntrinsicsBefore(hooks: () => string): string | undefined {
-	if (lasting) return damageReason(lasting);
-	// The quick look: the full one comes once the call is decided.
-	if (!hotIntrinsicsChanged()) return undefined;
-	if (!strict && running === 0) {
-		acceptAllIntrinsics();
-		return undefined;
-	}
-	return checkIntrinsicsAfter(running > 0 ? "a hook of another call still running" : `a hook (${hooks()}), outside its handlers,`);
-}
-
-/** Counts a handler running (`+1`) or done (`-1`): a change found while one runs may be its own. */
-export function handlerRunning(delta: 1 | -1): void {
-	running += delta;
 }

@@ -38,6 +38,7 @@ const FORBIDDEN: Record<string, string[]> = {
 	"timeouts.ts": ["*"],
 	"primordials.ts": ["*"],
 	"intrinsics.ts": ["*"],
+	"intrinsic-damage.ts": ["*"],
 	"profile.ts": ["*"],
 	fs: ["*"],
 	exec: ["hooks", "host", "discovery", "bridges", "serve", "cli", "tools", "install"],
@@ -81,7 +82,7 @@ test("lower layers never import the layers that drive them (the README's map, en
 			const to = layerOf(target);
 			if (to === layer) continue;
 			// The built-ins taken at start-up (and their check) are the lowest leaf: anything may use them.
-			if (to === "primordials.ts" || (to === "intrinsics.ts" && layer !== "primordials.ts")) continue;
+			if (to === "primordials.ts" || ((to === "intrinsics.ts" || to === "intrinsic-damage.ts") && layer !== "primordials.ts")) continue;
 			// The `xcsh-hooks/hooks` surface re-exports discover-and-load; `pi.pi` is the package root, loaded lazily.
 			if (file === "hooks/index.ts" && to === "discovery") continue;
 			if (to === "index.ts" && (file === "hooks/loader.ts" || file === "hooks/package-root.ts")) continue;

@@ -8,7 +8,7 @@ import { createHost, describeSkips, type Host } from "../host/host.ts";
 import { mark } from "../profile.ts";
 import { isRecord } from "../agents/_shared/answer.ts";
 import { oneLine } from "../one-line.ts";
-import { damageReason, lastingDamage } from "../intrinsics.ts";
+import { damageReason, lastingDamage } from "../intrinsic-damage.ts";
 import { JSONStringify, StringPrototypeReplace, StringPrototypeSlice } from "../primordials.ts";
 import { type BridgeDecision, decisionOf } from "./decision.ts";
 import { isGuard, type Mapped, mapPayload, rewriteToAgent, toOutcome } from "./map.ts";

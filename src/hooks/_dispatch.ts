@@ -1,6 +1,6 @@
 import type { AgentMessage } from "../messages.ts";
 import { withTimeout } from "../timeouts.ts";
-import { checkIntrinsicsAfter, checkIntrinsicsBefore, damageCount, handlerRunning } from "../intrinsics.ts";
+import { checkIntrinsicsAfter, checkIntrinsicsBefore, damageCount, handlerRunning } from "../intrinsic-damage.ts";
 import {
 	ArrayPrototypeJoin,
 	ArrayPrototypePush,

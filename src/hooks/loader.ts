@@ -5,7 +5,7 @@ import { mark, span } from "../profile.ts";
 import { createLogger } from "../logger.ts";
 import { resolvePath } from "../paths.ts";
 import { withTimeout } from "../timeouts.ts";
-import { checkIntrinsicsAfter, checkIntrinsicsBefore } from "../intrinsics.ts";
+import { checkIntrinsicsAfter, checkIntrinsicsBefore } from "../intrinsic-damage.ts";
 import { didYouMean } from "../suggest.ts";
 import { type ApprovedSource, serveApprovedModules } from "./_approved.ts";
 import { errorMessage } from "./_describe.ts";

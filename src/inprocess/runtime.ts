@@ -10,7 +10,7 @@ import { flushDecisionExports } from "../decisions/otlp-queue.ts";
 import { logDecision } from "../host/decisions.ts";
 import { createHost, describeSkips, type Host } from "../host/host.ts";
 import { oneLine } from "../one-line.ts";
-import { checkIntrinsicsAfter } from "../intrinsics.ts";
+import { checkIntrinsicsAfter } from "../intrinsic-damage.ts";
 import { userAgentDir } from "../paths.ts";
 import { discoveryTargets, type HookWatcher, watchHookFiles, watchHost } from "../serve/watch.ts";
 import { defaultTrustFile } from "../trust/trust-store.ts";

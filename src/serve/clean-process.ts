@@ -1,4 +1,5 @@
-import { changedIntrinsics, intrinsicDamage } from "../intrinsics.ts";
+import { intrinsicDamage } from "../intrinsic-damage.ts";
+import { changedIntrinsics } from "../intrinsics.ts";
 
 /*
  * A server answers the calls of every project on the machine in one process, so what one project's
