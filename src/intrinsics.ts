@@ -233,6 +233,22 @@ export function changedIntrinsics(): string[] | undefined {
 	return found;
 }
 
+const promiseThen = saveDescriptor(Promise.prototype, "then") as PropertyDescriptor;
+const promiseConstructor = saveDescriptor(Promise.prototype, "constructor") as PropertyDescriptor;
+
+/**
+ * Whether an `await` of a native promise still goes the way it did: what it reads (`constructor`, and
+ * `then` once that differs) and what would make any object a thenable. A fraction of the quick check,
+ * taken between an async handler's return and the `await` of its promise (the quick check follows it).
+ */
+export function awaitChanged(): boolean {
+	return (
+		!same(ReflectGetOwnPropertyDescriptor(Promise.prototype, "constructor"), promiseConstructor) ||
+		!same(ReflectGetOwnPropertyDescriptor(Promise.prototype, "then"), promiseThen) ||
+		ReflectGetOwnPropertyDescriptor(Object.prototype, "then") !== undefined
+	);
+}
+
 /**
  * Whether the intrinsics the dispatch loops and the answer writers use most are as they were: the
  * check after each handler (a few µs); the full {@link changedIntrinsics} runs once per call.

@@ -1,6 +1,7 @@
 import type { AgentMessage } from "../messages.ts";
 import { withTimeout } from "../timeouts.ts";
 import { checkIntrinsicsAfter, checkIntrinsicsBefore, damageCount, handlerRunning } from "../intrinsic-damage.ts";
+import { awaitChanged } from "../intrinsics.ts";
 import {
 	ArrayPrototypeJoin,
 	ArrayPrototypePush,
@@ -238,11 +239,9 @@ async function toolCallLoop(
 				handlerRunning(1);
 				try {
 					result = (handlers[i] as AnyHookHandler)(current, ctx);
+					// An async handler is looked at once it settled; before the `await`, only what the await reads.
+					if (isThenable(result) && !awaitChanged()) result = await timed(result, "tool_call", ms);
 					damaged = damageSince(hook.path, epoch);
-					if (damaged === undefined && isThenable(result)) {
-						result = await timed(result, "tool_call", ms);
-						damaged = damageSince(hook.path, epoch);
-					}
 				} finally {
 					handlerRunning(-1);
 				}
