@@ -251,7 +251,7 @@ export function awaitChanged(): boolean {
 
 /**
  * Whether the intrinsics the dispatch loops and the answer writers use most are as they were: the
- * check after each handler (a few µs); the full {@link changedIntrinsics} runs once per call.
+ * check after each handler (about 1 µs); the full {@link changedIntrinsics} runs once per call.
  */
 export function hotIntrinsicsChanged(): boolean {
 	for (let w = 0; w < watched.length; w++) {
