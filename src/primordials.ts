@@ -44,6 +44,8 @@ export const SetPrototypeAdd = uncurryThis(Set.prototype.add) as <T>(set: Set<T>
 
 export const StringPrototypeIncludes = uncurryThis(String.prototype.includes) as (text: string, part: string) => boolean;
 export const StringPrototypeStartsWith = uncurryThis(String.prototype.startsWith) as (text: string, part: string) => boolean;
+export const StringPrototypeCharCodeAt = uncurryThis(String.prototype.charCodeAt) as (text: string, index: number) => number;
+export const StringFromCharCode = String.fromCharCode;
 export const StringPrototypeSlice = uncurryThis(String.prototype.slice) as (text: string, start?: number, end?: number) => string;
 /** `text.replace(part, by)` for a string `part` (a string pattern reads no `Symbol.replace` of a RegExp). */
 export const StringPrototypeReplace = uncurryThis(String.prototype.replace) as unknown as (

@@ -9,7 +9,13 @@ import { mark } from "../profile.ts";
 import { isRecord } from "../agents/_shared/answer.ts";
 import { oneLine } from "../one-line.ts";
 import { damageReason, lastingDamage } from "../intrinsic-damage.ts";
-import { JSONStringify, StringPrototypeReplace, StringPrototypeSlice } from "../primordials.ts";
+import {
+	ArrayPrototypeJoin,
+	ArrayPrototypePush,
+	StringFromCharCode,
+	StringPrototypeCharCodeAt,
+	StringPrototypeReplace,
+} from "../primordials.ts";
 import { type BridgeDecision, decisionOf } from "./decision.ts";
 import { isGuard, type Mapped, mapPayload, rewriteToAgent, toOutcome } from "./map.ts";
 import { agentSessionFile, ensureSessionFile } from "./session.ts";
@@ -98,6 +104,22 @@ export interface BridgeAnswer {
 /** The reason's stand-in in {@link BridgeAnswer.lastResort}. */
 const LAST_RESORT = "xcsh-hooks-last-resort-reason";
 
+/**
+ * `text` with every character but letters, digits, space and `._/:;,()-` as `?`, with the start-up
+ * built-ins: it is put into an answer formed before any hook ran, in a JSON string or a shell-quoted
+ * one (Cline's), where it must need no escaping.
+ */
+function plainText(text: string): string {
+	const out: string[] = [];
+	for (let i = 0; i < text.length; i++) {
+		const c = StringPrototypeCharCodeAt(text, i);
+		const plain =
+			(c >= 48 && c <= 59) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 32 || (c >= 40 && c <= 47 && c !== 42 && c !== 43);
+		ArrayPrototypePush(out, plain ? StringFromCharCode(c) : "?");
+	}
+	return ArrayPrototypeJoin(out, "");
+}
+
 const TIMEOUT = Symbol("timeout");
 
 /** `pending`, or {@link TIMEOUT} after `ms` (a `--timeout` too long for a timer means no deadline, never "at once"). */
@@ -177,8 +199,8 @@ export async function runBridge(agent: AgentBridge, options: BridgeOptions): Pro
 	// trusted, so a guard event gets the deny formed before any hook ran, with the start-up built-ins.
 	const lasting = lastingDamage();
 	if (lasting !== undefined && answer.lastResort !== undefined) {
-		const reason = damageReason(lasting);
-		answer.stdout = StringPrototypeReplace(answer.lastResort, LAST_RESORT, () => StringPrototypeSlice(JSONStringify(reason), 1, -1));
+		const reason = plainText(damageReason(lasting));
+		answer.stdout = StringPrototypeReplace(answer.lastResort, LAST_RESORT, () => reason);
 		if (answer.decision) answer.decision = { ...answer.decision, decision: "deny", reason };
 	}
 	delete answer.lastResort;
