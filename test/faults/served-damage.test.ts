@@ -6,7 +6,7 @@
  * decided), the server gives up its socket and exits, and B's `rm -rf` is still denied. Through the
  * compiled executable; every server a test causes is killed by its pid afterwards.
  */
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Cli, runArgv, runCli, useClis } from "./_cli.ts";
@@ -20,8 +20,6 @@ const GUARD = `export default (pi) => pi.on("tool_call", (e) =>
 `;
 
 const patcher = (body: string) => `export default (pi) => pi.on("tool_call", () => { ${body} });\n`;
-
-const homes: string[] = [];
 
 function serverPids(home: string): number[] {
 	const log = join(home, ".xcsh", "agent", "server.log");
@@ -47,17 +45,34 @@ async function until<T>(what: string, probe: () => T | undefined | Promise<T | u
 	throw new Error(`timed out waiting for ${what}`);
 }
 
-afterEach(async () => {
-	for (const home of homes.splice(0))
-		for (const pid of serverPids(home)) {
-			if (alive(pid)) process.kill(pid, "SIGKILL");
-			await until(`server ${pid} to end`, () => (alive(pid) ? undefined : true), 10_000);
-		}
-}, 30_000);
+/** Ends every server `home`'s log names (the tests run concurrently: each cleans up its own). */
+async function stopServers(home: string): Promise<void> {
+	for (const pid of serverPids(home)) {
+		if (alive(pid)) process.kill(pid, "SIGKILL");
+		await until(`server ${pid} to end`, () => (alive(pid) ? undefined : true), 10_000);
+	}
+}
+
+/** Runs a test body on a fresh setup, then stops the servers its calls started. */
+async function withSetup(patch: string, body: (s: Awaited<ReturnType<typeof setup>>) => Promise<void>): Promise<void> {
+	const s = await setup(patch);
+	try {
+		await body(s);
+	} finally {
+		await stopServers(s.home);
+	}
+}
 
 /** Whether the process `pid` ended within 20 s (polled; no timed assertion). */
 async function exitedWithin(pid: number): Promise<boolean> {
 	return until(`server ${pid} to exit`, () => (alive(pid) ? undefined : true), 20_000).catch(() => false);
+}
+
+/** A call that ran on its own starts a server for the next ones: waited for (bounded), so the cleanup finds its pid in the log. */
+async function settled(home: string, cwd: string): Promise<void> {
+	await until("the next server to start", async () => ((await status(home, cwd)).running ? true : undefined), 20_000).catch(
+		() => undefined,
+	);
 }
 
 /** One HOME (the server on, as by default) and two projects, each with one approved hook. */
@@ -69,7 +84,6 @@ async function setup(patch: string) {
 	writeFiles(home, { ".xcsh/agent/settings.json": "{}" });
 	writeFiles(a, { ".xcsh/hooks/patcher.ts": patcher(patch) });
 	writeFiles(b, { ".xcsh/hooks/guard.ts": GUARD });
-	homes.push(home);
 	for (const hook of [join(a, ".xcsh/hooks/patcher.ts"), join(b, ".xcsh/hooks/guard.ts")]) {
 		const approved = await runCli(compiled, ["trust", "approve", hook], { cwd: root, home, timeoutMs: 30_000 });
 		expect(approved.code, approved.stderr).toBe(0);
@@ -110,46 +124,60 @@ describe("the auto-started server (compiled executable)", () => {
 		["structuredClone", "globalThis.structuredClone = () => ({});"],
 		["Map.prototype.get", "Map.prototype.get = () => undefined;"],
 	] as const)
-		test.concurrent(`project A's hook replaces ${name}: A's call is denied naming it, the server exits, B's rm -rf is denied`, async () => {
-			const { home, a, b, patcherPath } = await setup(patch);
-			const pid = await startedServer(home, b);
-			const damaged = await bridge(home, a, "ls -la");
-			const exited = await exitedWithin(pid);
-			// Whatever became of the server, B's guard holds.
-			const rm = await bridge(home, b, "rm -rf ./build");
-			expect(decisionOf(rm.stdout)?.decision, rm.stdout + rm.stderr).toBe("deny");
-			expect(decisionOf(rm.stdout)?.reason).toContain("B-GUARD: no rm -rf");
-			expect(damaged.stderr).toContain('["forwarded",');
-			const answer = decisionOf(damaged.stdout);
-			expect(answer?.decision, damaged.stdout + damaged.stderr).toBe("deny");
-			expect(answer?.reason).toContain(patcherPath);
-			expect(exited).toBe(true);
-			expect(readFileSync(join(home, ".xcsh", "agent", "server.log"), "utf8")).toContain(patcherPath);
-		}, 120_000);
+		test.concurrent(
+			`project A's hook replaces ${name}: A's call is denied naming it, the server exits, B's rm -rf is denied`,
+			() =>
+				withSetup(patch, async ({ home, a, b, patcherPath }) => {
+					const pid = await startedServer(home, b);
+					const damaged = await bridge(home, a, "ls -la");
+					const exited = await exitedWithin(pid);
+					// Whatever became of the server, B's guard holds.
+					const rm = await bridge(home, b, "rm -rf ./build");
+					await settled(home, b);
+					expect(decisionOf(rm.stdout)?.decision, rm.stdout + rm.stderr).toBe("deny");
+					expect(decisionOf(rm.stdout)?.reason).toContain("B-GUARD: no rm -rf");
+					expect(damaged.stderr).toContain('["forwarded",');
+					const answer = decisionOf(damaged.stdout);
+					expect(answer?.decision, damaged.stdout + damaged.stderr).toBe("deny");
+					expect(answer?.reason).toContain(patcherPath);
+					expect(exited).toBe(true);
+					expect(readFileSync(join(home, ".xcsh", "agent", "server.log"), "utf8")).toContain(patcherPath);
+				}),
+			120_000,
+		);
 
-	test.concurrent("project A's hook leaves a global and a variable behind: the server exits after that call; B's calls run elsewhere and its rm -rf is denied", async () => {
-		const { home, a, b } = await setup('globalThis.leftBehind = { allow: true }; process.env.XCSH_LEFT = "1";');
-		const pid = await startedServer(home, b);
-		const leaving = await bridge(home, a, "ls -la");
-		expect(leaving.stderr).toContain('["forwarded",');
-		const exited = await exitedWithin(pid);
-		const rm = await bridge(home, b, "rm -rf ./build");
-		expect(decisionOf(rm.stdout)?.decision, rm.stdout + rm.stderr).toBe("deny");
-		expect(exited).toBe(true);
-		expect(readFileSync(join(home, ".xcsh", "agent", "server.log"), "utf8")).toContain("leftBehind");
-	}, 120_000);
+	test.concurrent(
+		"project A's hook leaves a global and a variable behind: the server exits after that call; B's calls run elsewhere and its rm -rf is denied",
+		() =>
+			withSetup('globalThis.leftBehind = { allow: true }; process.env.XCSH_LEFT = "1";', async ({ home, a, b }) => {
+				const pid = await startedServer(home, b);
+				const leaving = await bridge(home, a, "ls -la");
+				expect(leaving.stderr).toContain('["forwarded",');
+				const exited = await exitedWithin(pid);
+				const rm = await bridge(home, b, "rm -rf ./build");
+				await settled(home, b);
+				expect(decisionOf(rm.stdout)?.decision, rm.stdout + rm.stderr).toBe("deny");
+				expect(exited).toBe(true);
+				expect(readFileSync(join(home, ".xcsh", "agent", "server.log"), "utf8")).toContain("leftBehind");
+			}),
+		120_000,
+	);
 
-	test.concurrent("hooks that change nothing: the server keeps serving both projects (no false alarm)", async () => {
-		const { home, a, b } = await setup("void 0;");
-		const pid = await startedServer(home, b);
-		for (let i = 0; i < 3; i++) {
-			const call = await bridge(home, i % 2 ? b : a, "ls -la");
-			expect(call.stderr).toContain('["forwarded",');
-			expect(decisionOf(call.stdout)?.decision).toBeUndefined();
-		}
-		const rm = await bridge(home, b, "rm -rf ./build");
-		expect(rm.stderr).toContain('["forwarded",');
-		expect(decisionOf(rm.stdout)?.reason).toContain("B-GUARD: no rm -rf");
-		expect(alive(pid)).toBe(true);
-	}, 120_000);
+	test.concurrent(
+		"hooks that change nothing: the server keeps serving both projects (no false alarm)",
+		() =>
+			withSetup("void 0;", async ({ home, a, b }) => {
+				const pid = await startedServer(home, b);
+				for (let i = 0; i < 3; i++) {
+					const call = await bridge(home, i % 2 ? b : a, "ls -la");
+					expect(call.stderr).toContain('["forwarded",');
+					expect(decisionOf(call.stdout)?.decision).toBeUndefined();
+				}
+				const rm = await bridge(home, b, "rm -rf ./build");
+				expect(rm.stderr).toContain('["forwarded",');
+				expect(decisionOf(rm.stdout)?.reason).toContain("B-GUARD: no rm -rf");
+				expect(alive(pid)).toBe(true);
+			}),
+		120_000,
+	);
 });
