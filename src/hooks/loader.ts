@@ -214,7 +214,8 @@ export async function loadHooks(paths: string[], cwd: string, options: LoadHooks
 	mark("imports");
 	const result: LoadHooksResult = { hooks: [], errors: [] };
 	// Modules are imported together: a change of the built-ins by one of them names them all.
-	const imported = checkIntrinsicsAfter(() => `a hook (one of ${paths.join(", ")}) while it was imported`);
+	// The quick look (the full one comes once a call is decided): a start-up paid by every call stays small.
+	const imported = checkIntrinsicsAfter(() => `a hook (one of ${paths.join(", ")}) while it was imported`, true);
 	if (imported !== undefined) result.errors.push({ path: paths.join(", "), error: imported });
 	for (const [i, settled] of factories.entries()) {
 		const path = paths[i] as string;
@@ -222,7 +223,7 @@ export async function loadHooks(paths: string[], cwd: string, options: LoadHooks
 			if (settled.status === "rejected") throw settled.reason;
 			const loading = loadHookFromFactory(settled.value, path, cwd, resolved[i]);
 			const hook = await within(loading, timeoutMs, () => `the factory of ${path}`);
-			const damaged = checkIntrinsicsAfter(`hook ${path}`);
+			const damaged = checkIntrinsicsAfter(`hook ${path}`, true);
 			if (damaged !== undefined) throw new HookLoadFailure(damaged);
 			result.hooks.push(hook);
 		} catch (error) {
