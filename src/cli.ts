@@ -14,11 +14,14 @@ if (forwarded !== undefined) {
 	process.exit(forwarded);
 }
 // A plain bridge call that no server answered runs without the CLI's parser and command table.
-const [cli, { registerEmbeddedModules }, { exitProcess }] = await Promise.all([
+const [cli, { registerEmbeddedModules }, { exitProcess }, { ownIntrinsics }] = await Promise.all([
 	argv[0] === "bridge" ? import("./cli/bridge-call.ts") : import("./cli/main.ts"),
 	import("./embedded/index.ts"),
 	import("./host/exit-guard.ts"),
+	import("./intrinsic-damage.ts"),
 ]);
+// Only our code and the hooks run in this process: a built-in that changed was changed by a hook (src/intrinsics.ts).
+ownIntrinsics();
 // Before any hook is imported: `import "xcsh-hooks"` in a hook resolves to this program's own copy.
 registerEmbeddedModules();
 mark("modules");

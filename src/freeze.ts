@@ -1,8 +1,11 @@
+import { ObjectFreeze, ObjectIsFrozen, ObjectValues, SafeStructuredClone } from "./primordials.ts";
+
 /** Freezes a value all the way down (objects and arrays; already-frozen parts, cycles included, are left as they are). */
 export function deepFreeze<T>(value: T): T {
-	if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-		Object.freeze(value);
-		for (const child of Object.values(value)) deepFreeze(child);
+	if (typeof value === "object" && value !== null && !ObjectIsFrozen(value)) {
+		ObjectFreeze(value);
+		const children = ObjectValues(value);
+		for (let i = 0; i < children.length; i++) deepFreeze(children[i]);
 	}
 	return value;
 }
@@ -13,5 +16,5 @@ export function deepFreeze<T>(value: T): T {
  * A value that cannot be copied (a function, a class instance with private state) throws.
  */
 export function frozenCopy<T>(value: T): T {
-	return deepFreeze(structuredClone(value));
+	return deepFreeze(SafeStructuredClone(value));
 }

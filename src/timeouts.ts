@@ -1,3 +1,5 @@
+import { PromisePrototypeThen, SafeClearTimeout, SafePromise, SafePromiseRace, SafeSetTimeout } from "./primordials.ts";
+
 /** The longest delay a timer can hold: `setTimeout` overflows past 2^31 - 1 ms and fires at once. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -27,9 +29,10 @@ export function timerDelay(ms: number | undefined): number | undefined {
 export function withTimeout<T, U>(promise: Promise<T>, ms: number | undefined, onTimeout: () => U): Promise<T | U> {
 	const delay = timerDelay(ms);
 	if (delay === undefined) return promise;
+	// The built-ins of start-up (primordials.ts): a hook may have replaced `Promise.race` or `then` by now.
 	let timer: ReturnType<typeof setTimeout> | undefined;
-	const expired = new Promise<U>((resolve, reject) => {
-		timer = setTimeout(() => {
+	const expired = new SafePromise<U>((resolve, reject) => {
+		timer = SafeSetTimeout(() => {
 			try {
 				resolve(onTimeout());
 			} catch (error) {
@@ -37,5 +40,16 @@ export function withTimeout<T, U>(promise: Promise<T>, ms: number | undefined, o
 			}
 		}, delay);
 	});
-	return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
+	const clear = () => SafeClearTimeout(timer);
+	return PromisePrototypeThen(
+		SafePromiseRace<T | U>([promise, expired]),
+		(value) => {
+			clear();
+			return value;
+		},
+		(error: unknown) => {
+			clear();
+			throw error;
+		},
+	);
 }

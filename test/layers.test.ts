@@ -36,6 +36,9 @@ const FORBIDDEN: Record<string, string[]> = {
 	"paths.ts": ["*"],
 	"json.ts": ["*"],
 	"timeouts.ts": ["*"],
+	"primordials.ts": ["*"],
+	"intrinsics.ts": ["*"],
+	"intrinsic-damage.ts": ["*"],
 	"profile.ts": ["*"],
 	fs: ["*"],
 	exec: ["hooks", "host", "discovery", "bridges", "serve", "cli", "tools", "install"],
@@ -78,6 +81,8 @@ test("lower layers never import the layers that drive them (the README's map, en
 		for (const target of targets) {
 			const to = layerOf(target);
 			if (to === layer) continue;
+			// The built-ins taken at start-up (and their check) are the lowest leaf: anything may use them.
+			if (to === "primordials.ts" || ((to === "intrinsics.ts" || to === "intrinsic-damage.ts") && layer !== "primordials.ts")) continue;
 			// The `xcsh-hooks/hooks` surface re-exports discover-and-load; `pi.pi` is the package root, loaded lazily.
 			if (file === "hooks/index.ts" && to === "discovery") continue;
 			if (to === "index.ts" && (file === "hooks/loader.ts" || file === "hooks/package-root.ts")) continue;
@@ -94,7 +99,18 @@ const agentFolderOf = (path: string): string | undefined => {
 };
 
 test("an agent folder imports only the kit and the lower layers, never another agent's folder", () => {
-	const allowed = new Set(["agents", "json.ts", "one-line.ts", "messages.ts", "exec", "hooks", "paths.ts", "freeze.ts", "fs"]);
+	const allowed = new Set([
+		"agents",
+		"json.ts",
+		"one-line.ts",
+		"messages.ts",
+		"exec",
+		"hooks",
+		"paths.ts",
+		"freeze.ts",
+		"fs",
+		"primordials.ts",
+	]);
 	const problems: string[] = [];
 	for (const { file, targets } of imports()) {
 		const own = agentFolderOf(file);

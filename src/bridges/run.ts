@@ -8,6 +8,14 @@ import { createHost, describeSkips, type Host } from "../host/host.ts";
 import { mark } from "../profile.ts";
 import { isRecord } from "../agents/_shared/answer.ts";
 import { oneLine } from "../one-line.ts";
+import { damageReason, lastingDamage } from "../intrinsic-damage.ts";
+import {
+	ArrayPrototypeJoin,
+	ArrayPrototypePush,
+	StringFromCharCode,
+	StringPrototypeCharCodeAt,
+	StringPrototypeReplace,
+} from "../primordials.ts";
 import { type BridgeDecision, decisionOf } from "./decision.ts";
 import { isGuard, type Mapped, mapPayload, rewriteToAgent, toOutcome } from "./map.ts";
 import { agentSessionFile, ensureSessionFile } from "./session.ts";
@@ -94,6 +102,27 @@ export interface BridgeAnswer {
 	decision?: BridgeDecision | undefined;
 	/** The settings in effect (`host.settings`: `decisionLog` from the user's file); absent when the call failed before the host was created. */
 	settings?: Record<string, unknown> | undefined;
+	/** A guard event's deny, written before any hook ran, with {@link LAST_RESORT} for its reason (see {@link runBridge}). */
+	lastResort?: string | undefined;
+}
+
+/** The reason's stand-in in {@link BridgeAnswer.lastResort}. */
+const LAST_RESORT = "xcsh-hooks-last-resort-reason";
+
+/**
+ * `text` with every character but letters, digits, space and `._/:;,()-` as `?`, with the start-up
+ * built-ins: it is put into an answer formed before any hook ran, in a JSON string or a shell-quoted
+ * one (Cline's), where it must need no escaping.
+ */
+function plainText(text: string): string {
+	const out: string[] = [];
+	for (let i = 0; i < text.length; i++) {
+		const c = StringPrototypeCharCodeAt(text, i);
+		const plain =
+			(c >= 48 && c <= 59) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 32 || (c >= 40 && c <= 47 && c !== 42 && c !== 43);
+		ArrayPrototypePush(out, plain ? StringFromCharCode(c) : "?");
+	}
+	return ArrayPrototypeJoin(out, "");
 }
 
 const TIMEOUT = Symbol("timeout");
@@ -174,6 +203,15 @@ export async function runBridge(agent: AgentBridge, options: BridgeOptions): Pro
 	const answer = await answerBridge(agent, options);
 	answer.stdout = wellFormedAnswer(answer.stdout); // every agent's answer, whatever a hook put in it
 	if (answer.decision) answer.decision.durationMs = performance.now() - started;
+	// A hook changed built-ins for good (made them read-only): what formed the answer cannot be
+	// trusted, so a guard event gets the deny formed before any hook ran, with the start-up built-ins.
+	const lasting = lastingDamage();
+	if (lasting !== undefined && answer.lastResort !== undefined) {
+		const reason = plainText(damageReason(lasting));
+		answer.stdout = StringPrototypeReplace(answer.lastResort, LAST_RESORT, () => reason);
+		if (answer.decision) answer.decision = { ...answer.decision, decision: "deny", reason };
+	}
+	delete answer.lastResort;
 	return answer;
 }
 
@@ -219,6 +257,7 @@ async function answerBridge(agent: AgentBridge, options: BridgeOptions): Promise
 		};
 	}
 	const guard = isGuard(agent.events[name]);
+	const lastResort = guard ? give(name, payload, { kind: "deny", reason: LAST_RESORT }) : undefined;
 	options.onFallback?.((why) =>
 		give(
 			name,
@@ -233,7 +272,7 @@ async function answerBridge(agent: AgentBridge, options: BridgeOptions): Promise
 		say(guard ? `${why}; the tool call is denied (fail closed)` : `${why}; no opinion`);
 		const outcome: Outcome = guard ? { kind: "deny", reason: `xcsh-hooks bridge ${agent.name}: ${why} (fail closed)` } : { kind: "none" };
 		const decision = guard ? decisionOf(agent, name, payload, outcome) : undefined;
-		return { stdout: give(name, payload, outcome), stderr, decision, settings };
+		return { stdout: give(name, payload, outcome), stderr, decision, settings, lastResort };
 	};
 	if ("error" in parsed) return fail(parsed.error);
 	const mapped = mapPayload(agent, name, payload);
@@ -254,7 +293,7 @@ async function answerBridge(agent: AgentBridge, options: BridgeOptions): Promise
 			},
 		});
 		const decision = guard ? { ...decisionOf(agent, name, payload, outcome, mapped), hook } : undefined;
-		return { stdout: give(name, payload, outcome), stderr, decision, settings };
+		return { stdout: give(name, payload, outcome), stderr, decision, settings, lastResort };
 	} catch (error) {
 		return fail(error instanceof Error ? error.message : String(error));
 	}

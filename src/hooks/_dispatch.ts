@@ -1,5 +1,18 @@
 import type { AgentMessage } from "../messages.ts";
 import { withTimeout } from "../timeouts.ts";
+import { checkIntrinsicsAfter, checkIntrinsicsBefore, damageCount, handlerRunning } from "../intrinsic-damage.ts";
+import { awaitChanged } from "../intrinsics.ts";
+import {
+	ArrayPrototypeJoin,
+	ArrayPrototypePush,
+	ErrorCtor,
+	isThenable,
+	MapPrototypeGet,
+	ObjectFreeze,
+	PromisePrototypeThen,
+	SafePromise,
+	SafeStructuredClone,
+} from "../primordials.ts";
 import { describeValue, errorMessage, errorStack, toSafeError } from "./_describe.ts";
 import { frozenCopy } from "../freeze.ts";
 import { isHookResult } from "./checks.ts";
@@ -31,9 +44,6 @@ export interface DispatchTarget {
 	emitError(error: HookError): void;
 }
 
-const isThenable = (value: unknown): value is PromiseLike<unknown> =>
-	value instanceof Promise || (value !== null && typeof value === "object" && typeof (value as PromiseLike<unknown>).then === "function");
-
 /** Only these events keep handler results in `emit`. */
 function keepsResult(type: string): boolean {
 	return type.startsWith("session_before_") || type === "tool_result" || type === "session.compacting" || type === "subagent_start";
@@ -41,10 +51,14 @@ function keepsResult(type: string): boolean {
 
 /** Calls a handler; with `ms > 0`, an async result races a timeout that rejects. */
 function invoke(handler: AnyHookHandler, event: AnyEvent, ctx: HookContext, ms: number): unknown {
-	const result = handler(event, ctx);
+	return timed(handler(event, ctx), event.type, ms);
+}
+
+/** A handler's result; with `ms > 0`, an async one races a timeout that rejects. */
+function timed(result: unknown, type: string, ms: number): unknown {
 	if (!ms || !isThenable(result)) return result;
-	return withTimeout(Promise.resolve(result), ms, (): never => {
-		throw new Error(`${event.type} handler timed out after ${ms} ms`);
+	return withTimeout(result as Promise<unknown>, ms, (): never => {
+		throw new ErrorCtor(`${type} handler timed out after ${ms} ms`);
 	});
 }
 
@@ -148,12 +162,64 @@ export type ToolCallOutcome =
  * carrying the final `input` when a handler replaced it (chained: later handlers see it). Each
  * handler gets a frozen event with a frozen copy of the input. A handler that throws, times out or
  * returns an invalid result ends dispatch with that error (the caller blocks).
+ *
+ * A handler shares the realm with this loop and the guards after it: the built-ins they use are
+ * compared after each handler, and a change (put back at once, see src/intrinsics.ts) ends dispatch
+ * with an error naming the hook. The loop itself uses the built-ins taken at start-up (primordials.ts).
  */
 export async function dispatchToolCall(
 	hooks: readonly LoadedHook[],
 	event: AnyEvent,
 	ctx: HookContext,
 	timeoutOf: TimeoutOf | undefined,
+): Promise<ToolCallOutcome> {
+	const epoch = damageCount();
+	const before = checkIntrinsicsBefore(() => guardingHooks(hooks));
+	if (before !== undefined) return { error: new ErrorCtor(before), hookPath: firstGuard(hooks) };
+	const ran: string[] = [];
+	const outcome = await toolCallLoop(hooks, event, ctx, timeoutOf, epoch, ran);
+	// Once per call, everything watched: what the quick check after each handler does not compare.
+	const after = checkIntrinsicsAfter(() => (ran.length === 1 ? `hook ${ran[0]}` : `a hook (one of ${ArrayPrototypeJoin(ran, ", ")})`));
+	// A change found now outranks what was decided after it, a block included: its reason could be forged too.
+	if (after === undefined) return outcome;
+	return {
+		error: new ErrorCtor(after),
+		hookPath: ran.length === 1 ? (ran[0] as string) : "error" in outcome ? outcome.hookPath : firstGuard(hooks),
+	};
+}
+
+/** The paths of the hooks that handle `tool_call`, for a reason that cannot name one. */
+function guardingHooks(hooks: readonly LoadedHook[]): string {
+	const paths: string[] = [];
+	for (let h = 0; h < hooks.length; h++) {
+		const hook = hooks[h] as LoadedHook;
+		if (MapPrototypeGet(hook.handlers, "tool_call") !== undefined) ArrayPrototypePush(paths, hook.path);
+	}
+	return ArrayPrototypeJoin(paths, ", ");
+}
+
+const firstGuard = (hooks: readonly LoadedHook[]) => {
+	for (let h = 0; h < hooks.length; h++)
+		if (MapPrototypeGet((hooks[h] as LoadedHook).handlers, "tool_call") !== undefined) return (hooks[h] as LoadedHook).path;
+	return "(runner)";
+};
+
+/** After a handler of `hookPath`: why the call must be denied when built-ins changed, here or in another call since `epoch`. */
+function damageSince(hookPath: string, epoch: number): string | undefined {
+	const reason = checkIntrinsicsAfter(`hook ${hookPath}`, true);
+	if (reason !== undefined) return reason;
+	if (damageCount() !== epoch)
+		return "a hook changed JavaScript built-ins while this call was decided (another call's hook); nothing computed since can be trusted, so the call is denied (fail closed)";
+	return undefined;
+}
+
+async function toolCallLoop(
+	hooks: readonly LoadedHook[],
+	event: AnyEvent,
+	ctx: HookContext,
+	timeoutOf: TimeoutOf | undefined,
+	epoch: number,
+	ran: string[],
 ): Promise<ToolCallOutcome> {
 	const ms = timeoutOf ? timeoutOf("tool_call") : 0;
 	let last: ToolCallEventResult | undefined;
@@ -162,13 +228,28 @@ export async function dispatchToolCall(
 	let current: AnyEvent | undefined;
 	for (let h = 0; h < hooks.length; h++) {
 		const hook = hooks[h] as LoadedHook;
-		const handlers = hook.handlers.get("tool_call");
+		const handlers = MapPrototypeGet(hook.handlers, "tool_call");
 		if (handlers === undefined) continue;
+		ArrayPrototypePush(ran, hook.path);
 		for (let i = 0; i < handlers.length; i++) {
 			try {
-				current ??= Object.freeze({ ...event, input: frozenCopy(event.input) });
-				let result = ms ? invoke(handlers[i] as AnyHookHandler, current, ctx, ms) : (handlers[i] as AnyHookHandler)(current, ctx);
-				if (isThenable(result)) result = await result;
+				current ??= ObjectFreeze({ ...event, input: frozenCopy(event.input) });
+				let result: unknown;
+				let damaged: string | undefined;
+				handlerRunning(1);
+				try {
+					result = (handlers[i] as AnyHookHandler)(current, ctx);
+					// An async handler is looked at once it settled; before the `await`, only what the await reads.
+					if (isThenable(result) && !awaitChanged()) result = await timed(result, "tool_call", ms);
+					damaged = damageSince(hook.path, epoch);
+				} finally {
+					handlerRunning(-1);
+				}
+				if (damaged !== undefined) {
+					// Not awaited any more: its later failure is not an uncaught error of ours.
+					if (result instanceof SafePromise) PromisePrototypeThen(result, undefined, () => undefined);
+					return { error: new ErrorCtor(damaged), hookPath: hook.path };
+				}
 				if (!result) continue;
 				if (!isHookResult("tool_call", result)) throw invalidResultError(hook.path, "tool_call", result);
 				const decided = result as ToolCallEventResult;
@@ -177,15 +258,17 @@ export async function dispatchToolCall(
 				decidedBy = hook.path;
 				if (decided.input !== undefined) {
 					replaced = decided.input;
-					current = Object.freeze({ ...current, input: frozenCopy(replaced) });
+					current = ObjectFreeze({ ...current, input: frozenCopy(replaced) });
 				}
 			} catch (error) {
-				return { error, hookPath: hook.path };
+				// A handler that failed may have changed built-ins first: the reason names that too.
+				const damaged = damageSince(hook.path, epoch);
+				return { error: damaged === undefined ? error : new ErrorCtor(damaged), hookPath: hook.path };
 			}
 		}
 	}
 	if (replaced === undefined) return { result: last, hookPath: decidedBy };
-	return { result: { ...last, input: structuredClone(replaced) }, hookPath: decidedBy };
+	return { result: { ...last, input: SafeStructuredClone(replaced) }, hookPath: decidedBy };
 }
 
 /**

@@ -5,6 +5,7 @@ import { mark, span } from "../profile.ts";
 import { createLogger } from "../logger.ts";
 import { resolvePath } from "../paths.ts";
 import { withTimeout } from "../timeouts.ts";
+import { checkIntrinsicsAfter, checkIntrinsicsBefore } from "../intrinsic-damage.ts";
 import { didYouMean } from "../suggest.ts";
 import { type ApprovedSource, serveApprovedModules } from "./_approved.ts";
 import { errorMessage } from "./_describe.ts";
@@ -198,6 +199,7 @@ export async function loadHooks(paths: string[], cwd: string, options: LoadHooks
 	const sources = options.sources ?? new Map<string, ApprovedSource>();
 	const modules = new Map([...sources].filter(([path]) => isModulePath(path)));
 	const specifiers = serveApprovedModules(modules, cwd);
+	checkIntrinsicsBefore(() => "loaded before these"); // embedded in an agent: its own changes so far are its business
 	const factories = await Promise.allSettled(
 		resolved.map(async (resolvedPath): Promise<HookFactory> => {
 			const source = sources.get(resolvedPath);
@@ -211,12 +213,19 @@ export async function loadHooks(paths: string[], cwd: string, options: LoadHooks
 
 	mark("imports");
 	const result: LoadHooksResult = { hooks: [], errors: [] };
+	// Modules are imported together: a change of the built-ins by one of them names them all.
+	// The quick look (the full one comes once a call is decided): a start-up paid by every call stays small.
+	const imported = checkIntrinsicsAfter(() => `a hook (one of ${paths.join(", ")}) while it was imported`, true);
+	if (imported !== undefined) result.errors.push({ path: paths.join(", "), error: imported });
 	for (const [i, settled] of factories.entries()) {
 		const path = paths[i] as string;
 		try {
 			if (settled.status === "rejected") throw settled.reason;
 			const loading = loadHookFromFactory(settled.value, path, cwd, resolved[i]);
-			result.hooks.push(await within(loading, timeoutMs, () => `the factory of ${path}`));
+			const hook = await within(loading, timeoutMs, () => `the factory of ${path}`);
+			const damaged = checkIntrinsicsAfter(`hook ${path}`, true);
+			if (damaged !== undefined) throw new HookLoadFailure(damaged);
+			result.hooks.push(hook);
 		} catch (error) {
 			const text = error instanceof HookLoadFailure ? error.message : `Failed to load hook: ${errorMessage(error)}`;
 			result.errors.push({ path, error: text });

@@ -1,12 +1,14 @@
 import { dirname } from "pathe";
 import { importedHookFiles } from "../hooks/_hook-files.ts";
 import { HookExitError } from "./exit-guard.ts";
+import { acceptIntrinsic } from "../intrinsics.ts";
 
 /*
  * Inside an agent that loaded our plugin (OpenCode, Kilo Code) `process.exit` belongs to the agent:
  * replacing it the way the CLI does (see exit-guard.ts) would stop the agent from ever ending. But a
  * hook that calls it — ported Claude-style scripts do — would end the agent mid-session. So the exit
- * is wrapped once, and a call throws a HookExitError instead when it comes from a hook: when the call
+ * (and `process.reallyExit`, the lower door Bun's exit goes through, which ended the agent with exit 0
+ * and no answer) is wrapped once, and a call throws a HookExitError instead when it comes from a hook: when the call
  * stack holds a frame of a hook module (any the loader imported, recorded before the import), or of our own code (the runner, the loader, the library
  * hooks import). Our code never calls `process.exit` itself, so such a frame means a hook (or
  * something it called) is running; the second rule catches what the first cannot see: a hook written
@@ -55,16 +57,36 @@ function fromHook(below: (...args: never) => unknown): boolean {
 	return false;
 }
 
-/** Wraps `process.exit` once so a hook's call throws a {@link HookExitError} and the agent's own exits (see above). Idempotent. */
+/** The process's exits, as the wrapper below sees them. */
+type Exits = { exit: (code?: unknown) => never; reallyExit?: (code?: unknown) => never };
+
+/**
+ * Wraps `process.exit` and the lower door Bun's `exit` goes through, `process.reallyExit`, once, so a
+ * hook's call of either throws a {@link HookExitError} and the agent's own exits (see above). A
+ * `reallyExit` reached through an exit the wrapper already let through (the agent's) is not asked
+ * again: that call's stack holds our wrapper's frame. Idempotent.
+ */
 export function guardHookExitInAgent(): void {
 	if (wrapped) return;
 	wrapped = true;
 	root = ownRoot();
-	const agentExit = process.exit;
-	const exit = function (this: unknown, code?: unknown) {
-		if (fromHook(exit)) throw new HookExitError(code);
-		return Reflect.apply(agentExit, this, [code]);
+	const exits = process as unknown as Exits;
+	let letThrough = false;
+	const wrap = (name: keyof Exits, real: (code?: unknown) => never) => {
+		const wrapper = function (this: unknown, code?: unknown) {
+			if (!letThrough && fromHook(wrapper)) throw new HookExitError(code);
+			letThrough = true;
+			try {
+				return Reflect.apply(real, this, [code]);
+			} finally {
+				letThrough = false;
+			}
+		};
+		Object.defineProperties(wrapper, { name: { value: name }, length: { value: real.length } });
+		exits[name] = wrapper as never;
+		// The wrapper is the exit to keep: a hook that puts the agent's back is a change of the built-ins.
+		acceptIntrinsic(process, name);
 	};
-	Object.defineProperties(exit, { name: { value: "exit" }, length: { value: agentExit.length } });
-	process.exit = exit as typeof process.exit;
+	wrap("exit", exits.exit);
+	if (typeof exits.reallyExit === "function") wrap("reallyExit", exits.reallyExit);
 }

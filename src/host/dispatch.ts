@@ -2,6 +2,7 @@ import { gateToolCall } from "../hooks/tool-wrapper.ts";
 import { builtinToolParameters } from "../tools/parameters.ts";
 import type { HookEvent, HookLoadError } from "../hooks/types.ts";
 import { watchStrayErrors } from "./exit-guard.ts";
+import { checkIntrinsicsAfter } from "../intrinsic-damage.ts";
 import type { Host } from "./host.ts";
 
 /*
@@ -44,21 +45,54 @@ export async function dispatch(host: Host, event: HookEvent, allowLoadErrors: bo
 			const gate = await gateToolCall(runner, event, () => builtinToolParameters(event.toolName));
 			const stray = gate.block ? undefined : await strayReason();
 			if (stray !== undefined) return { result: { block: true, reason: stray }, stopped: stray };
+			// Work a handler left (a timer) may have changed the built-ins the answer is written with since the runner's last look.
+			const late = gate.block
+				? undefined
+				: checkIntrinsicsAfter(() => `a hook (${handlersOf(host, "tool_call")}) after its handler returned`, true);
+			if (late !== undefined) return { result: { block: true, reason: late }, stopped: late };
 			if (!gate.block) return { result: gate.result, hookPath: gate.hookPath };
 			return { result: { block: true, reason: gate.reason }, stopped: gate.reason, hookPath: gate.hookPath };
 		}
 		case "context":
-			return { result: { messages: await runner.emitContext(event.messages) } };
+			return checked(host, event.type, { result: { messages: await runner.emitContext(event.messages) } });
 		case "before_agent_start":
-			return { result: await runner.emitBeforeAgentStart(event.prompt, event.images) };
+			return checked(host, event.type, { result: await runner.emitBeforeAgentStart(event.prompt, event.images) });
 		default: {
 			const result = await runner.emit(event);
+			const damaged = reportDamage(host, event.type);
 			if (event.type === "subagent_start") {
 				const r = result as { block?: boolean; reason?: string } | undefined;
+				if (damaged !== undefined) return { result: { block: true, reason: damaged }, stopped: damaged };
 				return { result, stopped: r?.block ? r.reason || "starting the subagent was denied by a hook" : undefined };
 			}
 			const cancelled = event.type.startsWith("session_before_") && (result as { cancel?: boolean } | undefined)?.cancel;
 			return { result, stopped: cancelled ? `${event.type} was cancelled by a hook` : undefined };
 		}
 	}
+}
+
+/** The paths of the hooks that handle `type`. */
+function handlersOf(host: Host, type: string): string {
+	return host.hooks
+		.filter((hook) => (hook.handlers.get(type)?.length ?? 0) > 0)
+		.map((hook) => hook.path)
+		.join(", ");
+}
+
+/**
+ * After an event that guards nothing: a change of the built-ins its handlers made is put back and
+ * reported as their error (the runner's loops for these events are budgeted per handler in
+ * nanoseconds, so the look is taken once here, per event); resolves the reason, if any.
+ */
+function reportDamage(host: Host, type: string): string | undefined {
+	if (!host.runner.hasHandlers(type as HookEvent["type"])) return undefined;
+	const paths = () => handlersOf(host, type);
+	const reason = checkIntrinsicsAfter(() => `a hook (${paths()}) on ${type}`);
+	if (reason !== undefined) host.runner.emitError({ hookPath: paths(), event: type, error: reason });
+	return reason;
+}
+
+function checked(host: Host, type: string, dispatched: Dispatched): Dispatched {
+	reportDamage(host, type);
+	return dispatched;
 }

@@ -8,6 +8,7 @@
 
 import { writeSync } from "node:fs";
 import { errorMessage } from "../hooks/_describe.ts";
+import { acceptIntrinsic } from "../intrinsics.ts";
 
 const realExit = process.exit.bind(process);
 /** Bun's `process.exit` ends the process through `process.reallyExit`, looked up when it runs. */
@@ -77,6 +78,8 @@ function countDeferredWork(): void {
 	};
 	globalThis.setTimeout = counting(realSetTimeout, (args) => !(Number(args[1]) > 1));
 	globalThis.setImmediate = counting(realSetImmediate, () => true);
+	acceptIntrinsic(globalThis, "setTimeout");
+	acceptIntrinsic(globalThis, "setImmediate");
 }
 
 /**
@@ -101,6 +104,9 @@ export function guardProcessExit(): void {
 	// The lower door too (`process.reallyExit(0)` ended a call with exit 0 and no answer: "allow");
 	// put back only by {@link exitProcess}, just before the real `process.exit` goes through it.
 	(process as unknown as { reallyExit: unknown }).reallyExit = refuse;
+	// These are the ones to keep: a hook that puts the real exit back is a change of the built-ins.
+	acceptIntrinsic(process, "exit");
+	acceptIntrinsic(process, "reallyExit");
 }
 
 /** Ends the process with `code`, whether or not the guard is on. */

@@ -10,6 +10,7 @@ import { flushDecisionExports } from "../decisions/otlp-queue.ts";
 import { logDecision } from "../host/decisions.ts";
 import { createHost, describeSkips, type Host } from "../host/host.ts";
 import { oneLine } from "../one-line.ts";
+import { checkIntrinsicsAfter } from "../intrinsic-damage.ts";
 import { userAgentDir } from "../paths.ts";
 import { discoveryTargets, type HookWatcher, watchHookFiles, watchHost } from "../serve/watch.ts";
 import { defaultTrustFile } from "../trust/trust-store.ts";
@@ -160,6 +161,17 @@ export async function startInProcess(options: InProcessOptions): Promise<InProce
 
 	const block = (reason: string): InProcessDecision => ({ block: true, reason });
 
+	/**
+	 * After an event that guards nothing: a built-in its handlers changed is put back now and logged
+	 * (tool calls check after each handler themselves), so no later call — nor the agent — runs on it.
+	 */
+	const checked = <T>(host: Host, type: string, value: T): T => {
+		const paths = host.hooks.filter((hook) => (hook.handlers.get(type)?.length ?? 0) > 0).map((hook) => hook.path);
+		const damaged = paths.length > 0 ? checkIntrinsicsAfter(`a hook (${paths.join(", ")}) on ${type}`) : undefined;
+		if (damaged !== undefined) log(damaged);
+		return value;
+	};
+
 	/** What a tool call decided, and the hook that decided it. */
 	const decide = async (loaded: Loaded, call: InProcessToolCall): Promise<Decided> => {
 		if (!loaded.host) return { decision: block(loaded.failure) };
@@ -225,12 +237,12 @@ export async function startInProcess(options: InProcessOptions): Promise<InProce
 		async toolResult(event) {
 			const { host } = await ready();
 			if (!host) return undefined;
-			return (await host.runner.emit(event)) ?? undefined;
+			return checked(host, event.type, (await host.runner.emit(event)) ?? undefined);
 		},
 		async beforeAgentStart(prompt) {
 			const { host } = await ready();
 			if (!host) return undefined;
-			const result = await host.runner.emitBeforeAgentStart(prompt);
+			const result = checked(host, "before_agent_start", await host.runner.emitBeforeAgentStart(prompt));
 			const content = result?.message?.content;
 			if (content === undefined) return undefined;
 			if (typeof content === "string") return content;
@@ -239,7 +251,7 @@ export async function startInProcess(options: InProcessOptions): Promise<InProce
 		async context(messages: AgentMessage[]) {
 			const { host } = await ready();
 			if (!host?.runner.hasHandlers("context")) return undefined;
-			return host.runner.emitContext(messages);
+			return checked(host, "context", await host.runner.emitContext(messages));
 		},
 		handles(type) {
 			// While the load or a reload is in flight, assume yes: the call waits for the hooks.
@@ -248,7 +260,7 @@ export async function startInProcess(options: InProcessOptions): Promise<InProce
 		},
 		notify(event) {
 			void ready()
-				.then(({ host }) => host?.runner.emit(event))
+				.then(async ({ host }) => host && checked(host, event.type, await host.runner.emit(event)))
 				.catch((error) => log(`${event.type} failed: ${errorMessage(error)}`));
 		},
 		log,

@@ -19,6 +19,7 @@ import { decodeUtf8, isRecord, parseJsonText } from "../json.ts";
 import { withTimeout } from "../timeouts.ts";
 import { serverTurnedOff } from "../bridges/autostart.ts";
 import { answerPooled } from "./bridge-call.ts";
+import { processSnapshot } from "./clean-process.ts";
 import type { HostPool } from "./http-hosts.ts";
 
 /*
@@ -189,6 +190,16 @@ export async function startBridgeSocket(options: BridgeSocketOptions): Promise<B
 	const running = new Set<Promise<void>>();
 	const agents = new Map<string, AgentBridge>();
 	let stopping = false;
+	// What each call must leave as it found (src/serve/clean-process.ts), taken before the first one.
+	const stained = processSnapshot();
+	/** After a call, or before one: a process a hook changed serves no more calls (they run on their own). */
+	const leaveIfStained = (): string | undefined => {
+		const why = stained();
+		if (why === undefined) return undefined;
+		giveUp();
+		finish(`${why}; the next call runs in a fresh process`);
+		return why;
+	};
 	/** The request is in: `ready` once its agent is known; nothing runs before the client's `go`. */
 	const offer = async (socket: Socket, call: Call, payload: Uint8Array) => {
 		// Turned off since it started (`"server": false`): the call runs on its own, and so do the ones
@@ -199,6 +210,9 @@ export async function startBridgeSocket(options: BridgeSocketOptions): Promise<B
 			finish('turned off ("server": false)');
 			return;
 		}
+		// Something a hook left behind since the last call (a timer it set): nothing of this call runs here.
+		const stain = leaveIfStained();
+		if (stain !== undefined) return refuse(socket, `this server's process was changed by a hook (${stain}); run the call on its own`);
 		// Known agents are kept: a call in the server's cache is offered in the same tick it arrived.
 		const agent = agents.get(call.request.agent) ?? (await loadBridge(call.request.agent));
 		if (agent) agents.set(call.request.agent, agent);
@@ -226,6 +240,8 @@ export async function startBridgeSocket(options: BridgeSocketOptions): Promise<B
 			// A client that left (its deadline passed) answered the call itself and put that answer on
 			// record: this one reaches nobody, and a second line for the call would misstate what the agent got.
 			served++;
+			// A call whose hooks changed the process is its last here: the socket is given up before its answer goes out.
+			leaveIfStained();
 			if (socket.data.closed) return;
 			const verdict = result.decision?.decision ?? "none";
 			send(socket, encodeLine({ stdout: result.stdout, stderr: result.stderr, verdict }), true);
