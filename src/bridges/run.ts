@@ -46,6 +46,11 @@ export interface BridgeOptions {
 	 * folder must be usable — one that fails the ownership check denies a tool call (others only warn).
 	 */
 	managed?: boolean | undefined;
+	/**
+	 * For a `managed` call: why the organisation's system hook folder cannot run (its ownership check), or
+	 * `undefined` when it can. Given by the caller; a managed call without it is denied.
+	 */
+	managedFolderProblem?: (() => Promise<string | undefined>) | undefined;
 	/** `--allow-load-errors`: a hook that failed to load does not deny tool calls. */
 	allowLoadErrors?: boolean | undefined;
 	/** Seconds before the bridge answers by itself (guards: deny); default the agent's. */
@@ -280,7 +285,9 @@ async function answerBridge(agent: AgentBridge, options: BridgeOptions): Promise
 	if (mapped.kind === "invalid") return fail(`invalid ${name} payload: ${mapped.errors.join("; ")}`);
 	try {
 		if (options.managed) {
-			const problem = (await import("../discovery/system.ts")).managedFolderProblem();
+			const problem = options.managedFolderProblem
+				? await options.managedFolderProblem()
+				: "the system hook folder's ownership check was not given to this bridge";
 			if (problem) return fail(`${problem}; the organisation's guard cannot run`);
 		}
 		const { outcome, hook } = await decide(agent, payload as Payload, mapped, options, {

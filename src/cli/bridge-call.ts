@@ -72,6 +72,8 @@ export async function runBridgeCall(call: BridgeCall): Promise<number | undefine
 		discovery: call.discovery,
 		allowLoadErrors: call.allowLoadErrors,
 		managed: call.managed === true,
+		// Loaded only for a managed entry's call (the bridge layer may not import discovery).
+		managedFolderProblem: async () => (await import("../discovery/system.ts")).managedFolderProblem(),
 		timeoutSeconds: call.timeoutSeconds,
 		onFallback: answerOnSignal,
 	});

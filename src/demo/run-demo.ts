@@ -60,8 +60,8 @@ function writeExamples(workspace: string): void {
 			writeFileSync(path, file.content);
 			if (file.executable) chmodSync(path, 0o755);
 		}
-	mkdirSync(join(workspace, "build"), { recursive: true });
-	writeFileSync(join(workspace, "build", "app.js"), "console.log('built');\n");
+	mkdirSync(join(workspace, "data"), { recursive: true });
+	writeFileSync(join(workspace, "data", "records.csv"), "id,name\n1,Ada\n");
 }
 
 const text = (result: AgentToolResult) => result.content.map((c) => (c.type === "text" ? c.text : `[${c.type}]`)).join("\n");

@@ -14,12 +14,12 @@ describe("demo", () => {
 
 		expect(summary.hookErrors).toEqual([]);
 		expect(summary.blocked).toEqual([
-			"guard: a recursive delete (build lies outside temp dirs) [filesystem/recursive-delete]",
+			"guard: a recursive delete (data lies outside temp dirs) [filesystem/recursive-delete]",
 			"bash: refusing a destructive command",
 		]);
 		expect(summary.allowed).toEqual(["bash", "write", "edit", "read"]);
 		// The blocked delete really did not run; the write and edit really did.
-		expect(existsSync(join(workspace, "build", "app.js"))).toBe(true);
+		expect(existsSync(join(workspace, "data", "records.csv"))).toBe(true);
 		expect(readFileSync(join(workspace, "config", "service.env"), "utf8")).toContain("API_KEY=sk-demo-4f9a1c27e8\nRETRIES=5");
 		// What the model saw was redacted, and the debug message was filtered from the context.
 		expect(trace).toContain("API_KEY=[REDACTED]");
@@ -55,7 +55,7 @@ describe("demo", () => {
 		// It ends with the same guard answering a captured Claude Code payload through the bridge, and
 		// with what `install claude` would write — neither touching the user's directory.
 		expect(run.stdout).toContain(
-			'"permissionDecision":"deny","permissionDecisionReason":"guard: a recursive delete (build lies outside temp dirs) [filesystem/recursive-delete]',
+			'"permissionDecision":"deny","permissionDecisionReason":"guard: a recursive delete (data lies outside temp dirs) [filesystem/recursive-delete]',
 		);
 		expect(run.stdout).toContain("would write");
 		expect(run.stdout).toContain('"onFailure": "block"');

@@ -251,7 +251,7 @@ describe("a hostile agent environment: managed entries", () => {
 					timeoutMs: 90_000,
 				});
 				expect(ns.stderr).toBe("");
-				expect(readFileSync(join(out, "command.txt"), "utf8")).toContain(`${exe} bridge ${m.agent} --installed-by=xcsh-hooks`);
+				expect(readFileSync(join(out, "command.txt"), "utf8")).toContain(`${exe} bridge ${m.agent} --managed --installed-by=xcsh-hooks`);
 				const read = (name: string): Run => ({
 					code: Number(readFileSync(join(out, `${name}.rc`), "utf8")),
 					stdout: readFileSync(join(out, `${name}.out`), "utf8"),

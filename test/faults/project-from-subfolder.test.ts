@@ -152,7 +152,7 @@ for (const cli of clis)
 			expect(init.stderr).toContain(`${deep} is inside the project ${root}`);
 			expect(existsSync(join(root, ".xcsh", "hooks", "guard.ts"))).toBe(true);
 			expect(existsSync(join(deep, ".xcsh"))).toBe(false);
-			const run = await runCli(cli, ["emit", "tool_call"], { cwd: deep, home, stdin: bashCall(RM), timeoutMs: 30_000 });
+			const run = await runCli(cli, ["emit", "tool_call"], { cwd: deep, home, stdin: bashCall("rm -rf src"), timeoutMs: 30_000 });
 			expect(run.code).toBe(2);
 		}, 120_000);
 

@@ -12,7 +12,7 @@ export function sampleGuardCall(workspace: string): string {
 		effort: { level: "medium" },
 		hook_event_name: "PreToolUse",
 		tool_name: "Bash",
-		tool_input: { command: "rm -rf build", description: "clean" },
+		tool_input: { command: "rm -rf data", description: "clean" },
 		tool_use_id: "toolu_1",
 	});
 }

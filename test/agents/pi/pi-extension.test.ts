@@ -167,10 +167,10 @@ describe("pi extension", () => {
 				async () => {
 					const home = privateHome();
 					const proj = tempDir("xcsh-pi-");
-					writeFiles(proj, { "build/keep.txt": "keep\n" });
+					writeFiles(proj, { "src/keep.txt": "keep\n" });
 					await ok(cli, ["init", "guard"], proj, home);
 					await ok(cli, ["install", "pi"], proj, home);
-					const seen = await runPi(join(proj, EXTENSION), proj, home, [bash("call_1", "rm -rf build"), bash("call_2", "echo harmless")]);
+					const seen = await runPi(join(proj, EXTENSION), proj, home, [bash("call_1", "rm -rf src"), bash("call_2", "echo harmless")]);
 					expect(seen.events[0]?.blocked).toContain("recursive delete");
 					expect(seen.events[1]?.blocked).toBeUndefined();
 					expect(seen.events[1]?.input).toEqual({ command: "echo harmless", description: "kept" });
