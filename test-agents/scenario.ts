@@ -21,10 +21,10 @@ export interface Markers {
 	context: string;
 }
 
-/** Files of the standard project: a `build/` for `rm -rf` to destroy and a `deploy.conf` holding the secret (Gemini refuses to read any `.env`). */
+/** Files of the standard project: a `data/` for `rm -rf` to destroy and a `deploy.conf` holding the secret (Gemini refuses to read any `.env`). */
 export function projectFiles(): Record<string, string> {
 	return {
-		"proj/build/keep.txt": "must survive\n",
+		"proj/data/keep.txt": "must survive\n",
 		"proj/deploy.conf": `SERVICE=demo\nAPI_KEY=${SECRET}\n`,
 	};
 }
@@ -32,7 +32,7 @@ export function projectFiles(): Record<string, string> {
 /** The standard script: a destructive call, a harmless call, a read of `deploy.conf` (`cat` where the agent has no read tool). */
 export function standardSteps(sandbox: Sandbox): ToolStep[] {
 	return [
-		{ kind: "shell", command: "rm -rf build", description: "clean the build folder" },
+		{ kind: "shell", command: "rm -rf data", description: "clean the data folder" },
 		{ kind: "shell", command: `echo ${HARMLESS} && touch harmless.txt`, description: "harmless" },
 		{ kind: "read", path: join(sandbox.proj, "deploy.conf") },
 	];
@@ -64,8 +64,8 @@ export function checkStandard(checks: Checks, o: Outcome): void {
 	);
 	if (o.expect.deny) {
 		const r = results[0];
-		checks.expect("guard: model got the deny reason for `rm -rf build`", !!r?.text.includes(markers.deny), `result: ${JSON.stringify(r)}`);
-		checks.expect("guard: `rm -rf build` did not run (build/keep.txt still there)", existsSync(join(sandbox.proj, "build", "keep.txt")));
+		checks.expect("guard: model got the deny reason for `rm -rf data`", !!r?.text.includes(markers.deny), `result: ${JSON.stringify(r)}`);
+		checks.expect("guard: `rm -rf data` did not run (data/keep.txt still there)", existsSync(join(sandbox.proj, "data", "keep.txt")));
 	}
 	if (o.expect.harmless) {
 		const r = results[1];

@@ -77,7 +77,7 @@ export const claudeDriver: AgentDriver = {
 			kind: "call",
 			label: "Agent",
 			pick: (offered) => ["Agent", "Task"].find((n) => offered.includes(n)),
-			args: () => ({ description: "clean the build folder", prompt: task, subagent_type: "general-purpose" }),
+			args: () => ({ description: "clean the data folder", prompt: task, subagent_type: "general-purpose" }),
 		}),
 		// `--mcp-config` (see run): a project `.mcp.json` would wait for the user's approval.
 		mcp: (sandbox, [command, ...args]) =>

@@ -97,7 +97,7 @@ async function runActor(
 	}
 }
 
-/** The main agent starts a subagent whose `rm -rf build` the guard blocks because a subagent made it. */
+/** The main agent starts a subagent whose `rm -rf data` the guard blocks because a subagent made it. */
 export function subagentCase(driver: AgentDriver): AgentCase {
 	return {
 		agent: driver.id,
@@ -108,21 +108,21 @@ export function subagentCase(driver: AgentDriver): AgentCase {
 		run(ctx, checks) {
 			const actor = driver.actor;
 			if (!actor?.spawn) throw new Error("unreachable: no subagent tool for this agent");
-			const task = `${SUB_MARKER}: clean the build folder (run rm -rf build), then report.`;
+			const task = `${SUB_MARKER}: clean the data folder (run rm -rf data), then report.`;
 			return runActor(
 				driver,
 				ctx,
 				checks,
 				"subagent",
 				{
-					prompt: `${MAIN_MARKER}: have a subagent clean the build folder`,
+					prompt: `${MAIN_MARKER}: have a subagent clean the data folder`,
 					steps: [actor.spawn(task), ...(actor.afterSpawn ?? [])],
 					subagent: {
 						marker: SUB_MARKER,
 						mainMarker: MAIN_MARKER,
-						steps: [{ kind: "shell", command: "rm -rf build", description: "clean" }],
+						steps: [{ kind: "shell", command: "rm -rf data", description: "clean" }],
 					},
-					files: { "proj/build/keep.txt": "must survive\n" },
+					files: { "proj/data/keep.txt": "must survive\n" },
 				},
 				({ sandbox, server, seen }) => {
 					const sub = server.sub();
@@ -136,7 +136,7 @@ export function subagentCase(driver: AgentDriver): AgentCase {
 							!!results[0]?.text.includes(SUB_DENY),
 							`result: ${JSON.stringify(results[0])}`,
 						);
-						checks.expect("`rm -rf build` did not run (build/keep.txt still there)", existsSync(join(sandbox.proj, "build", "keep.txt")));
+						checks.expect("`rm -rf data` did not run (data/keep.txt still there)", existsSync(join(sandbox.proj, "data", "keep.txt")));
 						const who = bash[0]?.agent;
 						checks.expect(
 							"ctx.agent names the agent and the subagent (id, type)",
@@ -158,8 +158,8 @@ export function subagentCase(driver: AgentDriver): AgentCase {
 							JSON.stringify(bash[0]),
 						);
 						checks.expect(
-							"so the subagent rule does not fire: `rm -rf build` ran (a sign to revisit if the agent starts to say)",
-							!existsSync(join(sandbox.proj, "build")),
+							"so the subagent rule does not fire: `rm -rf data` ran (a sign to revisit if the agent starts to say)",
+							!existsSync(join(sandbox.proj, "data")),
 						);
 					}
 					const decisions = readLines<{ agent?: string; subagent?: string; decision?: string }>(

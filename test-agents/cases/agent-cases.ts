@@ -13,7 +13,7 @@ import type { AgentCase } from "./types.ts";
 
 const ALL = { deny: true, harmless: true, redact: true, context: true };
 
-/** Control run: hooks that only log, so the same script must delete `build/` and leak the secret — the checks can fail. */
+/** Control run: hooks that only log, so the same script must delete `data/` and leak the secret — the checks can fail. */
 export function controlCase(driver: AgentDriver): AgentCase {
 	return {
 		agent: driver.id,
@@ -32,7 +32,7 @@ export function controlCase(driver: AgentDriver): AgentCase {
 				expect: { deny: false, harmless: true, redact: false, context: false },
 				markers: selfcheckMarkers(),
 				after(checks, { sandbox, server }) {
-					checks.expect("control: `rm -rf build` ran without a guard (build/ is gone)", !existsSync(join(sandbox.proj, "build")));
+					checks.expect("control: `rm -rf data` ran without a guard (data/ is gone)", !existsSync(join(sandbox.proj, "data")));
 					// An agent whose redaction is not checked needs no proof that it could fail (Droid also masks secrets itself).
 					if (driver.cannot?.redact !== false) {
 						const leaked = server.requests.some((q) => JSON.stringify(q.body).includes(SECRET));
@@ -98,7 +98,7 @@ export function bridgeCase(driver: AgentDriver): AgentCase {
  * The agent started in a subfolder of a guarded git project (issue 34: a real Codex run started in
  * `proj/src/deep` ran the destroy its project's guard blocks, the bridge looking for hooks only in the
  * payload's `cwd`). The typed hooks of `proj/.xcsh/hooks`, approved, must still guard, redact and add
- * context; the script's `rm -rf build` runs in the subfolder, whose own `build/` must survive. The
+ * context; the script's `rm -rf data` runs in the subfolder, whose own `data/` must survive. The
  * bridge entries are where the agent reads them from a subfolder: Codex's project `.codex/hooks.json`
  * (found up to the git root), the user's config for the agents that read their project config only in
  * the folder they start in ({@link AgentDriver.configureUser}).
@@ -114,7 +114,7 @@ export function subfolderCase(driver: AgentDriver): AgentCase {
 			const exe = ctx.bridge.exe;
 			const command = `${sh(exe)} bridge ${driver.id}`;
 			return drive(driver, ctx, checks, "subfolder", {
-				files: { ...bridgeHookFiles(), [`proj/${sub}/build/keep.txt`]: "must survive\n" },
+				files: { ...bridgeHookFiles(), [`proj/${sub}/data/keep.txt`]: "must survive\n" },
 				startIn: sub,
 				async prepare(sandbox, c) {
 					const hooks = { pre: command, post: command, prompt: command };
@@ -132,8 +132,8 @@ export function subfolderCase(driver: AgentDriver): AgentCase {
 				markers: bridgeMarkers(),
 				after(checks, { sandbox, server, api }) {
 					checks.expect(
-						`subfolder: \`rm -rf build\` did not run in proj/${sub} (its build/keep.txt is still there)`,
-						existsSync(join(sandbox.cwd, "build", "keep.txt")),
+						`subfolder: \`rm -rf data\` did not run in proj/${sub} (its data/keep.txt is still there)`,
+						existsSync(join(sandbox.cwd, "data", "keep.txt")),
 					);
 					const harmless = api.toolResults(server.main().at(-1)?.body)[1];
 					checks.expect(
@@ -189,7 +189,7 @@ export function bridgeHookFlagCase(driver: AgentDriver): AgentCase {
 /**
  * A new user's path, with no other step (issue 10 "done when"): `xcsh-hooks init guard` in the project
  * (which approves what it writes), then `xcsh-hooks install <agent>` writes the agent's config, and the
- * agent runs. The scaffolded guard must block `rm -rf build`; the harmless call must still run.
+ * agent runs. The scaffolded guard must block `rm -rf data`; the harmless call must still run.
  */
 export function initInstallCase(driver: AgentDriver): AgentCase {
 	return {
@@ -224,7 +224,7 @@ export function initInstallCase(driver: AgentDriver): AgentCase {
 					if (driver.inProcess) checkNoDependencies(driver, sandbox, c);
 				},
 				expect: { deny: true, harmless: true, redact: false, context: false },
-				markers: { deny: "guard: blocked a recursive delete (build lies outside temp dirs) [filesystem/recursive-delete]", context: "" },
+				markers: { deny: "guard: a recursive delete (data lies outside temp dirs) [filesystem/recursive-delete]", context: "" },
 			});
 		},
 	};

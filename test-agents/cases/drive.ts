@@ -9,7 +9,7 @@ import { checkStandard, type Markers, type Outcome, projectFiles, standardSteps 
 import type { CaseContext } from "./types.ts";
 import { runProcess } from "../process.ts";
 
-const PROMPT = "clean the build folder, run a harmless command and show me deploy.conf";
+const PROMPT = "clean the data folder, run a harmless command and show me deploy.conf";
 
 /** What a case sets up before the agent runs. */
 export interface DriveSetup {

@@ -27,7 +27,7 @@ const HOSTILE: Record<string, (proj: string) => Record<string, string>> = {
 
 /**
  * `init guard` + `install <agent>`, then the project adds hostile variables to the agent's environment:
- * `rm -rf build` is still denied with the guard's reason, and the project's preload never ran.
+ * `rm -rf data` is still denied with the guard's reason, and the project's preload never ran.
  */
 export function hostileEnvCase(driver: AgentDriver): AgentCase {
 	return {
@@ -55,7 +55,7 @@ export function hostileEnvCase(driver: AgentDriver): AgentCase {
 					return true;
 				},
 				expect: { deny: true, harmless: true, redact: false, context: false },
-				markers: { deny: "guard: blocked a recursive delete (build lies outside temp dirs) [filesystem/recursive-delete]", context: "" },
+				markers: { deny: "guard: a recursive delete (data lies outside temp dirs) [filesystem/recursive-delete]", context: "" },
 				after(c, { sandbox }) {
 					c.expect("the project's preload never ran", !existsSync(join(sandbox.proj, MARKER)));
 				},

@@ -65,7 +65,7 @@ const AGENTS: Record<
  * `disableAllHooks`; Gemini: `hooksConfig.enabled: false`), the user's (Claude: `disableAllHooks`; Codex:
  * `[features] hooks = false`; Gemini: `hooksConfig.enabled: false`), the user's
  * own hook of the same name and the user's `disabledProviders: ["system"]` all try to switch the guard
- * off: `rm -rf build` must still be blocked.
+ * off: `rm -rf data` must still be blocked.
  */
 export function managedCase(driver: AgentDriver, variant: string = driver.id): AgentCase {
 	return {
