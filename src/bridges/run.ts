@@ -1,5 +1,5 @@
 import { statSync } from "node:fs";
-import { decodeUtf8, parseJsonText, wellFormedAnswer } from "../json.ts";
+import { wellFormedAnswer } from "../json.ts";
 import { withTimeout } from "../timeouts.ts";
 import { ownConfigProvider } from "./own-config.ts";
 import { basename, resolve } from "pathe";
@@ -18,6 +18,7 @@ import {
 } from "../primordials.ts";
 import { type BridgeDecision, decisionOf } from "./decision.ts";
 import { isGuard, type Mapped, mapPayload, rewriteToAgent, toOutcome } from "./map.ts";
+import { eventOf, parsePayload } from "./read-call.ts";
 import { agentSessionFile, ensureSessionFile } from "./session.ts";
 import { agentSessionView } from "./transcript.ts";
 import type { AgentBridge, AnswerNotes, Outcome, Payload } from "../agents/_shared/bridge-types.ts";
@@ -135,23 +136,6 @@ const TIMEOUT = Symbol("timeout");
 /** `pending`, or {@link TIMEOUT} after `ms` (a `--timeout` too long for a timer means no deadline, never "at once"). */
 function withDeadline<T>(pending: Promise<T>, ms: number): Promise<T | typeof TIMEOUT> {
 	return withTimeout(pending, ms, () => TIMEOUT);
-}
-
-function parsePayload(stdin: Uint8Array | undefined | Error): { value: unknown } | { error: string } {
-	if (stdin instanceof Error) return { error: stdin.message };
-	if (stdin === undefined) return { error: "no payload: stdin is a terminal, expected the agent's hook JSON" };
-	let text: string;
-	try {
-		text = decodeUtf8(stdin, "stdin");
-	} catch (error) {
-		return { error: (error as Error).message };
-	}
-	if (!text.trim()) return { error: "stdin is empty, expected the agent's hook JSON" };
-	try {
-		return { value: parseJsonText(text, "stdin") }; // with the nesting limit of every untrusted input
-	} catch (error) {
-		return { error: (error as Error).message };
-	}
 }
 
 const isDirectory = (dir: string) => {
@@ -304,22 +288,6 @@ async function answerBridge(agent: AgentBridge, options: BridgeOptions): Promise
 	} catch (error) {
 		return fail(error instanceof Error ? error.message : String(error));
 	}
-}
-
-/**
- * The agent's event name of a call. `--event` names it (the user's own command line: `bridge gemini
- * --event BeforeTool` runs Qwen's Claude-named payloads as Gemini's). A hint that is only a fallback
- * (`serve --http`'s `?event=`, see {@link BridgeOptions.eventIsFallback}) names only the event of a
- * payload that names none; one naming another event than the payload is a mismatch.
- */
-function eventOf(agent: AgentBridge, payload: unknown, options: BridgeOptions): { name: string | undefined } | { mismatch: string } {
-	if (!options.eventIsFallback || options.event === undefined) return { name: agent.eventName(payload, options.event) };
-	const own = (agent.payloadEvent ?? ((p: unknown) => agent.eventName(p, undefined)))(payload);
-	if (own === undefined) return { name: agent.eventName(payload, options.event) };
-	if (own === options.event) return { name: own };
-	return {
-		mismatch: `the URL's ?event=${oneLine(options.event)} does not match the event the payload names (${oneLine(own)}); the payload's event is the call's, so drop ?event= or correct it`,
-	};
 }
 
 interface Sinks {
