@@ -1,6 +1,6 @@
 #!/usr/bin/env bun
 /**
- * `bun run bench`: measures the performance targets of SPEC §11 side by side in one run and prints
+ * `bun run bench`: measures the performance targets of docs/contract.md#performance-budgets side by side in one run and prints
  * each as a ratio (or, for `serve --http`, a latency), with `met` / `MISSED` against its budget.
  *
  *   bun run bench [--check] [--markdown] [--only SECTION[,SECTION…]]

@@ -179,7 +179,7 @@ export const HookResultSchemas = {
 			}),
 		),
 	}),
-	/** `input`: a whole replacement of the tool's input (SPEC §5), seen by later handlers and run by the tool. */
+	/** `input`: a whole replacement of the tool's input (docs/contract.md#the-runner), seen by later handlers and run by the tool. */
 	tool_call: result({
 		block: Type.Optional(Type.Boolean()),
 		reason: Type.Optional(Type.String()),

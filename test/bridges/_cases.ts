@@ -1,7 +1,7 @@
 import { expect } from "bun:test";
 /**
  * Per-agent expectations for the end-to-end bridge suites: which fixture is the guarded call, the
- * tool result, the prompt, and the exact answer each agent must get (PROTOCOLS.md part A; Cursor: B.4).
+ * tool result, the prompt, and the exact answer each agent must get (docs/agents/<agent>.md; Cursor: from its documentation).
  */
 
 /** A fixture file and, for payloads without an event name, the `--event` to pass. */

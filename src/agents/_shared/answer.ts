@@ -21,7 +21,7 @@ export function stringField(payload: unknown, key: string): string | undefined {
 
 export { isRecord } from "../../json.ts";
 
-/** Reasons must never be empty: several agents read an empty deny reason as "allow" (PROTOCOLS A.2.4). */
+/** Reasons must never be empty: several agents read an empty deny reason as "allow" (docs/agents/codex.md#answers). */
 export function nonEmpty(text: string, fallback: string): string {
 	return text.trim() ? text : fallback;
 }

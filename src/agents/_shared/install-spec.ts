@@ -9,7 +9,7 @@ export type Scope = "project" | "user";
 export interface AgentEvent {
 	/** The agent's own event name, exactly as its config spells it. */
 	name: string;
-	/** The xcsh event it maps to (PROTOCOLS.md §13). */
+	/** The xcsh event it maps to (docs/agents.md#what-maps-to-what). */
 	xcsh: string;
 	/** Tool events get `"*"`; omitted means every occurrence of the event. */
 	matcher?: string;
