@@ -12,6 +12,7 @@ import {
 import { hostileEnvCase } from "./hostile-env.ts";
 import { managedCase } from "./managed.ts";
 import { pluginLoadErrorCase, pluginSuiteCase, pluginUserInstallCase } from "./plugin-cases.ts";
+import { readmeCase } from "./readme-case.ts";
 import type { AgentCase } from "./types.ts";
 
 /** Every case in run order: per agent the control and self-check first, so a harness fault shows before a bridge fault. */
@@ -33,5 +34,7 @@ export const CASES: AgentCase[] = DRIVERS.flatMap((driver) =>
 				...(driver.id === "claude" || driver.id === "codex" || driver.id === "gemini" ? [managedCase(driver)] : []),
 				...(driver.id === "codex" ? [managedCase(driver, "codex-plain")] : []),
 				...(driver.id === "claude" || driver.id === "gemini" ? [hostileEnvCase(driver)] : []),
+				// A new user following the README alone, from a clean clone to a guard in Claude Code.
+				...(driver.id === "claude" ? [readmeCase(driver)] : []),
 			],
 );

@@ -98,10 +98,10 @@ export interface Block {
 	text: string;
 }
 
-/** Every fenced block of a page. */
-export function blocks(page: string): Block[] {
+/** Every fenced block of a page (its text read from the repository unless given). */
+export function blocks(page: string, text = read(page)): Block[] {
 	const out: Block[] = [];
-	const lines = read(page).split("\n");
+	const lines = text.split("\n");
 	for (let i = 0; i < lines.length; i++) {
 		const open = /^```(\S*)\s*$/.exec(lines[i] as string);
 		if (!open) continue;
@@ -111,4 +111,17 @@ export function blocks(page: string): Block[] {
 		out.push({ page, lang: open[1] as string, line: start + 1, text: body.join("\n") });
 	}
 	return out;
+}
+
+/** The block as a script: `set -e`, continuation lines joined, `# exit N` lines checked for that code. */
+export function shellScript(block: Block): string {
+	const logical = block.text.replace(/\\\n/g, " ").split("\n");
+	const lines = logical.map((line, i) => {
+		const expected = /\s#\s*exit (\d+)\b.*$/.exec(line);
+		if (!expected) return line;
+		const command = line.slice(0, expected.index);
+		const where = `${block.page}:${block.line + 1 + i}`;
+		return `if ${command}; then __rc=0; else __rc=$?; fi; [ "$__rc" = ${expected[1]} ] || { echo "${where}: exit $__rc, the docs say ${expected[1]}" >&2; exit 97; }`;
+	});
+	return `set -e\n${lines.join("\n")}\n`;
 }

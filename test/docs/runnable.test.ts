@@ -11,7 +11,7 @@ import { chmodSync, cpSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { runArgv } from "../faults/_cli.ts";
 import { tempDir } from "../faults/_fixtures.ts";
-import { type Block, blocks, docsPages, ROOT } from "./_markdown.ts";
+import { blocks, docsPages, ROOT, shellScript } from "./_markdown.ts";
 
 const PAGES = ["README.md", ...docsPages()];
 const RUNNABLE = PAGES.map((page) => ({ page, blocks: blocks(page).filter((b) => b.lang === "sh") })).filter((p) => p.blocks.length > 0);
@@ -28,19 +28,6 @@ const NOT_RUNNABLE = [
 		why: "runs a real agent",
 	},
 ];
-
-/** The block as a script: `set -e`, continuation lines joined, `# exit N` lines checked for that code. */
-export function script(block: Block): string {
-	const logical = block.text.replace(/\\\n/g, " ").split("\n");
-	const lines = logical.map((line, i) => {
-		const expected = /\s#\s*exit (\d+)\b.*$/.exec(line);
-		if (!expected) return line;
-		const command = line.slice(0, expected.index);
-		const where = `${block.page}:${block.line + 1 + i}`;
-		return `if ${command}; then __rc=0; else __rc=$?; fi; [ "$__rc" = ${expected[1]} ] || { echo "${where}: exit $__rc, the docs say ${expected[1]}" >&2; exit 97; }`;
-	});
-	return `set -e\n${lines.join("\n")}\n`;
-}
 
 const made: string[] = [];
 afterAll(() => {
@@ -85,7 +72,7 @@ for (const { page, blocks: list } of RUNNABLE) {
 			const env = { PATH: `${BIN}:${dirname(process.execPath)}:/usr/bin:/bin`, XCSH_HOOKS_SERVER: "off" };
 			for (const block of list) {
 				const file = join(home, ".docs-block.sh");
-				writeFileSync(file, script(block));
+				writeFileSync(file, shellScript(block));
 				const run = await runArgv(["/bin/sh", file], { cwd: project, home, env, timeoutMs: BLOCK_TIMEOUT_MS });
 				rmSync(file);
 				expect({
