@@ -15,12 +15,12 @@ import { blocks, docsPages, ROOT, shellScript } from "./_markdown.ts";
 
 const PAGES = ["README.md", ...docsPages()];
 const RUNNABLE = PAGES.map((page) => ({ page, blocks: blocks(page).filter((b) => b.lang === "sh") })).filter((p) => p.blocks.length > 0);
-const BLOCK_TIMEOUT_MS = 120_000;
+const BLOCK_TIMEOUT_MS = 240_000;
 
 /** What a runnable block may not do: these belong in ```console blocks. */
 const NOT_RUNNABLE = [
-	{ pattern: /\bsudo\b/, why: "needs root" },
-	{ pattern: /\b(curl|wget)\b|\bbun (add|install)\b|\bnpm (install|i)\b|\bgit clone\b/, why: "needs the network" },
+	{ pattern: /(^|[;&|(]\s*)sudo\s/m, why: "needs root" },
+	{ pattern: /(^|[;&|(]\s*)(curl|wget|bun (add|install)|npm (install|i)|git clone)\s/m, why: "needs the network" },
 	{ pattern: /xcsh-hooks\s+run\s+bash\b/, why: "runs a shell command for real" },
 	{ pattern: /xcsh-hooks\s+serve\b(?!\s+--status)/, why: "starts a server that keeps running" },
 	{
@@ -32,7 +32,7 @@ const NOT_RUNNABLE = [
 const made: string[] = [];
 afterAll(() => {
 	for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
+}, 120_000);
 
 /** A folder with `xcsh-hooks` in it: this checkout's CLI, started as the package's bin starts it. */
 function binFolder(): string {
