@@ -175,7 +175,41 @@ function redactContextCase(driver: AgentDriver): AgentCase {
 	};
 }
 
+/** `init guard` + `install auggie --user`: Auggie runs the entries of `~/.augment/settings.json` in any project. */
+function userInstallCase(driver: AgentDriver): AgentCase {
+	return {
+		agent: driver.id,
+		name: "xcsh-hooks init guard + xcsh-hooks install auggie --user",
+		needsBridge: true,
+		run(ctx, checks) {
+			const exe = exeOf(ctx);
+			return drive(driver, ctx, checks, "user-install", {
+				async prepare(sandbox, c) {
+					const run = (args: string[]) => runProcess([exe, ...args], { cwd: sandbox.proj, env: sandbox.env(), timeoutMs: 30_000 });
+					const init = await run(["init", "guard"]);
+					const install = await run(["install", "auggie", "--user"]);
+					const ok = c.expect(
+						"`init guard` and `install auggie --user` ran",
+						init.code === 0 && install.code === 0,
+						`${init.stderr}${install.stderr}`.trim(),
+					);
+					return ok && c.expect("the entries are in ~/.augment/settings.json only", !existsSync(join(sandbox.proj, ".augment")));
+				},
+				expect: { deny: true, harmless: true, redact: false, context: false },
+				markers: { deny: "guard: a recursive delete (data lies outside temp dirs) [filesystem/recursive-delete]", context: "" },
+			});
+		},
+	};
+}
+
 /** Auggie's own cases, after the standard ones. */
 export function auggieCases(driver: AgentDriver): AgentCase[] {
-	return [redactContextCase(driver), killedCase(driver), missingCase(driver), timeoutControlCase(driver), hangCase(driver)];
+	return [
+		redactContextCase(driver),
+		userInstallCase(driver),
+		killedCase(driver),
+		missingCase(driver),
+		timeoutControlCase(driver),
+		hangCase(driver),
+	];
 }

@@ -1,6 +1,7 @@
 /** Auggie specifics the shared matrix does not cover (payloads captured from Auggie 0.36.0). */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { askAsDeny, auggieBridge } from "../../src/agents/auggie/bridge.ts";
+import { toAgentInput, toBuiltin } from "../../src/agents/_shared/tools.ts";
 import { mapPayload } from "../../src/bridges/map.ts";
 import { answerOf, CLI, fixture, spawnRun, workspace } from "./_bridge.ts";
 
@@ -50,6 +51,17 @@ describe("Auggie payloads", () => {
 		const payload = fixture("auggie", "PreToolUse.json");
 		expect(auggieBridge.projectDirs(payload, { AUGMENT_PROJECT_DIR: "/p" })).toEqual(["/p", "/home/user/proj"]);
 		expect(auggieBridge.projectDirs({ ...payload, workspace_roots: [] }, {})).toEqual([undefined, undefined]);
+	});
+
+	test("save-file is write {path, content}; a rewrite goes back as file_content", () => {
+		const input = { path: "notes.txt", file_content: "a", add_last_line_newline: true };
+		const tool = toBuiltin(auggieBridge.tools, "save-file", input);
+		expect(tool).toMatchObject({ toolName: "write", input: { path: "notes.txt", content: "a" } });
+		expect(toAgentInput(tool, input, { path: "notes.txt", content: "b" })).toEqual({
+			add_last_line_newline: true,
+			path: "notes.txt",
+			file_content: "b",
+		});
 	});
 
 	test("a hook's ask becomes a deny (Auggie runs an asked call in --print)", () => {
