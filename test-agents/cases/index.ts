@@ -1,5 +1,6 @@
 import { DRIVERS } from "../agents/index.ts";
 import { mcpCase, subagentCase } from "./actor-cases.ts";
+import { auggieCases } from "./auggie-cases.ts";
 import {
 	bridgeCase,
 	bridgeHookFlagCase,
@@ -36,5 +37,6 @@ export const CASES: AgentCase[] = DRIVERS.flatMap((driver) =>
 				...(driver.id === "claude" || driver.id === "gemini" ? [hostileEnvCase(driver)] : []),
 				// A new user following the README alone, from a clean clone to a guard in Claude Code.
 				...(driver.id === "claude" ? [readmeCase(driver)] : []),
+				...(driver.id === "auggie" ? auggieCases(driver) : []),
 			],
 );

@@ -54,6 +54,12 @@ export interface AgentSpec {
 	notes(scope: Scope, dir: string): string[];
 	/** The agent's managed (administrator) configuration, when it has one (`install --managed`). */
 	managed?: ManagedSpec;
+	/**
+	 * Seconds after which a pre-tool entry's shell ends a bridge call still running and blocks the call
+	 * (src/agents/_shared/entry-shell.ts): for an agent that runs the call when its own hook timeout passes,
+	 * set below that timeout. Absent: the agent's timeout is the only one.
+	 */
+	entryDeadlineSeconds?: number;
 }
 
 /** Where an agent reads the configuration an administrator deploys, per OS, as its documentation gives it. */
