@@ -213,7 +213,7 @@ export {
 	type LoadResult,
 	type ProviderDefinition,
 	type ProviderSummary,
-} from "./capability/index.ts";
+} from "./discovery/capability/index.ts";
 export {
 	classifyCodexHook,
 	claudeProvider,

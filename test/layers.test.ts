@@ -41,36 +41,22 @@ const FORBIDDEN: Record<string, string[]> = {
 	"intrinsic-damage.ts": ["*"],
 	"profile.ts": ["*"],
 	fs: ["*"],
-	exec: ["hooks", "host", "discovery", "bridges", "serve", "cli", "tools", "install"],
-	session: ["hooks", "host", "discovery", "bridges", "serve", "cli", "tools", "install"],
-	ui: ["hooks", "host", "discovery", "bridges", "serve", "cli", "tools", "install"],
-	capability: ["hooks", "host", "discovery", "bridges", "serve", "cli", "tools", "install", "agent-hooks"],
-	trust: ["hooks", "host", "discovery", "bridges", "serve", "cli", "tools", "install"],
-	decisions: ["hooks", "host", "discovery", "bridges", "serve", "cli", "tools", "install"],
-	hooks: ["host", "bridges", "serve", "cli", "install", "tools", "trust", "agent-hooks"],
-	tools: ["host", "discovery", "bridges", "serve", "cli", "install"],
-	discovery: ["host", "serve", "cli", "bridges"],
-	"agent-hooks": ["host", "serve", "cli"],
-	host: ["bridges", "serve", "cli"],
-	bridges: ["serve", "cli", "discovery"],
-	agents: ["host", "discovery", "bridges", "serve", "cli", "install", "agent-hooks", "trust", "tools", "session", "ui", "decisions"],
-	install: ["host", "bridges", "serve", "cli"],
+	exec: ["hooks", "host", "discovery", "agent-call", "serve", "cli", "tools", "install"],
+	session: ["hooks", "host", "discovery", "agent-call", "serve", "cli", "tools", "install"],
+	ui: ["hooks", "host", "discovery", "agent-call", "serve", "cli", "tools", "install"],
+	trust: ["hooks", "host", "discovery", "agent-call", "serve", "cli", "tools", "install"],
+	decisions: ["hooks", "host", "discovery", "agent-call", "serve", "cli", "tools", "install"],
+	hooks: ["host", "agent-call", "serve", "cli", "install", "tools", "trust"],
+	tools: ["host", "discovery", "agent-call", "serve", "cli", "install"],
+	discovery: ["host", "serve", "cli", "agent-call"],
+	host: ["agent-call", "serve", "cli"],
+	"agent-call": ["serve", "cli", "discovery", "socket"],
+	socket: ["serve", "cli", "discovery"],
+	process: ["host", "discovery", "agent-call", "socket", "serve", "cli", "tools", "install"],
+	agents: ["host", "discovery", "agent-call", "serve", "cli", "install", "trust", "tools", "session", "ui", "decisions"],
+	install: ["host", "agent-call", "serve", "cli"],
 	serve: ["cli"],
-	guards: [
-		"host",
-		"discovery",
-		"bridges",
-		"serve",
-		"cli",
-		"install",
-		"agent-hooks",
-		"trust",
-		"tools",
-		"session",
-		"ui",
-		"decisions",
-		"exec",
-	],
+	guards: ["host", "discovery", "agent-call", "serve", "cli", "install", "trust", "tools", "session", "ui", "decisions", "exec"],
 };
 
 test("lower layers never import the layers that drive them (the README's map, enforced)", () => {
@@ -221,8 +207,6 @@ test("no import circle runs through discovery, the agents or the bridges", () =>
 	// `pi.pi` is the package root, required lazily by the loader when a hook reads it (and named by a type
 	// alias): the public surface sits above every layer, so those two edges are not part of the layering.
 	const rootEdge = (from: string, to: string) => to === "index.ts" && (from === "hooks/loader.ts" || from === "hooks/package-root.ts");
-	const through = cycles(rootEdge).filter((group) =>
-		group.some((file) => ["discovery", "agents", "bridges", "agent-hooks"].includes(layerOf(file))),
-	);
+	const through = cycles(rootEdge).filter((group) => group.some((file) => ["discovery", "agents", "agent-call"].includes(layerOf(file))));
 	expect(through).toEqual([]);
 });

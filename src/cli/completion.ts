@@ -33,7 +33,7 @@ export interface CompletionValues {
  */
 export async function completionValues(commandNames: readonly string[]): Promise<CompletionValues> {
 	const [{ bridgeNames }, { installableAgents }, { hookEventTypes }, { BUILTIN_TOOL_NAMES }, { TRUST_ACTIONS }] = await Promise.all([
-		import("../bridges/index.ts"),
+		import("../agent-call/index.ts"),
 		import("../install/index.ts"),
 		import("../hooks/checks.ts"),
 		import("../tools/builtin.ts"),

@@ -17,10 +17,10 @@ import {
 	defineCommand,
 } from "./_shared.ts";
 import { createHost, describeSkips, type Host } from "../host/host.ts";
-import { decisionOf, logDecision } from "../host/decisions.ts";
-import { exitProcess } from "../host/exit-guard.ts";
-import { onEndingSignal } from "../host/signals.ts";
-import { claimStdout, protocolFd } from "../host/stdout.ts";
+import { decisionOf, logDecision } from "../decisions/write.ts";
+import { exitProcess } from "../process/exit-guard.ts";
+import { onEndingSignal } from "../process/signals.ts";
+import { claimStdout, protocolFd } from "../process/stdout.ts";
 
 /** Reads the event JSON from `--data` or stdin, fills `type` and `toolCallId`, and validates it. */
 async function readEvent(type: string, data: string | undefined): Promise<HookEvent> {

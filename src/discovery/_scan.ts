@@ -3,7 +3,7 @@ import { type Dirent, lstatSync, readdirSync, statSync } from "node:fs";
 import { join, normalize } from "pathe";
 import { markKnownFile } from "./_known-files.ts";
 import type { Hook, HookLevel, HookType } from "./hooks-capability.ts";
-import type { LoadResult } from "../capability/registry.ts";
+import type { LoadResult } from "./capability/registry.ts";
 
 /** A file found by {@link scanDir}. */
 export interface ScannedFile {

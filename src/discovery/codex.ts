@@ -1,6 +1,6 @@
 import { join } from "pathe";
 import type { Hook, HookType } from "./hooks-capability.ts";
-import type { ProviderDefinition } from "../capability/registry.ts";
+import type { ProviderDefinition } from "./capability/registry.ts";
 import { type HookDir, scanHookDirs } from "./_scan.ts";
 
 const PREFIXED = /^(pre|post)-(.+)$/;

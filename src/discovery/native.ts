@@ -1,6 +1,6 @@
 import { join } from "pathe";
 import type { Hook } from "./hooks-capability.ts";
-import type { LoadContext, ProviderDefinition } from "../capability/registry.ts";
+import type { LoadContext, ProviderDefinition } from "./capability/registry.ts";
 import { MODULE_GLOB } from "../hooks/module-files.ts";
 import { type HookDir, prePostDirs, scanHookDirs } from "./_scan.ts";
 

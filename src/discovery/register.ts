@@ -1,4 +1,4 @@
-import { agentHookProviders } from "../agent-hooks/providers.ts";
+import { agentHookProviders } from "./agent-config/providers.ts";
 import { type Hook, hookCapability } from "./hooks-capability.ts";
 import {
 	type CapabilityDefinition,
@@ -6,7 +6,7 @@ import {
 	type CapabilityResult,
 	type LoadCapabilityOptions,
 	type ProviderDefinition,
-} from "../capability/registry.ts";
+} from "./capability/registry.ts";
 import { claudeProvider } from "./claude.ts";
 import { codexProvider } from "./codex.ts";
 import { nativeProvider } from "./native.ts";
@@ -36,7 +36,7 @@ export function registerHookDiscovery(registry: CapabilityRegistry = defaultRegi
  * The shared registry behind the module-level functions. It has the package's one built-in capability,
  * `"hooks"` (SPEC §3: discovery starts with `loadCapability("hooks")`), defined with its providers on
  * first use, as the seed documents, without a prior `registerHookDiscovery()`; importing still defines
- * nothing. It lives here, beside the hooks capability, so the generic registry (`capability/`) knows nothing of hooks.
+ * nothing. It lives here, beside the hooks capability, so the generic registry (`discovery/capability/`) knows nothing of hooks.
  */
 export const defaultRegistry: CapabilityRegistry = new CapabilityRegistry({ hooks: (registry) => registerHookDiscovery(registry) });
 

@@ -1,7 +1,7 @@
 import { lstatSync, readdirSync, statSync } from "node:fs";
 import { rootOnlyProblem } from "../fs/root-owned.ts";
 import type { Hook } from "./hooks-capability.ts";
-import type { ProviderDefinition } from "../capability/registry.ts";
+import type { ProviderDefinition } from "./capability/registry.ts";
 import { MODULE_GLOB } from "../hooks/module-files.ts";
 import { type HookDir, prePostDirs, scanHookDirs } from "./_scan.ts";
 

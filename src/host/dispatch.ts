@@ -1,7 +1,7 @@
 import { gateToolCall } from "../hooks/tool-wrapper.ts";
 import { builtinToolParameters } from "../tools/parameters.ts";
 import type { HookEvent, HookLoadError } from "../hooks/types.ts";
-import { watchStrayErrors } from "./exit-guard.ts";
+import { watchStrayErrors } from "../process/exit-guard.ts";
 import { checkIntrinsicsAfter } from "../intrinsic-damage.ts";
 import type { Host } from "./host.ts";
 

@@ -1,6 +1,6 @@
 import { isRecord } from "../agents/_shared/answer.ts";
 import type { AgentBridge, Outcome } from "../agents/_shared/bridge-types.ts";
-import { logDecision } from "../host/decisions.ts";
+import { logDecision } from "../decisions/write.ts";
 import { oneLine } from "../one-line.ts";
 import type { Mapped } from "./map.ts";
 

@@ -1,12 +1,14 @@
 import { writeSync } from "node:fs";
 // The writer alone: the log reader and formatter (the `log` command) stay off emit and bridge start-up.
-import { appendDecision, type DecisionEntry, decisionLogEnabled } from "../decisions/decision-log.ts";
-import { exportDecision, otlpTarget } from "../decisions/otlp.ts";
-import type { Dispatched } from "./dispatch.ts";
-import type { Host } from "./host.ts";
+import { appendDecision, type DecisionEntry, decisionLogEnabled } from "./decision-log.ts";
+import { exportDecision, otlpTarget } from "./otlp.ts";
 
 /** How a dispatched `tool_call` reads in the decision log. */
-export function decisionOf(dispatched: Dispatched): Pick<DecisionEntry, "decision" | "reason" | "hook"> {
+export function decisionOf(dispatched: {
+	result: unknown;
+	stopped?: string | undefined;
+	hookPath?: string | undefined;
+}): Pick<DecisionEntry, "decision" | "reason" | "hook"> {
 	const { stopped, result, hookPath } = dispatched;
 	if (stopped !== undefined) return { decision: "deny", reason: stopped, hook: hookPath };
 	const rewritten = (result as { input?: unknown } | undefined)?.input !== undefined;
@@ -21,7 +23,7 @@ export function decisionOf(dispatched: Dispatched): Pick<DecisionEntry, "decisio
  * log that cannot be written is one warning (on stderr, or to `warn`); an export that fails is lost quietly.
  */
 export function logDecision(
-	host: Pick<Host, "settings">,
+	host: { settings: Record<string, unknown> },
 	entry: DecisionEntry,
 	env: Readonly<Record<string, string | undefined>> = process.env,
 	warn: (warning: string) => void = (warning) => void writeSync(2, `warning: ${warning}\n`),
