@@ -7,17 +7,16 @@ import {
 	type LoadCapabilityOptions,
 	type ProviderDefinition,
 } from "./capability/registry.ts";
-import { claudeProvider } from "./claude.ts";
-import { codexProvider } from "./codex.ts";
+import { hookFolderProviders } from "./hook-folders.ts";
 import { nativeProvider } from "./native.ts";
 import { systemProvider } from "./system.ts";
 
 /**
- * The hook providers, highest priority first: the root-owned system folder, hook files (`native`, and the seed's `claude` / `codex`
- * folder layouts), then the command hooks of the agents' own configs (src/agent-hooks).
+ * The hook providers, highest priority first: the root-owned system folder, hook files (`native`, and the folders agents name: the seed's `claude` / `codex`
+ * folder layouts), then the command hooks of the agents' own configs (src/discovery/agent-config).
  */
 export function hookProviders(): ProviderDefinition<Hook>[] {
-	return [systemProvider, nativeProvider, claudeProvider, codexProvider, ...agentHookProviders()];
+	return [systemProvider, nativeProvider, ...hookFolderProviders(), ...agentHookProviders()];
 }
 
 /**
