@@ -1,8 +1,8 @@
 /** Discovery (SPEC §8.2–8.3): the hooks capability, its providers, layered settings, and discover-and-load. */
-import { hookFolderProvider } from "./hook-folders.ts";
+import { hookFolderProvider } from "./agent-folders.ts";
 
 export { type Hook, hookCapability, hookExtensionId, hookKey, type HookLevel, type HookType, validateHook } from "./hooks-capability.ts";
-export { hookFolderProvider, hookFolderProviders } from "./hook-folders.ts";
+export { hookFolderProvider, hookFolderProviders } from "./agent-folders.ts";
 export { classifyPrefixed as classifyCodexHook } from "../agents/_shared/hook-folders.ts";
 export { nativeProvider } from "./native.ts";
 export { defaultRegistry, defineCapability, hookProviders, loadCapability, registerHookDiscovery, registerProvider } from "./register.ts";

@@ -7,7 +7,7 @@ import {
 	type LoadCapabilityOptions,
 	type ProviderDefinition,
 } from "./capability/registry.ts";
-import { hookFolderProviders } from "./hook-folders.ts";
+import { hookFolderProviders } from "./agent-folders.ts";
 import { nativeProvider } from "./native.ts";
 import { systemProvider } from "./system.ts";
 

@@ -3,7 +3,7 @@ import { join } from "pathe";
 /*
  * Folders of hook files laid out the way an agent names them (the seed's `.claude/hooks/{pre,post}`,
  * `.codex/hooks/pre-<tool>.ts`). An agent declares its folders here, as data; discovery scans them
- * (src/discovery/hook-folders.ts) and our runner runs what it finds, like any other hook file.
+ * (src/discovery/agent-folders.ts) and our runner runs what it finds, like any other hook file.
  */
 
 /** What a hook file hooks: before (`pre`) or after (`post`) a tool, and which tool (`*`: all). */
