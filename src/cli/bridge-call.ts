@@ -1,4 +1,4 @@
-import { recordDecision } from "../agent-call/decision.ts";
+import { recordDecision } from "../decisions/write.ts";
 import { forwarding } from "../socket/forward.ts";
 import { loadBridge } from "../agent-call/index.ts";
 import { type BridgeOptions, runBridge } from "../agent-call/run.ts";

@@ -1,7 +1,7 @@
 import { HookToolWrapper, ToolBlockedError } from "../hooks/tool-wrapper.ts";
 import { errorMessage } from "../hooks/_describe.ts";
 import { logDecision } from "../decisions/write.ts";
-import { loadErrorReason } from "../host/dispatch.ts";
+import { loadErrorReason } from "../decisions/decide.ts";
 import { watchStrayErrors } from "../process/exit-guard.ts";
 import { claimStdout } from "../process/stdout.ts";
 import { onInterrupt } from "./_interrupt.ts";

@@ -1,7 +1,7 @@
 import { chmodSync, lstatSync, mkdirSync, statSync, unlinkSync } from "node:fs";
 import { dirname, isAbsolute } from "pathe";
 import { type AgentBridge, bridgeNames, loadBridge } from "../agent-call/index.ts";
-import { recordDecision } from "../agent-call/decision.ts";
+import { recordDecision } from "../decisions/write.ts";
 import {
 	answering,
 	encodeLine,

@@ -1,5 +1,5 @@
 import type { AgentBridge } from "../agent-call/index.ts";
-import { recordDecision } from "../agent-call/decision.ts";
+import { recordDecision } from "../decisions/write.ts";
 import { type BridgeAnswer, type BridgeOptions, runBridge } from "../agent-call/run.ts";
 import type { HostPool } from "./http-hosts.ts";
 

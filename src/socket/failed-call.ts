@@ -1,5 +1,5 @@
 import { loadBridge } from "../agent-call/index.ts";
-import { recordDecision } from "../agent-call/decision.ts";
+import { recordDecision } from "../decisions/write.ts";
 import { runBridge } from "../agent-call/run.ts";
 import { writeAnswer } from "./write-answer.ts";
 
