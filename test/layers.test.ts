@@ -1,7 +1,7 @@
 /**
- * The layering the README's "How the code is laid out" describes, checked on the imports themselves,
- * so the map cannot drift from the code: data flows one way, and lower layers never import the ones
- * that drive them.
+ * The layering docs/architecture.md describes, checked on the imports themselves, so the map cannot
+ * drift from the code: every part of src/ stands on a floor, data flows one way (a part imports only
+ * parts on lower floors), and no import circle runs anywhere.
  */
 import { expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -34,47 +34,72 @@ function imports(): Array<{ file: string; targets: string[] }> {
 
 const layerOf = (path: string) => (path.includes("/") ? (path.split("/")[0] as string) : path);
 
-/** Layers and what each must never import. */
-const FORBIDDEN: Record<string, string[]> = {
-	"paths.ts": ["*"],
-	"json.ts": ["*"],
-	"timeouts.ts": ["*"],
-	"primordials.ts": ["*"],
-	"intrinsics.ts": ["*"],
-	"intrinsic-damage.ts": ["*"],
-	"profile.ts": ["*"],
-	fs: ["*"],
-	exec: ["hooks", "host", "discovery", "agent-call", "serve", "cli", "tools", "install"],
-	session: ["hooks", "host", "discovery", "agent-call", "serve", "cli", "tools", "install"],
-	ui: ["hooks", "host", "discovery", "agent-call", "serve", "cli", "tools", "install"],
-	trust: ["hooks", "host", "discovery", "agent-call", "serve", "cli", "tools", "install"],
-	decisions: ["hooks", "host", "discovery", "agent-call", "serve", "cli", "tools", "install"],
-	hooks: ["host", "agent-call", "serve", "cli", "install", "tools", "trust"],
-	tools: ["host", "discovery", "agent-call", "serve", "cli", "install"],
-	discovery: ["host", "serve", "cli", "agent-call"],
-	host: ["agent-call", "serve", "cli"],
-	"agent-call": ["serve", "cli", "discovery", "socket"],
-	socket: ["serve", "cli", "discovery"],
-	process: ["host", "discovery", "agent-call", "socket", "serve", "cli", "tools", "install"],
-	agents: ["host", "discovery", "agent-call", "serve", "cli", "install", "trust", "tools", "session", "ui", "decisions"],
-	install: ["host", "agent-call", "serve", "cli"],
-	serve: ["cli"],
-	guards: ["host", "discovery", "agent-call", "serve", "cli", "install", "trust", "tools", "session", "ui", "decisions", "exec"],
-};
+const MAP = join(import.meta.dir, "..", "docs", "architecture.md");
 
-test("lower layers never import the layers that drive them (the README's map, enforced)", () => {
+/** The parts of src/ and their floors, as the table of docs/architecture.md gives them (`| 5 | \`agents/\` | … |`). */
+function floorsOnTheMap(): Map<string, number> {
+	const floors = new Map<string, number>();
+	for (const [, floor, part] of readFileSync(MAP, "utf8").matchAll(/^\| (\d+) \| `([^`]+)` \|/gm))
+		floors.set((part as string).replace(/\/$/, ""), Number(floor));
+	return floors;
+}
+
+/** The floors as the page's drawing shows them: floor number → the parts named on its line (and the lines under it). */
+function floorsDrawn(): Map<number, string[]> {
+	const drawing = /## The floors\s+```text\n([\s\S]*?)```/.exec(readFileSync(MAP, "utf8"))?.[1] ?? "";
+	const drawn = new Map<number, string[]>();
+	let floor = 0;
+	for (const line of drawing.split("\n")) {
+		const numbered = /^\s*(\d+)\s+(.*)$/.exec(line);
+		if (numbered) floor = Number(numbered[1]);
+		const names = (numbered ? (numbered[2] as string) : line).split(/\s+/).filter(Boolean);
+		drawn.set(floor, [...(drawn.get(floor) ?? []), ...names.map((name) => name.replace(/\/$/, ""))]);
+	}
+	return drawn;
+}
+
+test("every top-level folder and file of src/ is on the code map (docs/architecture.md), drawn on its floor", () => {
+	const parts = readdirSync(SRC)
+		.filter((name) => statSync(join(SRC, name)).isDirectory() || name.endsWith(".ts"))
+		.sort();
+	const floors = floorsOnTheMap();
+	expect([...floors.keys()].sort()).toEqual(parts);
+	const byFloor = new Map<number, string[]>();
+	for (const [part, floor] of floors) byFloor.set(floor, [...(byFloor.get(floor) ?? []), part]);
+	const sorted = (map: Map<number, string[]>) =>
+		[...map].map(([floor, names]) => [floor, [...names].sort()]).sort((a, b) => Number(b[0]) - Number(a[0]));
+	expect(sorted(floorsDrawn())).toEqual(sorted(byFloor));
+});
+
+test("a part of src/ imports only parts on lower floors (the code map's floors, enforced)", () => {
+	const floors = floorsOnTheMap();
 	const problems: string[] = [];
 	for (const { file, targets } of imports()) {
-		const layer = layerOf(file);
-		const forbidden = FORBIDDEN[layer] ?? [];
+		const from = layerOf(file);
 		for (const target of targets) {
 			const to = layerOf(target);
-			if (to === layer) continue;
-			// The built-ins taken at start-up (and their check) are the lowest leaf: anything may use them.
-			if (to === "primordials.ts" || ((to === "intrinsics.ts" || to === "intrinsic-damage.ts") && layer !== "primordials.ts")) continue;
-			if (forbidden.includes("*") || forbidden.includes(to)) problems.push(`${file} imports ${target}`);
+			// Outside src/ (package.json), or inside the part itself.
+			if (to === ".." || to === from) continue;
+			const [above, below] = [floors.get(from), floors.get(to)];
+			if (above === undefined || below === undefined || below >= above)
+				problems.push(`${file} (floor ${above ?? "not on the map"}) imports ${target} (floor ${below ?? "not on the map"})`);
 		}
 	}
+	expect(problems).toEqual([]);
+});
+
+/** What a part must not import although it stands above it (docs/architecture.md, "Rules beyond the floors"). */
+const NEVER: Record<string, string[]> = {
+	// `xcsh-hooks/guards` stands alone: the analyser and its packs need nothing but the hook contracts and the leaves.
+	guards: ["exec", "session", "ui", "decisions", "trust", "fs", "declarations", "templates", "intrinsic-damage.ts"],
+	// The runner knows no trust store and keeps no decision log: discovery and the callers above it do.
+	hooks: ["trust", "decisions", "declarations", "templates"],
+};
+
+test("the parts kept lean import none of what they must not, floors aside", () => {
+	const problems = imports().flatMap(({ file, targets }) =>
+		targets.filter((target) => NEVER[layerOf(file)]?.includes(layerOf(target))).map((target) => `${file} imports ${target}`),
+	);
 	expect(problems).toEqual([]);
 });
 
