@@ -254,3 +254,27 @@ test("no import circle anywhere in src/ (static, dynamic, require, type and re-e
 	const graph = new Map(imports().map(({ file, targets }) => [file, targets.filter((target) => target !== file)]));
 	expect(circles(graph).map((group) => `${group.length} files: ${loopThrough(graph, group)}`)).toEqual([]);
 });
+
+test("a tool call is decided one way: its reasons are formed in decisions/decide.ts, its record written by decisions/write.ts", () => {
+	// What only the one decider may say (load errors, the deciding hook), and the one call that writes the log.
+	const owners: Array<[RegExp, string]> = [
+		[/failed to load \(fail closed/, "decisions/decide.ts"],
+		[/\[xcsh-hooks: /, "decisions/decide.ts"],
+		[/failed \(fail closed\)/, "decisions/decide.ts"],
+		[/\bappendDecision\(/, "decisions/write.ts"],
+	];
+	const problems: string[] = [];
+	const walk = (dir: string) => {
+		for (const name of readdirSync(dir)) {
+			const path = join(dir, name);
+			if (statSync(path).isDirectory()) walk(path);
+			else if (name.endsWith(".ts")) {
+				const file = relative(SRC, path);
+				const code = codeOf(readFileSync(path, "utf8")).replace(/export function appendDecision\(/, "");
+				for (const [said, owner] of owners) if (file !== owner && said.test(code)) problems.push(`${file}: ${said.source}`);
+			}
+		}
+	};
+	walk(SRC);
+	expect(problems).toEqual([]);
+});
