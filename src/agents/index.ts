@@ -1,5 +1,6 @@
 import type { AgentDescriptor, AgentOwnHooks } from "./_shared/descriptor.ts";
 import { auggie } from "./auggie/index.ts";
+import type { AgentHookFolders } from "./_shared/hook-folders.ts";
 import { claude } from "./claude/index.ts";
 import { cline } from "./cline/index.ts";
 import { codex } from "./codex/index.ts";
@@ -35,6 +36,13 @@ export function findAgent(name: string): AgentDescriptor | undefined {
 /** Every agent whose own command hooks we read, with that part of its descriptor. */
 export function agentsWithOwnHooks(): Array<AgentDescriptor & { ownHooks: AgentOwnHooks }> {
 	return [...registry.values()].filter((agent): agent is AgentDescriptor & { ownHooks: AgentOwnHooks } => agent.ownHooks !== undefined);
+}
+
+/** Every agent that names folders of hook files, with that part of its descriptor, in registry order. */
+export function agentsWithHookFolders(): Array<AgentDescriptor & { hookFolders: AgentHookFolders }> {
+	return [...registry.values()].filter(
+		(agent): agent is AgentDescriptor & { hookFolders: AgentHookFolders } => agent.hookFolders !== undefined,
+	);
 }
 
 /**

@@ -1,9 +1,9 @@
 import type { ArgsDef, CommandDef } from "citty";
 import { statSync, writeSync } from "node:fs";
 import { resolve } from "pathe";
-import { writeOrDrop, writeOrDropSync } from "../host/closed-pipe.ts";
-import { protocolFd } from "../host/stdout.ts";
-import { readStdinBytes } from "../host/stdin.ts";
+import { writeOrDrop, writeOrDropSync } from "../process/closed-pipe.ts";
+import { protocolFd } from "../process/stdout.ts";
+import { readStdinBytes } from "../process/stdin.ts";
 import { decodeUtf8, parseJsonText } from "../json.ts";
 import { aroundStdoutWrite } from "../ui/stdout-guard.ts";
 
@@ -74,7 +74,7 @@ export function hookPaths(args: { hook?: unknown }): string[] {
 /**
  * Writes to stdout without touching `process.stdout` (its getter costs start-up time). After
  * {@link claimStdout} this is the only way to the real stdout: hooks' writes to fd 1 go to stderr.
- * A reader that went away (EPIPE) is no error: the output is dropped (src/host/closed-pipe.ts).
+ * A reader that went away (EPIPE) is no error: the output is dropped (src/process/closed-pipe.ts).
  */
 export async function writeOut(text: string): Promise<void> {
 	await writeOutExactly(text.endsWith("\n") ? text : `${text}\n`);

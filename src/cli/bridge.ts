@@ -1,4 +1,4 @@
-import { bridgeNames } from "../bridges/index.ts";
+import { bridgeNames } from "../agent-call/index.ts";
 import { CliError, defineCommand, hookArgs, hookPaths, projectDir } from "./_shared.ts";
 import { runBridgeCall } from "./bridge-call.ts";
 

@@ -33,7 +33,7 @@ export interface CompletionValues {
  */
 export async function completionValues(commandNames: readonly string[]): Promise<CompletionValues> {
 	const [{ bridgeNames }, { installableAgents }, { hookEventTypes }, { BUILTIN_TOOL_NAMES }, { TRUST_ACTIONS }] = await Promise.all([
-		import("../bridges/index.ts"),
+		import("../agent-call/index.ts"),
 		import("../install/index.ts"),
 		import("../hooks/checks.ts"),
 		import("../tools/builtin.ts"),
@@ -198,28 +198,31 @@ export function renderCompletion(
 	return shell === "bash" ? bash(infos) : shell === "zsh" ? zsh(infos) : fish(infos);
 }
 
-/** `xcsh-hooks completion bash|zsh|fish`: prints a script that completes commands and their options. */
-export const completionCommand = defineCommand({
-	meta: {
-		name: "completion",
-		description:
-			'Print a shell completion script: eval "$(xcsh-hooks completion bash)" in ~/.bashrc, the same with zsh in ~/.zshrc, ' +
-			"or xcsh-hooks completion fish > ~/.config/fish/completions/xcsh-hooks.fish",
-	},
-	args: {
-		shell: { type: "positional", description: `Shell: ${COMPLETION_SHELLS.join(", ")}` },
-		json: { type: "boolean", description: 'Print {"shell", "script"} as JSON' },
-	},
-	async run({ args }) {
-		const shell = String(args.shell);
-		if (!(COMPLETION_SHELLS as readonly string[]).includes(shell))
-			throw new CliError((await import("../suggest.ts")).unknownName("shell", shell, COMPLETION_SHELLS));
-		const { commandList } = await import("./main.ts");
-		const commands = await commandList();
-		const known = await completionValues([...commands.map(([name]) => name), "help"]);
-		const script = renderCompletion(shell as CompletionShell, [...commands, ["help", HELP_INFO]], known);
-		if (args.json) await printJson({ shell, script });
-		else await writeOut(script);
-		return EXIT_OK;
-	},
-});
+/**
+ * `xcsh-hooks completion bash|zsh|fish`: prints a script that completes commands and their options.
+ * The command table that names this command hands it the list of every command (`commands`).
+ */
+export const completionCommand = (commands: () => Promise<Array<[string, CommandDef<ArgsDef>]>>) =>
+	defineCommand({
+		meta: {
+			name: "completion",
+			description:
+				'Print a shell completion script: eval "$(xcsh-hooks completion bash)" in ~/.bashrc, the same with zsh in ~/.zshrc, ' +
+				"or xcsh-hooks completion fish > ~/.config/fish/completions/xcsh-hooks.fish",
+		},
+		args: {
+			shell: { type: "positional", description: `Shell: ${COMPLETION_SHELLS.join(", ")}` },
+			json: { type: "boolean", description: 'Print {"shell", "script"} as JSON' },
+		},
+		async run({ args }) {
+			const shell = String(args.shell);
+			if (!(COMPLETION_SHELLS as readonly string[]).includes(shell))
+				throw new CliError((await import("../suggest.ts")).unknownName("shell", shell, COMPLETION_SHELLS));
+			const listed = await commands();
+			const known = await completionValues([...listed.map(([name]) => name), "help"]);
+			const script = renderCompletion(shell as CompletionShell, [...listed, ["help", HELP_INFO]], known);
+			if (args.json) await printJson({ shell, script });
+			else await writeOut(script);
+			return EXIT_OK;
+		},
+	});

@@ -17,10 +17,11 @@ import {
 	defineCommand,
 } from "./_shared.ts";
 import { createHost, describeSkips, type Host } from "../host/host.ts";
-import { decisionOf, logDecision } from "../host/decisions.ts";
-import { exitProcess } from "../host/exit-guard.ts";
-import { onEndingSignal } from "../host/signals.ts";
-import { claimStdout, protocolFd } from "../host/stdout.ts";
+import { loggedDecision, toolCallDecision } from "../decisions/decide.ts";
+import { logDecision } from "../decisions/write.ts";
+import { exitProcess } from "../process/exit-guard.ts";
+import { onEndingSignal } from "../process/signals.ts";
+import { claimStdout, protocolFd } from "../process/stdout.ts";
 
 /** Reads the event JSON from `--data` or stdin, fills `type` and `toolCallId`, and validates it. */
 async function readEvent(type: string, data: string | undefined): Promise<HookEvent> {
@@ -110,7 +111,7 @@ export const emitCommand = defineCommand({
 					session: args.session,
 					event: "tool_call",
 					tool: event.toolName,
-					...decisionOf(dispatched),
+					...loggedDecision(toolCallDecision(dispatched)),
 					durationMs: Math.round(performance.now() - started),
 				});
 			for (const line of describeSkips(host)) await writeErr(line);

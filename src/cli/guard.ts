@@ -109,7 +109,7 @@ async function judgeWithHooks(command: string, cwd: string, args: { hook?: unkno
 	const [{ createHost }, { dispatch }, { claimStdout }] = await Promise.all([
 		import("../host/host.ts"),
 		import("../host/dispatch.ts"),
-		import("../host/stdout.ts"),
+		import("../process/stdout.ts"),
 	]);
 	claimStdout(); // what hooks print goes to stderr; stdout is the explanation
 	const heard: ShellExplanation[] = [];

@@ -1,5 +1,5 @@
 import type { ArgDef, ArgsDef, CommandDef } from "citty";
-import { isTerminal } from "../host/tty.ts";
+import { isTerminal } from "../process/tty.ts";
 
 /** Help text is laid out for this many columns (a narrower terminal wraps, nothing is cut). */
 export const HELP_WIDTH = 80;

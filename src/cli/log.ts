@@ -8,7 +8,7 @@ import {
 	parseDecisionLines,
 	previousLogFile,
 } from "../decisions/index.ts";
-import { isTerminal } from "../host/tty.ts";
+import { isTerminal } from "../process/tty.ts";
 import { resolvePath } from "../paths.ts";
 import { CliError, EXIT_OK, writeErr, writeOut, defineCommand } from "./_shared.ts";
 

@@ -25,7 +25,7 @@ const subCommands = {
 	guard: () => import("./guard.ts").then((m) => m.guardCommand),
 	test: () => import("./test.ts").then((m) => m.testCommand),
 	version: () => import("./version.ts").then((m) => m.versionCommand),
-	completion: () => import("./completion.ts").then((m) => m.completionCommand),
+	completion: () => import("./completion.ts").then((m) => m.completionCommand(commandList)),
 	// biome-ignore lint/suspicious/noExplicitAny: each command has its own argument types.
 } satisfies Record<string, () => Promise<CommandDef<any>>>;
 

@@ -1,9 +1,9 @@
 import { HookToolWrapper, ToolBlockedError } from "../hooks/tool-wrapper.ts";
 import { errorMessage } from "../hooks/_describe.ts";
-import { logDecision } from "../host/decisions.ts";
-import { loadErrorReason } from "../host/dispatch.ts";
-import { watchStrayErrors } from "../host/exit-guard.ts";
-import { claimStdout } from "../host/stdout.ts";
+import { logDecision } from "../decisions/write.ts";
+import { loadErrorReason } from "../decisions/decide.ts";
+import { watchStrayErrors } from "../process/exit-guard.ts";
+import { claimStdout } from "../process/stdout.ts";
 import { onInterrupt } from "./_interrupt.ts";
 import { BUILTIN_TOOL_NAMES, createBuiltinTools, validateToolInput } from "../tools/index.ts";
 import {

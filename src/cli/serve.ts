@@ -1,8 +1,8 @@
-import { exitProcess } from "../host/exit-guard.ts";
+import { exitProcess } from "../process/exit-guard.ts";
 import type { ParsedArgs } from "./_args.ts";
 import { createServer, type Server } from "../serve/server.ts";
-import { onEndingSignal } from "../host/signals.ts";
-import { claimStdout } from "../host/stdout.ts";
+import { onEndingSignal } from "../process/signals.ts";
+import { claimStdout } from "../process/stdout.ts";
 import { decodeUtf8 } from "../json.ts";
 import { bridgeSocketPath } from "../paths.ts";
 import { CliError, EXIT_OK, EXIT_USAGE, hookArgs, hookPaths, projectDir, writeAll, writeErr, defineCommand } from "./_shared.ts";
@@ -156,7 +156,7 @@ export const serveCommand = defineCommand({
 
 /**
  * The signal that ends a long-lived command: resolves on the first of the signals that would end the
- * process (src/host/signals.ts: SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1…, a hook may send one to its
+ * process (src/process/signals.ts: SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1…, a hook may send one to its
  * own server), so the requests already taken are answered before it exits; a second exits at once.
  */
 function untilSignal(): Promise<void> {
@@ -215,7 +215,7 @@ async function serveNetwork(args: ParsedArgs, out: number): Promise<number> {
 	const done = new Promise<string>((resolve) => {
 		ended = resolve;
 	});
-	const { releaseStartLock } = await import("../bridges/autostart.ts");
+	const { releaseStartLock } = await import("../socket/autostart.ts");
 	try {
 		if (args.http !== undefined) {
 			const http = await startHttp(args, pool, log);

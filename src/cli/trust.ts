@@ -1,4 +1,4 @@
-import { approvalContent } from "../agent-hooks/approval.ts";
+import { approvalContent } from "../discovery/agent-config/approval.ts";
 import { approveHook, verifyCovered } from "../discovery/covered.ts";
 import type { Hook } from "../discovery/hooks-capability.ts";
 import { registerHookDiscovery } from "../discovery/register.ts";

@@ -87,6 +87,7 @@ export const typesCommand = defineCommand({
 		else
 			lines.push(
 				`Map the names in your tsconfig.json "paths": "xcsh-hooks": ["${shownPath(setup.typesDir)}/xcsh-hooks/index.d.ts"], ` +
+					`"xcsh-hooks/hooks": ["${shownPath(setup.typesDir)}/xcsh-hooks/hooks-surface.d.ts"], ` +
 					`"xcsh-hooks/*": ["${shownPath(setup.typesDir)}/xcsh-hooks/*/index.d.ts"]`,
 			);
 		await writeOut(lines.join("\n"));

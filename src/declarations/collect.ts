@@ -14,7 +14,7 @@ export type DeclarationFiles = Record<string, string>;
 const ROOT = resolve(import.meta.dir, "..", "..");
 
 /** The library's entry points, as in package.json's `exports`. */
-const ENTRIES = ["src/index.ts", "src/hooks/index.ts", "src/testing/index.ts", "src/guards/index.ts"];
+const ENTRIES = ["src/index.ts", "src/hooks-surface.ts", "src/testing/index.ts", "src/guards/index.ts"];
 /** Ambient declarations the entries' code relies on (`*.wasm` imports). */
 const AMBIENT = ["src/guards/wasm.d.ts"];
 

@@ -80,8 +80,9 @@ export function editorTsconfig(hooksDir: string, typesDir: string): string {
 			types: ["bun"],
 			paths: {
 				"xcsh-hooks": [`${lib}/index.d.ts`],
+				"xcsh-hooks/hooks": [`${lib}/hooks-surface.d.ts`],
 				"xcsh-hooks/*": [`${lib}/*/index.d.ts`],
-				"@f5-sales-demo/xcsh/hooks": [`${lib}/hooks/index.d.ts`],
+				"@f5-sales-demo/xcsh/hooks": [`${lib}/hooks-surface.d.ts`],
 				"@sinclair/typebox": [`${typebox}/index.d.ts`],
 				"@sinclair/typebox/*": [`${typebox}/*/index.d.ts`],
 				"undici-types": [`${rel}/undici-types/index.d.ts`],

@@ -76,10 +76,10 @@ export async function verdicts(
 					// The approval module is loaded only when there are agent config entries to check.
 					const content =
 						candidate.entry &&
-						(require("../agent-hooks/approval.ts") as typeof import("../agent-hooks/approval.ts")).approvalContent(candidate.entry);
+						(require("./agent-config/approval.ts") as typeof import("./agent-config/approval.ts")).approvalContent(candidate.entry);
 					const check = await store.check(candidate.path, content);
 					// What the approval covers besides the file (its imports, the files beside it) must be as approved
-					// too; an agent entry's content already holds all of it (src/agent-hooks/approval.ts).
+					// too; an agent entry's content already holds all of it (src/discovery/agent-config/approval.ts).
 					const covered = check.trusted && !content ? verifyCovered(check.key, check.files) : undefined;
 					if (check.trusted && !(covered && "changed" in covered)) {
 						const files = covered && "files" in covered ? covered.files : undefined;

@@ -1,6 +1,6 @@
 import type { AgentHookEntry } from "../agents/_shared/entry.ts";
 import { type Hook, hookExtensionId, hookKey } from "./hooks-capability.ts";
-import type { CapabilityRegistry } from "../capability/registry.ts";
+import type { CapabilityRegistry } from "./capability/registry.ts";
 import { defaultRegistry, registerHookDiscovery } from "./register.ts";
 import { loadSettings, projectSettingsPath, readSettingsFile, type Settings } from "./settings.ts";
 import { findProject } from "./project.ts";
@@ -307,7 +307,7 @@ export async function discoverAndLoadHooks(
  * `result`, keeping the plan's order. A trusted entry runs only while its content is the approved one.
  */
 async function addAgentHooks(plan: HookPlan, cwd: string, result: LoadHooksResult, shellTimeoutMs?: number): Promise<void> {
-	const { loadAgentHooks } = await import("../agent-hooks/load.ts");
+	const { loadAgentHooks } = await import("./agent-config/load.ts");
 	const entries = plan.load.flatMap((c) => (c.entry ? [{ path: c.path, entry: c.entry, approved: plan.sources.get(c.path)?.sha256 }] : []));
 	const maxTimeoutMs = Math.min(shellTimeoutMs ?? Number.POSITIVE_INFINITY, plan.settings.hookTimeoutMs || Number.POSITIVE_INFINITY);
 	const loaded = await loadAgentHooks(entries, cwd, { maxTimeoutMs });

@@ -5,7 +5,8 @@
  * removed, escapes applied), so data stays data: `echo 'rm -rf /'` is `echo` with one argument.
  */
 import type { Node, Parser } from "web-tree-sitter";
-import { type Scope, runCommand } from "./commands.ts";
+import { type Analysis, AnalysisError, type Scope } from "./analysis.ts";
+import { runCommand } from "./commands.ts";
 import { checkHeredocs, HeredocError, plainDelimiters } from "./heredoc.ts";
 import { copyDirs, newDirs, settle, type Var } from "./scope.ts";
 import type { ShellCommand } from "./types.ts";
@@ -13,20 +14,9 @@ import { describeError, printedBy } from "./printed.ts";
 import { substitutionValue } from "./values.ts";
 import { decodeAnsiC, unescapeDouble } from "./words.ts";
 
-/** Why the analyzer refused a command line: a rule id (`parse/error`, `input/too-deep`) and one line. */
-export class AnalysisError extends Error {
-	constructor(
-		readonly rule: string,
-		message: string,
-	) {
-		super(message);
-	}
-}
-
 /** How deep the syntax tree may nest, and how many scripts inside scripts (`bash -c "eval '…'"`). */
 const MAX_TREE_DEPTH = 300;
 const MAX_SCRIPT_DEPTH = 12;
-export const MAX_COMMANDS = 2_000;
 
 export interface Word {
 	text: string;
@@ -66,7 +56,7 @@ const subshell = (scope: Scope): Scope => ({
 	vars: new Map(scope.vars),
 });
 
-export class Analyzer {
+export class Analyzer implements Analysis {
 	readonly commands: ShellCommand[] = [];
 
 	constructor(private readonly parser: Parser) {}

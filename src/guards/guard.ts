@@ -1,6 +1,7 @@
 import { homedir, tmpdir } from "node:os";
 import type { HookContext, ToolCallEvent, ToolCallEventResult } from "../hooks/types.ts";
-import { AnalysisError, analyzeCommandLine } from "./analyze.ts";
+import { AnalysisError } from "./analysis.ts";
+import { analyzeCommandLine } from "./analyze.ts";
 import { resolveFrom } from "./words.ts";
 import { DEFAULT_PACKS, PACKS, type PackName } from "./packs/index.ts";
 import { loadShellParser } from "./parser.ts";

@@ -10,7 +10,7 @@ import { didYouMean } from "../suggest.ts";
 import { type ApprovedSource, serveApprovedModules } from "./_approved.ts";
 import { errorMessage } from "./_describe.ts";
 import { recordHookFile } from "./_hook-files.ts";
-import type { PackageRoot } from "./package-root.ts";
+import { packageRoot } from "./package-root.ts";
 import { hookEventTypes, isHookEventType } from "./checks.ts";
 import { createShellHookFactory, isModulePath, type ShellHookSpec } from "./shell-hook.ts";
 import type {
@@ -24,18 +24,6 @@ import type {
 	RegisteredCommand,
 	SendMessageHandler,
 } from "./types.ts";
-
-let packageRoot: PackageRoot | undefined;
-
-/**
- * The package root served as `pi.pi`, evaluated when a hook first reads it: it pulls in every
- * subsystem (tools, UI, session store…), which would otherwise cost each `emit` start-up ≈2 ms.
- * A synchronous `require` keeps `pi.pi` a plain value and the module the same instance `import` gets.
- */
-function loadPackageRoot(): PackageRoot {
-	packageRoot ??= require("../index.ts") as PackageRoot;
-	return packageRoot;
-}
 
 /** Options of {@link loadHooks}. */
 export interface LoadHooksOptions {
@@ -101,8 +89,9 @@ export function createHookAPI(path: string, resolvedPath: string, cwd: string): 
 		get typebox() {
 			return (require("./_typebox.ts") as typeof import("./_typebox.ts")).typebox;
 		},
+		// The package root, handed to the loader by the entry above it (./package-root.ts).
 		get pi() {
-			return loadPackageRoot();
+			return packageRoot();
 		},
 	} as HookAPI;
 

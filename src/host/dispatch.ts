@@ -1,7 +1,8 @@
 import { gateToolCall } from "../hooks/tool-wrapper.ts";
 import { builtinToolParameters } from "../tools/parameters.ts";
-import type { HookEvent, HookLoadError } from "../hooks/types.ts";
-import { watchStrayErrors } from "./exit-guard.ts";
+import type { HookEvent } from "../hooks/types.ts";
+import { loadErrorReason } from "../decisions/decide.ts";
+import { watchStrayErrors } from "../process/exit-guard.ts";
 import { checkIntrinsicsAfter } from "../intrinsic-damage.ts";
 import type { Host } from "./host.ts";
 
@@ -9,13 +10,6 @@ import type { Host } from "./host.ts";
  * One event through the runner method that fits it (docs/contract.md#the-runner, #cli): the CLI's `emit`, `serve` and the
  * bridges share it, so all read `tool_call` fail-closed and treat a cancelled `session_before_*` alike.
  */
-
-/** Why a `tool_call` is blocked when hooks failed to load, naming each one. */
-export function loadErrorReason(errors: HookLoadError[]): string {
-	return `blocked because a hook failed to load (fail closed; pass --allow-load-errors to run anyway): ${errors
-		.map((e) => `${e.path}: ${e.error}`)
-		.join("; ")}`;
-}
 
 /** What {@link dispatch} resolves. */
 export interface Dispatched {

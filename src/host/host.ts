@@ -11,8 +11,8 @@ import type { ReadonlySessionManager } from "../session/types.ts";
 import { TrustStore } from "../trust/trust-store.ts";
 import { createNoOpUIContext } from "../ui/no-op.ts";
 import type { HookUIContext } from "../ui/types.ts";
-import { exitProcess, guardProcessExit } from "./exit-guard.ts";
-import { isTerminal } from "./tty.ts";
+import { exitProcess, guardProcessExit } from "../process/exit-guard.ts";
+import { isTerminal } from "../process/tty.ts";
 
 /** The CLI's handler timeout for `tool_call` when settings give none: an agent waiting on us gets a block, not its own fail-open timeout. */
 export const DEFAULT_TOOL_CALL_TIMEOUT_MS = 30_000;

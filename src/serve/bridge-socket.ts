@@ -1,7 +1,7 @@
 import { chmodSync, lstatSync, mkdirSync, statSync, unlinkSync } from "node:fs";
 import { dirname, isAbsolute } from "pathe";
-import { type AgentBridge, bridgeNames, loadBridge } from "../bridges/index.ts";
-import { recordDecision } from "../bridges/decision.ts";
+import { type AgentBridge, bridgeNames, loadBridge } from "../agent-call/index.ts";
+import { recordDecision } from "../decisions/write.ts";
 import {
 	answering,
 	encodeLine,
@@ -12,19 +12,19 @@ import {
 	type ServerStatus,
 	type SocketRequest,
 	writeSome,
-} from "../bridges/socket-protocol.ts";
+} from "../socket/protocol.ts";
 import { PACKAGE_VERSION } from "../package-version.ts";
-import { MAX_PAYLOAD_BYTES } from "../host/stdin.ts";
+import { MAX_PAYLOAD_BYTES } from "../process/stdin.ts";
 import { decodeUtf8, isRecord, parseJsonText } from "../json.ts";
 import { withTimeout } from "../timeouts.ts";
-import { serverTurnedOff } from "../bridges/autostart.ts";
-import { answerPooled } from "./bridge-call.ts";
+import { serverTurnedOff } from "../socket/autostart.ts";
+import { answerPooled } from "./pooled-call.ts";
 import { processSnapshot } from "./clean-process.ts";
 import type { HostPool } from "./http-hosts.ts";
 
 /*
- * `serve --socket`: the server `bridge <agent>` calls forward to (src/bridges/forward.ts), on a Unix
- * socket at `~/.xcsh/agent/bridge.sock`; the protocol is in src/bridges/socket-protocol.ts. Access is
+ * `serve --socket`: the server `bridge <agent>` calls forward to (src/socket/forward.ts), on a Unix
+ * socket at `~/.xcsh/agent/bridge.sock`; the protocol is in src/socket/protocol.ts. Access is
  * the file system's: the socket is created mode 0600 in the user's agent folder, which must belong to
  * the user and be writable by nobody else (whoever can write there could replace the hooks as well).
  * No token: nothing else can reach it. A request it cannot take is refused before anything runs, and

@@ -1,6 +1,6 @@
-import { MAX_PAYLOAD_BYTES } from "../host/stdin.ts";
-import { bridgeNames, loadBridge } from "../bridges/index.ts";
-import { answerPooled } from "./bridge-call.ts";
+import { MAX_PAYLOAD_BYTES } from "../process/stdin.ts";
+import { bridgeNames, loadBridge } from "../agent-call/index.ts";
+import { answerPooled } from "./pooled-call.ts";
 import { createHostPool, type HostPool } from "./http-hosts.ts";
 import { authorized } from "./http-token.ts";
 

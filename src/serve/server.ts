@@ -15,7 +15,7 @@ import {
 	ServeError,
 	type ServeResponse,
 	toolCallParams,
-} from "./protocol.ts";
+} from "./requests.ts";
 import { type HookWatcher, watchHost } from "./watch.ts";
 
 /** Options of {@link createServer}. */

@@ -13,14 +13,12 @@ export const ROOT = join(import.meta.dir, "..", "..");
  * cannot outlive its reason.
  */
 export const EXPECTED_FROM_OTHER_BRANCHES: readonly string[] = [
-	"docs/architecture.md",
 	"docs/adding-an-event.md",
 	"docs/events.md",
 	"docs/cli.md",
 	"docs/ask.md",
 	"docs/daily-loop.md",
 	"docs/agents/openclaw.md",
-	"docs/agents/auggie.md",
 ];
 
 /** Every markdown page of docs/, as paths relative to the repository root, sorted. */

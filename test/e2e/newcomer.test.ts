@@ -7,7 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { SERVED_NAMES } from "../../src/embedded/names.ts";
+import { SERVED_NAMES } from "../../src/hooks/served-names.ts";
 import { LIBRARY_MODULES, PACKAGE_MODULES } from "../../src/embedded/modules.ts";
 import { executablePath, ROOT, runArgv, useClis } from "../faults/_cli.ts";
 import { tempDir } from "../faults/_fixtures.ts";

@@ -1,5 +1,5 @@
 /**
- * The hook server starts itself (src/bridges/autostart.ts): after `install claude` and nothing else,
+ * The hook server starts itself (src/socket/autostart.ts): after `install claude` and nothing else,
  * the first call runs on its own and starts `serve --socket`, the calls after it are served — shown
  * by the process a hook runs in (it records `process.pid`) and the server's served-calls counter.
  * One start for ten calls at once; stale locks recovered; `"server": false` (the user's only); other

@@ -18,7 +18,7 @@ export function readStdinBytes(limit = MAX_PAYLOAD_BYTES): Uint8Array | undefine
 		return bytes;
 	}
 	if (isTerminal(0)) return undefined;
-	// Required here: the forwarding client (src/bridges/forward.ts) shares this module and must not pay for node:fs.
+	// Required here: the forwarding client (src/socket/forward.ts) shares this module and must not pay for node:fs.
 	const { readSync } = require("node:fs") as typeof import("node:fs");
 	const chunks: Buffer[] = [];
 	let total = 0;
@@ -44,7 +44,7 @@ export function readStdinBytes(limit = MAX_PAYLOAD_BYTES): Uint8Array | undefine
 let handedOver: Uint8Array | Error | undefined;
 
 /**
- * Reads all of stdin for the forwarding client (src/bridges/forward.ts) with Bun's own whole-file read:
+ * Reads all of stdin for the forwarding client (src/socket/forward.ts) with Bun's own whole-file read:
  * no node:fs (loading it costs the client's start-up 1–2 ms) and no ReadableStream — what a bare
  * `Bun.stdin.json()` script pays. `undefined` when stdin is a terminal; never rejects: an `Error` when
  * stdin could not be read. What it read, or that error, is handed to the next {@link readStdinBytes}

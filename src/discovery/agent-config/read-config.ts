@@ -1,12 +1,12 @@
-import { isRecord as isObject } from "../json.ts";
+import { isRecord as isObject } from "../../json.ts";
 import { lstatSync, readFileSync } from "node:fs";
 import { join } from "pathe";
-import { scriptMarker } from "../install/agents.ts";
-import { shellQuote } from "../install/bridge-command.ts";
-import { isBridgeArgv, isBridgeCommand } from "../install/own-entry.ts";
+import { scriptMarker } from "../../install/agents.ts";
+import { shellQuote } from "../../install/bridge-command.ts";
+import { isBridgeArgv, isBridgeCommand } from "../../install/own-entry.ts";
 import { ownHooksOf } from "./own-hooks.ts";
-import { matcherProblem } from "../agents/_shared/matcher.ts";
-import type { AgentHookEntry, AgentId } from "../agents/_shared/entry.ts";
+import { matcherProblem } from "../../agents/_shared/matcher.ts";
+import type { AgentHookEntry, AgentId } from "../../agents/_shared/entry.ts";
 
 /** What {@link readAgentConfig} found in one file. */
 export interface AgentConfigRead {

@@ -1,4 +1,4 @@
-import { writeOrDrop } from "../host/closed-pipe.ts";
+import { writeOrDrop } from "../process/closed-pipe.ts";
 
 /** What `bridge` prints of an answer: its stderr lines, then the one answer line on stdout (nothing for "no opinion"); a closed pipe drops the rest quietly. */
 export async function writeAnswer(answer: { stdout: string; stderr: string[] }): Promise<void> {

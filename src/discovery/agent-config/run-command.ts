@@ -1,5 +1,5 @@
-import { execCommand, type ExecResult } from "../exec/exec-command.ts";
-import type { AgentHookEntry } from "../agents/_shared/entry.ts";
+import { execCommand, type ExecResult } from "../../exec/exec-command.ts";
+import type { AgentHookEntry } from "../../agents/_shared/entry.ts";
 import { ownHooksOf } from "./own-hooks.ts";
 
 /** `$VAR` / `${VAR}` for each of the agent's project variables. */

@@ -1,10 +1,10 @@
-import { loadBridge } from "./index.ts";
-import { recordDecision } from "./decision.ts";
-import { runBridge } from "./run.ts";
+import { loadBridge } from "../agent-call/index.ts";
+import { recordDecision } from "../decisions/write.ts";
+import { runBridge } from "../agent-call/run.ts";
 import { writeAnswer } from "./write-answer.ts";
 
 /**
- * The answer of a forwarded call whose server took the request and then failed (src/bridges/forward.ts):
+ * The answer of a forwarded call whose server took the request and then failed (src/socket/forward.ts):
  * what a local bridge answers when its hooks fail — the agent's deny on a guard event, "no opinion" on
  * the others — logged like any guard decision. The hooks are not run again here.
  */

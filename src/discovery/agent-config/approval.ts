@@ -1,10 +1,10 @@
 import { statSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "pathe";
-import { isModulePath, relativeInterpreter } from "../hooks/shell-hook.ts";
-import { filesBeside } from "../discovery/hook-folder.ts";
-import { readHookFile, sha256Hex, TrustError } from "../trust/trust-store.ts";
-import { agentsWithOwnHooks, findAgent } from "../agents/index.ts";
-import type { AgentHookEntry } from "../agents/_shared/entry.ts";
+import { isModulePath, relativeInterpreter } from "../../hooks/shell-hook.ts";
+import { filesBeside } from "../hook-folder.ts";
+import { readHookFile, sha256Hex, TrustError } from "../../trust/trust-store.ts";
+import { agentsWithOwnHooks, findAgent } from "../../agents/index.ts";
+import type { AgentHookEntry } from "../../agents/_shared/entry.ts";
 import { projectVariablePattern } from "./run-command.ts";
 
 /*
@@ -165,7 +165,7 @@ function coveredScripts(scripts: CommandFiles["scripts"]): CommandFiles["scripts
 	for (const script of scripts) {
 		for (const file of filesBeside(script.path)) if (!all.has(file.path)) all.set(file.path, file.bytes);
 		if (!isModulePath(script.path)) continue;
-		const { importGraph } = require("../hooks/import-graph.ts") as typeof import("../hooks/import-graph.ts");
+		const { importGraph } = require("../../hooks/import-graph.ts") as typeof import("../../hooks/import-graph.ts");
 		let graph: Map<string, Uint8Array>;
 		try {
 			graph = importGraph(script.path, script.bytes, false);

@@ -1,5 +1,5 @@
 import { resolve } from "pathe";
-import { homeDir } from "../paths.ts";
+import { homeDir } from "../../paths.ts";
 
 /** A kind of thing that can be discovered (hooks, …), with the rules that merge what providers find. */
 export interface CapabilityDefinition<T> {

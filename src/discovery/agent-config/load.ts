@@ -1,8 +1,8 @@
-import { loadHookFromFactory } from "../hooks/loader.ts";
-import type { LoadHooksResult } from "../hooks/types.ts";
+import { loadHookFromFactory } from "../../hooks/loader.ts";
+import type { LoadHooksResult } from "../../hooks/types.ts";
 import { coveredPaths } from "./approval.ts";
 import { createAgentHookFactory } from "./factory.ts";
-import type { AgentHookEntry } from "../agents/_shared/entry.ts";
+import type { AgentHookEntry } from "../../agents/_shared/entry.ts";
 
 /** One entry to load: its hook path, the entry, and (project entries) the approved content hash. */
 export interface AgentHookToLoad {

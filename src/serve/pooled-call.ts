@@ -1,6 +1,6 @@
-import type { AgentBridge } from "../bridges/index.ts";
-import { recordDecision } from "../bridges/decision.ts";
-import { type BridgeAnswer, type BridgeOptions, runBridge } from "../bridges/run.ts";
+import type { AgentBridge } from "../agent-call/index.ts";
+import { recordDecision } from "../decisions/write.ts";
+import { type BridgeAnswer, type BridgeOptions, runBridge } from "../agent-call/run.ts";
 import type { HostPool } from "./http-hosts.ts";
 
 /** One bridge call a server answers: what `bridge <agent>` would be given, minus the process. */

@@ -1,7 +1,7 @@
 import { relative, resolve } from "pathe";
-import { contentText } from "../agents/_shared/text.ts";
-import type { AnyHookHandler, HookAPI, HookContext, HookEvent, HookFactory } from "../hooks/types.ts";
-import type { ToolContent } from "../messages.ts";
+import { contentText } from "../../agents/_shared/text.ts";
+import type { AnyHookHandler, HookAPI, HookContext, HookEvent, HookFactory } from "../../hooks/types.ts";
+import type { ToolContent } from "../../messages.ts";
 import { approvalHash } from "./approval.ts";
 import {
 	type AgentAnswer,
@@ -12,10 +12,10 @@ import {
 	runFailure,
 	type RunInfo,
 	toAgentCall,
-} from "../agents/_shared/dialect.ts";
-import { matches } from "../agents/_shared/matcher.ts";
+} from "../../agents/_shared/dialect.ts";
+import { matches } from "../../agents/_shared/matcher.ts";
 import { runAgentCommand } from "./run-command.ts";
-import type { AgentHookEntry } from "../agents/_shared/entry.ts";
+import type { AgentHookEntry } from "../../agents/_shared/entry.ts";
 import { ownHooksOf } from "./own-hooks.ts";
 
 /** The `customType` of the messages that carry an agent hook's additional context. */

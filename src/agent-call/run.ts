@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import { wellFormedAnswer } from "../json.ts";
 import { withTimeout } from "../timeouts.ts";
 import { ownConfigProvider } from "./own-config.ts";
-import { basename, resolve } from "pathe";
+import { resolve } from "pathe";
 import { dispatch } from "../host/dispatch.ts";
 import { createHost, describeSkips, type Host } from "../host/host.ts";
 import { mark } from "../profile.ts";
@@ -16,6 +16,7 @@ import {
 	StringPrototypeCharCodeAt,
 	StringPrototypeReplace,
 } from "../primordials.ts";
+import { namingDecidingHooks } from "../decisions/decide.ts";
 import { type BridgeDecision, decisionOf } from "./decision.ts";
 import { isGuard, type Mapped, mapPayload, rewriteToAgent, toOutcome } from "./map.ts";
 import { eventOf, parsePayload } from "./read-call.ts";
@@ -169,8 +170,7 @@ function namingHook(reason: string, hook: string | undefined, host: Host, timedO
 		: hook?.includes("/")
 			? [hook]
 			: [];
-	if (paths.length === 0 || paths.some((path) => reason.includes(basename(path)))) return reason;
-	return `${reason} [xcsh-hooks: ${paths.map((path) => basename(path)).join(", ")}]`;
+	return namingDecidingHooks(reason, paths);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { HookEvent } from "../hooks/types.ts";
+import { toolCallDecision } from "../decisions/decide.ts";
 import type { ToolContent } from "../messages.ts";
 import { isRecord } from "../agents/_shared/answer.ts";
 import { contentText } from "../agents/_shared/text.ts";
@@ -98,10 +99,11 @@ function subagentEventOf(agent: AgentBridge, p: Payload): AgentSubagentEvent | u
 export function toOutcome(event: HookEvent, dispatched: { result: unknown; stopped?: string | undefined }): Outcome {
 	const result = isRecord(dispatched.result) ? dispatched.result : undefined;
 	switch (event.type) {
-		case "tool_call":
-			if (dispatched.stopped || result?.block === true)
-				return { kind: "deny", reason: dispatched.stopped || String(result?.reason || "Tool execution was blocked by a hook") };
-			return isRecord(result?.input) ? { kind: "rewrite", input: result.input } : { kind: "none" };
+		case "tool_call": {
+			const decided = toolCallDecision(dispatched);
+			if (decided.decision === "deny") return { kind: "deny", reason: decided.reason };
+			return decided.decision === "rewrite" ? { kind: "rewrite", input: decided.input } : { kind: "none" };
+		}
 		case "tool_result":
 			if (!result || (result.content === undefined && result.details === undefined)) return { kind: "none" };
 			return {

@@ -1,6 +1,6 @@
 /*
  * The protocol of `serve --socket` (src/serve/bridge-socket.ts) and the `bridge` client that forwards
- * to it (src/bridges/forward.ts), one connection per call:
+ * to it (src/socket/forward.ts), one connection per call:
  *
  *   client → server   {"agent":"claude","version":V,"pwd":DIR,"env":{…},"event"?,"timeout"?,"allowLoadErrors"?,"length":N}\n
  *                     then the N bytes of the agent's payload

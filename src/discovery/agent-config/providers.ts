@@ -1,10 +1,10 @@
 import { lstatSync } from "node:fs";
-import { markKnownFile } from "../discovery/_known-files.ts";
-import type { Hook, HookLevel } from "../discovery/hooks-capability.ts";
+import { markKnownFile } from "../_known-files.ts";
+import type { Hook, HookLevel } from "../hooks-capability.ts";
 import type { LoadResult, ProviderDefinition } from "../capability/registry.ts";
-import { agentsWithOwnHooks } from "../agents/index.ts";
-import type { AgentDescriptor, AgentOwnHooks } from "../agents/_shared/descriptor.ts";
-import type { AgentHookEntry } from "../agents/_shared/entry.ts";
+import { agentsWithOwnHooks } from "../../agents/index.ts";
+import type { AgentDescriptor, AgentOwnHooks } from "../../agents/_shared/descriptor.ts";
+import type { AgentHookEntry } from "../../agents/_shared/entry.ts";
 
 /** The hook's path: `<settings file>#<key>`, e.g. `/p/.claude/settings.json#hooks.PreToolUse[0].hooks[0]`. */
 export function agentHookPath(entry: AgentHookEntry): string {

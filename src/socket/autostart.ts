@@ -1,6 +1,6 @@
 import { closeSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { homeDir } from "../paths.ts";
-import { answering } from "./socket-protocol.ts";
+import { answering } from "./protocol.ts";
 
 /*
  * The hook server starts itself (docs/serve.md#it-starts-itself): a `bridge <agent>` call that finds no live

@@ -1,5 +1,5 @@
-import { onEndingSignal } from "../host/signals.ts";
-import { MAX_PAYLOAD_BYTES, readStdinAhead } from "../host/stdin.ts";
+import { onEndingSignal } from "../process/signals.ts";
+import { MAX_PAYLOAD_BYTES, readStdinAhead } from "../process/stdin.ts";
 import { INSTALL_MARKER } from "../install/marker.ts";
 import { bridgeSocketPath } from "../paths.ts";
 import { mark } from "../profile.ts";
@@ -8,7 +8,7 @@ import { PACKAGE_VERSION } from "../package-version.ts";
 import { CLIENT_AGENTS, type ClientAgent } from "./client-agents.ts";
 import { OTLP_VARIABLES } from "../decisions/otlp-queue.ts";
 import { writeAnswer } from "./write-answer.ts";
-import { encodeRequest, GO_LINE, newerVersion, type SocketRequest, VERDICTS, type Verdict, writeSome } from "./socket-protocol.ts";
+import { encodeRequest, GO_LINE, newerVersion, type SocketRequest, VERDICTS, type Verdict, writeSome } from "./protocol.ts";
 
 /*
  * `bridge <agent>` with a running `serve --socket` (docs/contract.md#performance-budgets, #bridges): the call is answered by hooks that
@@ -35,7 +35,7 @@ import { encodeRequest, GO_LINE, newerVersion, type SocketRequest, VERDICTS, typ
  *   must not depend on anything the user runs (it costs such calls the server's speed-up).
  * - the server refuses the request, fails, or does not say it is ready within {@link ACCEPT_MS}
  *   (busy or stuck): locally — and the server, which runs nothing before this client's `go`, never runs it.
- * Once `go` is sent (socket-protocol.ts), the server's hooks may be running: any failure from then on
+ * Once `go` is sent (protocol.ts), the server's hooks may be running: any failure from then on
  * (the connection drops, a reply that is not one answer, no answer past the agent's deadline, a
  * signal) is the answer a local bridge gives when its hooks fail — the agent's deny for a guard
  * event, "no opinion" for the others — never a second run of the hooks.
@@ -365,7 +365,7 @@ export async function forwardBridgeCall(argv: readonly string[], socketPath?: st
 		exchange.close();
 		void answerUnreached(call, stdin, `interrupted by ${signal} before the hook server answered`).then((code) => process.exit(code));
 	};
-	onEndingSignal(onSignal); // every signal that would end the process without an answer (src/host/signals.ts)
+	onEndingSignal(onSignal); // every signal that would end the process without an answer (src/process/signals.ts)
 	const seconds = call.timeoutSeconds ?? clientAgent(call.agent)?.timeoutSeconds ?? 25;
 	let answer: ServerAnswer | Error;
 	try {

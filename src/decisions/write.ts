@@ -1,17 +1,8 @@
 import { writeSync } from "node:fs";
 // The writer alone: the log reader and formatter (the `log` command) stay off emit and bridge start-up.
-import { appendDecision, type DecisionEntry, decisionLogEnabled } from "../decisions/decision-log.ts";
-import { exportDecision, otlpTarget } from "../decisions/otlp.ts";
-import type { Dispatched } from "./dispatch.ts";
-import type { Host } from "./host.ts";
-
-/** How a dispatched `tool_call` reads in the decision log. */
-export function decisionOf(dispatched: Dispatched): Pick<DecisionEntry, "decision" | "reason" | "hook"> {
-	const { stopped, result, hookPath } = dispatched;
-	if (stopped !== undefined) return { decision: "deny", reason: stopped, hook: hookPath };
-	const rewritten = (result as { input?: unknown } | undefined)?.input !== undefined;
-	return rewritten ? { decision: "rewrite", hook: hookPath } : { decision: "allow", hook: hookPath };
-}
+import { appendDecision, type DecisionEntry, decisionLogEnabled } from "./decision-log.ts";
+import type { DecisionRecord } from "./decide.ts";
+import { exportDecision, otlpTarget } from "./otlp.ts";
 
 /**
  * Appends one guard decision to `~/.xcsh/agent/decisions.jsonl` unless the user's settings say
@@ -21,7 +12,7 @@ export function decisionOf(dispatched: Dispatched): Pick<DecisionEntry, "decisio
  * log that cannot be written is one warning (on stderr, or to `warn`); an export that fails is lost quietly.
  */
 export function logDecision(
-	host: Pick<Host, "settings">,
+	host: { settings: Record<string, unknown> },
 	entry: DecisionEntry,
 	env: Readonly<Record<string, string | undefined>> = process.env,
 	warn: (warning: string) => void = (warning) => void writeSync(2, `warning: ${warning}\n`),
@@ -34,4 +25,21 @@ export function logDecision(
 	} catch {
 		// the collector is never a reason for a call to fail
 	}
+}
+
+/**
+ * Puts the guard decision of a bridge call's `answer` on record (the decision log; durations to 0.1 ms),
+ * with the settings of its host and the calling agent's `env` (which may name an OTLP collector);
+ * nothing for other events. The answer still goes out if the log cannot be written.
+ */
+export function recordDecision(
+	answer: { decision?: DecisionRecord | undefined; settings?: Record<string, unknown> | undefined },
+	env: Readonly<Record<string, string | undefined>> = process.env,
+): void {
+	if (answer.decision)
+		logDecision(
+			{ settings: answer.settings ?? {} },
+			{ ...answer.decision, durationMs: Math.round(answer.decision.durationMs * 10) / 10 },
+			env,
+		);
 }

@@ -1,6 +1,6 @@
 /**
  * The import names the executable (and `bun src/cli.ts`) serves to hooks from its own copy
- * (./modules.ts). Kept apart, without imports, so the hook loader can ask "is this served?" without
+ * (src/embedded/modules.ts). Kept apart, without imports, so the hook loader can ask "is this served?" without
  * reaching the library: such a name never resolves to a project file, even where a tsconfig
  * `paths` entry maps it (the one `init` writes leads editors to the declarations, not Bun).
  */

@@ -1,5 +1,5 @@
-import { findAgent } from "../agents/index.ts";
-import type { AgentOwnHooks } from "../agents/_shared/descriptor.ts";
+import { findAgent } from "../../agents/index.ts";
+import type { AgentOwnHooks } from "../../agents/_shared/descriptor.ts";
 
 /** How `agent`'s own command hooks are read and run; an agent without them is a programming error. */
 export function ownHooksOf(agent: string): AgentOwnHooks {
