@@ -2,6 +2,7 @@
  * xcsh-hooks — typed AI-agent hooks for Bun. The package root names every public export; nothing
  * here registers or runs anything on import. `xcsh-hooks/hooks` is the narrower hooks surface.
  */
+export { isXcshError, XcshError, type XcshErrorCode, type XcshErrorOptions } from "./errors.ts";
 export {
 	type AgentEndEvent,
 	type AgentStartEvent,
@@ -193,7 +194,6 @@ export {
 	type OpenSessionOptions,
 	type SessionEntry,
 	SessionEntrySchemas,
-	SessionError,
 	type SessionErrorCode,
 	type SessionHeader,
 	SessionHeaderSchema,
@@ -257,7 +257,6 @@ export {
 	sha256Hex,
 	type TrustCheck,
 	type TrustEntry,
-	TrustError,
 	type TrustErrorCode,
 	type TrustFile,
 	TrustStore,

@@ -1,3 +1,4 @@
+import { XcshError } from "../errors.ts";
 import { recordDecision } from "../bridges/decision.ts";
 import { forwarding } from "../bridges/forward.ts";
 import { loadBridge } from "../bridges/index.ts";
@@ -61,7 +62,7 @@ export async function runBridgeCall(call: BridgeCall): Promise<number | undefine
 	try {
 		stdin = readStdinBytes();
 	} catch (error) {
-		stdin = error instanceof Error ? error : new Error(String(error));
+		stdin = error instanceof Error ? error : new XcshError("INVALID_INPUT", String(error));
 	}
 	mark("stdin");
 	const answer = await runBridge(agent, {

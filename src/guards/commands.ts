@@ -5,7 +5,8 @@
  * defined, and `cd`/`pushd`/`popd`, which move the directory the rest of the line runs in.
  */
 import type { Node } from "web-tree-sitter";
-import { AnalysisError, type Analyzer, MAX_COMMANDS } from "./analyze.ts";
+import { type Analyzer, MAX_COMMANDS } from "./analyze.ts";
+import { unreadableCommand } from "./unreadable.ts";
 import { embedded, embeds } from "./embedded.ts";
 import { readArgs } from "./getopt.ts";
 import { interpreterOf, oneLinerCode, scanCode } from "./interpreters.ts";
@@ -91,7 +92,7 @@ export function runCommand(
 		const env = visibleEnv(here.vars, assigned);
 		const record = (extra: Partial<ShellCommand> = {}) => {
 			for (const cwd of distinct([...here.dirs.now])) {
-				if (analyzer.commands.length >= MAX_COMMANDS) throw new AnalysisError("input/too-many", "too many commands to check");
+				if (analyzer.commands.length >= MAX_COMMANDS) throw unreadableCommand("input/too-many", "too many commands to check");
 				analyzer.commands.push({
 					program,
 					args,
