@@ -37,6 +37,7 @@ const FORBIDDEN: Record<string, string[]> = {
 	"json.ts": ["*"],
 	"timeouts.ts": ["*"],
 	"primordials.ts": ["*"],
+	"errors.ts": ["*"],
 	"intrinsics.ts": ["*"],
 	"intrinsic-damage.ts": ["*"],
 	"profile.ts": ["*"],
@@ -82,6 +83,8 @@ test("lower layers never import the layers that drive them (the README's map, en
 			const to = layerOf(target);
 			if (to === layer) continue;
 			// The built-ins taken at start-up (and their check) are the lowest leaf: anything may use them.
+			// So is the one error type (src/errors.ts), which imports nothing.
+			if (to === "errors.ts") continue;
 			if (to === "primordials.ts" || ((to === "intrinsics.ts" || to === "intrinsic-damage.ts") && layer !== "primordials.ts")) continue;
 			// The `xcsh-hooks/hooks` surface re-exports discover-and-load; `pi.pi` is the package root, loaded lazily.
 			if (file === "hooks/index.ts" && to === "discovery") continue;
@@ -110,6 +113,7 @@ test("an agent folder imports only the kit and the lower layers, never another a
 		"freeze.ts",
 		"fs",
 		"primordials.ts",
+		"errors.ts",
 	]);
 	const problems: string[] = [];
 	for (const { file, targets } of imports()) {
