@@ -13,6 +13,7 @@ declare module "./hooks/package-root.ts" {
 }
 handPackageRoot(() => packageRoot);
 
+export { isXcshError, XcshError, type XcshErrorCode, type XcshErrorOptions } from "./errors.ts";
 export {
 	type AgentEndEvent,
 	type AgentStartEvent,
@@ -200,7 +201,6 @@ export {
 	type OpenSessionOptions,
 	type SessionEntry,
 	SessionEntrySchemas,
-	SessionError,
 	type SessionErrorCode,
 	type SessionHeader,
 	SessionHeaderSchema,
@@ -268,7 +268,6 @@ export {
 	sha256Hex,
 	type TrustCheck,
 	type TrustEntry,
-	TrustError,
 	type TrustErrorCode,
 	type TrustFile,
 	TrustStore,

@@ -121,6 +121,7 @@ test("an agent folder imports only the kit and the lower layers, never another a
 		"freeze.ts",
 		"fs",
 		"primordials.ts",
+		"errors.ts",
 	]);
 	const problems: string[] = [];
 	for (const { file, targets } of imports()) {

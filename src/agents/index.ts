@@ -1,3 +1,4 @@
+import { XcshError } from "../errors.ts";
 import type { AgentDescriptor, AgentOwnHooks } from "./_shared/descriptor.ts";
 import { auggie } from "./auggie/index.ts";
 import type { AgentHookFolders } from "./_shared/hook-folders.ts";
@@ -51,8 +52,8 @@ export function agentsWithHookFolders(): Array<AgentDescriptor & { hookFolders: 
  */
 export function registerAgent(agent: AgentDescriptor): () => void {
 	if (!/^[a-z][a-z0-9-]*$/.test(agent.name))
-		throw new Error(`agent name ${JSON.stringify(agent.name)} must be lower-case letters, digits and dashes`);
-	if (registry.has(agent.name)) throw new Error(`agent "${agent.name}" is already registered`);
+		throw new XcshError("INVALID_OPTION", `agent name ${JSON.stringify(agent.name)} must be lower-case letters, digits and dashes`);
+	if (registry.has(agent.name)) throw new XcshError("ALREADY_REGISTERED", `agent "${agent.name}" is already registered`);
 	registry.set(agent.name, agent);
 	return () => {
 		if (registry.get(agent.name) === agent) registry.delete(agent.name);

@@ -1,3 +1,4 @@
+import { XcshError } from "../errors.ts";
 import { constants } from "node:os";
 import { exitProcess } from "../process/exit-guard.ts";
 import { type EndingSignal, onEndingSignal } from "../process/signals.ts";
@@ -25,7 +26,7 @@ export function onInterrupt(): Interrupt {
 	const dispose = onEndingSignal((signal: EndingSignal) => {
 		if (code !== undefined) exitProcess(code);
 		code = 128 + (constants.signals[signal] ?? 0);
-		controller.abort(new Error(`interrupted by ${signal}`));
+		controller.abort(new XcshError("ABORTED", `interrupted by ${signal}`));
 	});
 	return {
 		signal: controller.signal,

@@ -1,3 +1,4 @@
+import { XcshError } from "../errors.ts";
 import type { ArgsDef, CommandDef } from "citty";
 import { statSync, writeSync } from "node:fs";
 import { resolve } from "pathe";
@@ -12,15 +13,12 @@ export const EXIT_OK = 0;
 export const EXIT_USAGE = 1;
 export const EXIT_BLOCKED = 2;
 
-/** An error the CLI reports as one clear line (no stack trace) with its exit code. */
-export class CliError extends Error {
-	constructor(
-		message: string,
-		readonly exitCode: number = EXIT_USAGE,
-	) {
-		super(message);
-		this.name = "CliError";
-	}
+/**
+ * An error the CLI reports as one clear line (no stack trace) with its exit code: an `XcshError`
+ * `USAGE` (a command called wrongly, exit 1) or, with another exit code, `COMMAND_FAILED`.
+ */
+export function cliError(message: string, exitCode: number = EXIT_USAGE): XcshError {
+	return new XcshError(exitCode === EXIT_USAGE ? "USAGE" : "COMMAND_FAILED", message, { exitCode });
 }
 
 /**
@@ -136,11 +134,11 @@ export function toJson(value: unknown, indent?: number): string {
 
 /** Parses JSON from a flag or stdin, naming the source when it is not valid JSON or nested too deep. */
 export function parseJson(text: string, source: string): unknown {
-	if (!text.trim()) throw new CliError(`${source} is empty; expected a JSON object`);
+	if (!text.trim()) throw cliError(`${source} is empty; expected a JSON object`);
 	try {
 		return parseJsonText(text, source);
 	} catch (error) {
-		throw new CliError((error as Error).message);
+		throw cliError((error as Error).message);
 	}
 }
 
@@ -153,7 +151,7 @@ export function readStdin(): string | undefined {
 		const bytes = readStdinBytes();
 		return bytes === undefined ? undefined : decodeUtf8(bytes, "stdin");
 	} catch (error) {
-		throw new CliError((error as Error).message);
+		throw cliError((error as Error).message);
 	}
 }
 
@@ -168,8 +166,8 @@ export function projectDir(cwd: string | undefined): string {
 	try {
 		info = statSync(dir);
 	} catch {
-		throw new CliError(`--cwd ${cwd}: no such directory`);
+		throw cliError(`--cwd ${cwd}: no such directory`);
 	}
-	if (!info.isDirectory()) throw new CliError(`--cwd ${cwd}: not a directory`);
+	if (!info.isDirectory()) throw cliError(`--cwd ${cwd}: not a directory`);
 	return dir;
 }

@@ -1,3 +1,4 @@
+import { XcshError } from "../errors.ts";
 import { recordDecision } from "../decisions/write.ts";
 import { forwarding } from "../socket/forward.ts";
 import { loadBridge } from "../agent-call/index.ts";
@@ -61,7 +62,7 @@ export async function runBridgeCall(call: BridgeCall): Promise<number | undefine
 	try {
 		stdin = readStdinBytes();
 	} catch (error) {
-		stdin = error instanceof Error ? error : new Error(String(error));
+		stdin = error instanceof Error ? error : new XcshError("INVALID_INPUT", String(error));
 	}
 	mark("stdin");
 	const answer = await runBridge(agent, {

@@ -1,12 +1,12 @@
 import { bridgeNames } from "../agent-call/index.ts";
-import { CliError, defineCommand, hookArgs, hookPaths, projectDir } from "./_shared.ts";
+import { cliError, defineCommand, hookArgs, hookPaths, projectDir } from "./_shared.ts";
 import { runBridgeCall } from "./bridge-call.ts";
 
 /** `--timeout SECONDS`: a positive number. */
 function timeoutSeconds(value: unknown): number | undefined {
 	if (value === undefined) return undefined;
 	const seconds = Number(value);
-	if (!Number.isFinite(seconds) || seconds <= 0) throw new CliError(`--timeout ${String(value)}: expected a positive number of seconds`);
+	if (!Number.isFinite(seconds) || seconds <= 0) throw cliError(`--timeout ${String(value)}: expected a positive number of seconds`);
 	return seconds;
 }
 
@@ -46,7 +46,7 @@ export const bridgeCommand = defineCommand({
 			managed: args.managed === true,
 			timeoutSeconds: timeoutSeconds(args.timeout),
 		});
-		if (code === undefined) throw new CliError((await import("../suggest.ts")).unknownName("agent", name, bridgeNames()));
+		if (code === undefined) throw cliError((await import("../suggest.ts")).unknownName("agent", name, bridgeNames()));
 		return code;
 	},
 });

@@ -1,5 +1,5 @@
 import type { ArgDef, ArgsDef, CommandDef } from "citty";
-import { CliError, EXIT_OK, defineCommand, printJson, writeOut } from "./_shared.ts";
+import { cliError, EXIT_OK, defineCommand, printJson, writeOut } from "./_shared.ts";
 import { TEMPLATE_NAMES } from "../templates/index.ts";
 import { summaryOf } from "./help.ts";
 import { SUMMARIES } from "./_summaries.ts";
@@ -217,7 +217,7 @@ export const completionCommand = (commands: () => Promise<Array<[string, Command
 		async run({ args }) {
 			const shell = String(args.shell);
 			if (!(COMPLETION_SHELLS as readonly string[]).includes(shell))
-				throw new CliError((await import("../suggest.ts")).unknownName("shell", shell, COMPLETION_SHELLS));
+				throw cliError((await import("../suggest.ts")).unknownName("shell", shell, COMPLETION_SHELLS));
 			const listed = await commands();
 			const known = await completionValues([...listed.map(([name]) => name), "help"]);
 			const script = renderCompletion(shell as CompletionShell, [...listed, ["help", HELP_INFO]], known);

@@ -1,5 +1,5 @@
 import { runDemo } from "../demo/run-demo.ts";
-import { CliError, defineCommand, EXIT_OK, EXIT_USAGE, printJson, writeErr, writeOut } from "./_shared.ts";
+import { cliError, defineCommand, EXIT_OK, EXIT_USAGE, printJson, writeErr, writeOut } from "./_shared.ts";
 
 export const demoCommand = defineCommand({
 	meta: {
@@ -19,7 +19,7 @@ export const demoCommand = defineCommand({
 			// A --workspace is the user's folder: kept. The temp dir goes unless asked to keep it.
 			removeWorkspace: args.workspace === undefined && !args.keep,
 		}).catch((error: Error) => {
-			throw new CliError(error.message);
+			throw cliError(error.message);
 		});
 		// One format per stream: with --json stdout holds the summary alone, and the trace is still seen.
 		if (args.json) {

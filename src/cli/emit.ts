@@ -2,7 +2,7 @@ import { dispatch } from "../host/dispatch.ts";
 import type { HookEvent } from "../hooks/types.ts";
 import { hookEventTypes, isHookEvent, isHookEventType } from "../hooks/checks.ts";
 import {
-	CliError,
+	cliError,
 	EXIT_BLOCKED,
 	EXIT_OK,
 	globalArgs,
@@ -26,26 +26,24 @@ import { claimStdout, protocolFd } from "../process/stdout.ts";
 /** Reads the event JSON from `--data` or stdin, fills `type` and `toolCallId`, and validates it. */
 async function readEvent(type: string, data: string | undefined): Promise<HookEvent> {
 	if (!isHookEventType(type))
-		throw new CliError(
+		throw cliError(
 			(await import("../suggest.ts")).unknownName("event type", type, hookEventTypes(), "xcsh-hooks emit --help lists the events"),
 		);
 	const text = data ?? readStdin();
-	if (text === undefined) throw new CliError(`no event given: pass --data '<json>' or pipe the event JSON on stdin`);
+	if (text === undefined) throw cliError(`no event given: pass --data '<json>' or pipe the event JSON on stdin`);
 	const value = parseJson(text, data === undefined ? "stdin" : "--data");
 	if (typeof value !== "object" || value === null || Array.isArray(value))
-		throw new CliError(
-			`the event must be a JSON object, got ${Array.isArray(value) ? "an array" : value === null ? "null" : typeof value}`,
-		);
+		throw cliError(`the event must be a JSON object, got ${Array.isArray(value) ? "an array" : value === null ? "null" : typeof value}`);
 	const event = value as Record<string, unknown>;
 	if (event.type !== undefined && event.type !== type)
-		throw new CliError(`the event's type "${String(event.type)}" does not match the command's "${type}"`);
+		throw cliError(`the event's type "${String(event.type)}" does not match the command's "${type}"`);
 	event.type = type;
 	if ((type === "tool_call" || type === "tool_result") && event.toolCallId === undefined)
 		event.toolCallId = `call_${crypto.randomUUID().slice(0, 8)}`;
 	if (isHookEvent(event)) return event;
 	// TypeBox is loaded only to name the offending fields.
 	const checked = (await import("../hooks/validate.ts")).validateEvent(event);
-	throw new CliError(`invalid ${type} event: ${checked.ok ? "rejected" : checked.errors.join("; ")}`);
+	throw cliError(`invalid ${type} event: ${checked.ok ? "rejected" : checked.errors.join("; ")}`);
 }
 
 /**

@@ -4,7 +4,7 @@ import { observeShellGuards } from "../guards/observe.ts";
 import type { Dispatched } from "../host/dispatch.ts";
 import type { Host } from "../host/host.ts";
 import { unknownName } from "../suggest.ts";
-import { CliError, EXIT_BLOCKED, EXIT_OK, defineCommand, globalArgs, hookPaths, printJson, projectDir, writeOut } from "./_shared.ts";
+import { cliError, EXIT_BLOCKED, EXIT_OK, defineCommand, globalArgs, hookPaths, printJson, projectDir, writeOut } from "./_shared.ts";
 
 /*
  * `guard explain` judges a command as the project's hooks do: it loads them as `emit` does (discovery,
@@ -142,10 +142,10 @@ export const guardCommand = defineCommand({
 		...globalArgs,
 	},
 	async run({ args }) {
-		if (args.action !== "explain") throw new CliError(unknownName("action", String(args.action), ["explain"]));
+		if (args.action !== "explain") throw cliError(unknownName("action", String(args.action), ["explain"]));
 		const names = args.packs === undefined ? undefined : String(args.packs).split(",").filter(Boolean);
 		const unknown = names?.filter((name) => !Object.hasOwn(PACKS, name)) ?? [];
-		if (unknown.length > 0) throw new CliError(`--packs: ${unknownName("pack", unknown[0] as string, Object.keys(PACKS))}`);
+		if (unknown.length > 0) throw cliError(`--packs: ${unknownName("pack", unknown[0] as string, Object.keys(PACKS))}`);
 		const cwd = projectDir(args.cwd);
 		const command = String(args.command);
 		const allowPaths = args["allow-path"] === undefined ? undefined : String(args["allow-path"]).split(",").filter(Boolean);

@@ -1,7 +1,7 @@
 import type { ArgsDef } from "citty";
 import type { Agent, InstallResult, Scope } from "../install/index.ts";
-import { installableAgents, agentSpec, InstallError, installBridge, installManaged, isAgent } from "../install/index.ts";
-import { CliError, EXIT_OK, printJson, projectArgs, projectDir, writeErr, writeOut, writeOutExactly, defineCommand } from "./_shared.ts";
+import { installableAgents, agentSpec, isInstallError, installBridge, installManaged, isAgent } from "../install/index.ts";
+import { cliError, EXIT_OK, printJson, projectArgs, projectDir, writeErr, writeOut, writeOutExactly, defineCommand } from "./_shared.ts";
 import { unknownName } from "../suggest.ts";
 import { projectRootFor } from "./_project-root.ts";
 
@@ -18,14 +18,14 @@ export const installArgs = {
 /** The agent positional, checked. */
 export function agentArg(value: unknown): Agent {
 	const name = String(value);
-	if (!isAgent(name)) throw new CliError(unknownName("agent", name, installableAgents()));
+	if (!isAgent(name)) throw cliError(unknownName("agent", name, installableAgents()));
 	return name;
 }
 
 /** `--project` / `--user`: at most one; project when neither. */
 export function scopeArg(args: { project?: unknown; user?: unknown; managed?: unknown }): Scope {
-	if (args.managed && (args.project || args.user)) throw new CliError("--managed writes the system config; drop --project / --user");
-	if (args.project && args.user) throw new CliError("--project and --user are mutually exclusive; give one of them (default: --project)");
+	if (args.managed && (args.project || args.user)) throw cliError("--managed writes the system config; drop --project / --user");
+	if (args.project && args.user) throw cliError("--project and --user are mutually exclusive; give one of them (default: --project)");
 	return args.user ? "user" : "project";
 }
 
@@ -34,7 +34,7 @@ export async function runInstall(task: () => Promise<InstallResult>): Promise<In
 	try {
 		return await task();
 	} catch (error) {
-		if (error instanceof InstallError) throw new CliError(error.message);
+		if (isInstallError(error)) throw cliError(error.message);
 		throw error;
 	}
 }
@@ -111,9 +111,9 @@ export const installCommand = defineCommand({
 		// A project-scope install below the project root writes the root's config (and says so).
 		const cwd = scope === "project" && !args.managed ? await projectRootFor(projectDir(args.cwd)) : projectDir(args.cwd);
 		if (args.http !== undefined && args.command !== undefined)
-			throw new CliError("--http and --command are mutually exclusive: an http entry runs no command");
-		if (args["only-managed"] && !args.managed) throw new CliError("--only-managed needs --managed");
-		if (args.managed && args.http !== undefined) throw new CliError("--managed writes command entries; drop --http");
+			throw cliError("--http and --command are mutually exclusive: an http entry runs no command");
+		if (args["only-managed"] && !args.managed) throw cliError("--only-managed needs --managed");
+		if (args.managed && args.http !== undefined) throw cliError("--managed writes command entries; drop --http");
 		const result = await runInstall(() =>
 			args.managed
 				? installManaged(agent, { command: args.command, onlyManaged: Boolean(args["only-managed"]), dryRun })

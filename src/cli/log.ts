@@ -1,3 +1,4 @@
+import { isXcshError } from "../errors.ts";
 import { stat } from "node:fs/promises";
 import {
 	decisionLogFile,
@@ -10,7 +11,7 @@ import {
 } from "../decisions/index.ts";
 import { isTerminal } from "../process/tty.ts";
 import { resolvePath } from "../paths.ts";
-import { CliError, EXIT_OK, writeErr, writeOut, defineCommand } from "./_shared.ts";
+import { cliError, EXIT_OK, writeErr, writeOut, defineCommand } from "./_shared.ts";
 
 const POLL_MS = 200;
 const NEWLINE = 0x0a;
@@ -36,9 +37,7 @@ export function parseSince(value: string, now = Date.now()): number {
 	if (duration) return now - Number(duration[1]) * (UNITS[duration[2] as string] as number);
 	const date = /^\d{4}-\d{2}-\d{2}/.test(value.trim()) ? Date.parse(value.trim()) : Number.NaN;
 	if (Number.isNaN(date))
-		throw new CliError(
-			`--since ${JSON.stringify(value)}: expected a duration (30s, 10m, 2h, 1d, 1w) or a date (2026-05-01, 2026-05-01T12:00)`,
-		);
+		throw cliError(`--since ${JSON.stringify(value)}: expected a duration (30s, 10m, 2h, 1d, 1w) or a date (2026-05-01, 2026-05-01T12:00)`);
 	return date;
 }
 
@@ -46,7 +45,7 @@ export function parseSince(value: string, now = Date.now()): number {
 function parseCount(value: string): number {
 	if (value === "all") return Number.POSITIVE_INFINITY;
 	if (!/^\d+$/.test(value) || Number(value) === 0)
-		throw new CliError(`-n ${JSON.stringify(value)}: expected a positive number of entries, or all`);
+		throw cliError(`-n ${JSON.stringify(value)}: expected a positive number of entries, or all`);
 	return Number(value);
 }
 
@@ -74,12 +73,12 @@ function passes(view: View, d: LoggedDecision): boolean {
 async function sizeOf(file: string): Promise<number | undefined> {
 	try {
 		const info = await stat(file);
-		if (!info.isFile()) throw new CliError(`${file} is not a regular file; the decision log must be a file`);
+		if (!info.isFile()) throw cliError(`${file} is not a regular file; the decision log must be a file`);
 		return info.size;
 	} catch (error) {
-		if (error instanceof CliError) throw error;
+		if (isXcshError(error)) throw error;
 		if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-		throw new CliError(`cannot read ${file}: ${(error as Error).message}`);
+		throw cliError(`cannot read ${file}: ${(error as Error).message}`);
 	}
 }
 
@@ -154,8 +153,8 @@ export const logCommand = defineCommand({
 		file: { type: "string", description: "Read this log file instead", valueHint: "path" },
 	},
 	async run({ args }) {
-		if (args.session !== undefined && !args.session.trim()) throw new CliError("--session needs a session id (or the start of one)");
-		if (args.agent !== undefined && !args.agent.trim()) throw new CliError("--agent needs an agent name (claude, codex, …, or cli)");
+		if (args.session !== undefined && !args.session.trim()) throw cliError("--session needs a session id (or the start of one)");
+		if (args.agent !== undefined && !args.agent.trim()) throw cliError("--agent needs an agent name (claude, codex, …, or cli)");
 		const file = args.file ? resolvePath(args.file, process.cwd()) : decisionLogFile();
 		const view: View = {
 			file,

@@ -1,7 +1,8 @@
+import { isXcshError } from "../errors.ts";
 import type { ArgsDef, CommandDef } from "citty";
 import { errorMessage } from "../hooks/_describe.ts";
 import { parseArgs } from "./_args.ts";
-import { CliError, EXIT_OK, EXIT_USAGE, writeErr, writeOut } from "./_shared.ts";
+import { cliError, EXIT_OK, EXIT_USAGE, writeErr, writeOut } from "./_shared.ts";
 import { SUMMARIES } from "./_summaries.ts";
 import { PACKAGE_VERSION, versionLine } from "./version.ts";
 
@@ -115,7 +116,7 @@ export async function main(rawArgs: string[]): Promise<number> {
 		}
 		if (name === "help") {
 			const topic = rawArgs[rawArgs.indexOf("help") + 1];
-			if (topic !== undefined && !isName(topic) && topic !== "help") throw new CliError(await unknownCommand(topic));
+			if (topic !== undefined && !isName(topic) && topic !== "help") throw cliError(await unknownCommand(topic));
 			await showHelp(topic);
 			return EXIT_OK;
 		}
@@ -139,7 +140,7 @@ export async function main(rawArgs: string[]): Promise<number> {
 	} catch (error) {
 		const message = errorMessage(error);
 		await writeErr(`xcsh-hooks${name ? ` ${name}` : ""}: ${message}`);
-		if (!(error instanceof CliError) && process.env.XCSH_HOOKS_DEBUG && error instanceof Error && error.stack) await writeErr(error.stack);
-		return error instanceof CliError ? error.exitCode : EXIT_USAGE;
+		if (!isXcshError(error) && process.env.XCSH_HOOKS_DEBUG && error instanceof Error && error.stack) await writeErr(error.stack);
+		return isXcshError(error) ? (error.exitCode ?? EXIT_USAGE) : EXIT_USAGE;
 	}
 }

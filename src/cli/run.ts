@@ -7,7 +7,7 @@ import { claimStdout } from "../process/stdout.ts";
 import { onInterrupt } from "./_interrupt.ts";
 import { BUILTIN_TOOL_NAMES, createBuiltinTools, validateToolInput } from "../tools/index.ts";
 import {
-	CliError,
+	cliError,
 	EXIT_BLOCKED,
 	EXIT_OK,
 	EXIT_USAGE,
@@ -35,13 +35,13 @@ export const runToolCommand = defineCommand({
 	},
 	async run({ args }) {
 		const name = args.tool as string;
-		if (!(BUILTIN_TOOL_NAMES as readonly string[]).includes(name)) throw new CliError(unknownName("tool", name, BUILTIN_TOOL_NAMES));
+		if (!(BUILTIN_TOOL_NAMES as readonly string[]).includes(name)) throw cliError(unknownName("tool", name, BUILTIN_TOOL_NAMES));
 		const text = args.input ?? readStdin();
-		if (text === undefined) throw new CliError(`no input given: pass --input '<json>' or pipe it on stdin`);
+		if (text === undefined) throw cliError(`no input given: pass --input '<json>' or pipe it on stdin`);
 		const cwd = projectDir(args.cwd);
 		const tool = createBuiltinTools(cwd)[name as (typeof BUILTIN_TOOL_NAMES)[number]];
 		const checked = validateToolInput(tool, parseJson(text, args.input === undefined ? "stdin" : "--input"));
-		if (!checked.ok) throw new CliError(`invalid input: ${checked.errors.join("; ")}`);
+		if (!checked.ok) throw cliError(`invalid input: ${checked.errors.join("; ")}`);
 
 		if (args.json) claimStdout(); // machine-read: only the JSON on stdout
 		const host = await createHost({ cwd, hookPaths: hookPaths(args), discovery: args.discovery, sessionFile: args.session });

@@ -1,3 +1,4 @@
+import { isXcshError } from "../errors.ts";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { constants, tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "pathe";
@@ -7,7 +8,7 @@ import { TrustStore } from "../trust/trust-store.ts";
 import { writeTestPreload } from "./_served-library.ts";
 import { gatePreloadSource } from "./_test-gate.ts";
 import { selectTests, skippedLine } from "./_test-trust.ts";
-import { CliError, EXIT_USAGE, hookArgs, hookPaths, projectDir, writeErr, defineCommand } from "./_shared.ts";
+import { cliError, EXIT_USAGE, hookArgs, hookPaths, projectDir, writeErr, defineCommand } from "./_shared.ts";
 
 const TEST_FILES = "*.test.{ts,tsx,js,mjs,mts}";
 
@@ -43,7 +44,7 @@ function explicitFiles(paths: string[]): string[] {
 	return paths.flatMap((path) => {
 		const full = resolvePath(path, process.cwd());
 		const info = statSync(full, { throwIfNoEntry: false });
-		if (!info) throw new CliError(`${path}: no such file or folder`);
+		if (!info) throw cliError(`${path}: no such file or folder`);
 		return info.isDirectory() ? testFilesIn(full, true) : [full];
 	});
 }
@@ -90,7 +91,7 @@ export const testCommand = defineCommand({
 		const plan = await hookPlan(cwd, args);
 		const candidates = named.length > 0 ? explicitFiles(named) : plan.tests;
 		if (candidates.length === 0)
-			throw new CliError(
+			throw cliError(
 				named.length > 0
 					? `no test files (${TEST_FILES}) in ${named.join(", ")}`
 					: `no hook tests found next to the hooks of ${cwd}; scaffold one with xcsh-hooks init <name>, or name the files`,
@@ -108,7 +109,7 @@ export const testCommand = defineCommand({
 			for (const skip of selection.skipped) await writeErr(skippedLine(skip));
 			const files = selection.run;
 			if (files.length === 0)
-				throw new CliError(
+				throw cliError(
 					`no test file may run: ${selection.skipped.length === 1 ? "the one found was" : `all ${selection.skipped.length} found were`} skipped (above)`,
 				);
 			const preload = await writeTestPreload(dir, gatePreloadSource(selection.gate));
@@ -131,8 +132,8 @@ export const testCommand = defineCommand({
 				process.off("SIGINT", ignore);
 			}
 		} catch (error) {
-			if (error instanceof CliError) throw error;
-			throw new CliError(`could not start the tests: ${(error as Error).message}`, EXIT_USAGE);
+			if (isXcshError(error)) throw error;
+			throw cliError(`could not start the tests: ${(error as Error).message}`, EXIT_USAGE);
 		} finally {
 			rmSync(dir, { recursive: true, force: true });
 		}

@@ -7,9 +7,10 @@ import { findProject } from "../discovery/project.ts";
 import { relative } from "pathe";
 import { resolvePath } from "../paths.ts";
 import { errorMessage } from "../hooks/_describe.ts";
-import { TrustError, TrustStore } from "../trust/trust-store.ts";
+import { isXcshError } from "../errors.ts";
+import { TrustStore } from "../trust/trust-store.ts";
 import { narrowTable, shownPath } from "./_layout.ts";
-import { CliError, EXIT_OK, projectArgs, printJson, projectDir, writeOut, defineCommand } from "./_shared.ts";
+import { cliError, EXIT_OK, projectArgs, printJson, projectDir, writeOut, defineCommand } from "./_shared.ts";
 
 /**
  * Every project-level hook of the project of `cwd` (each of its layers, src/discovery/project.ts):
@@ -62,12 +63,12 @@ async function status(store: TrustStore, cwd: string) {
 				return { path, status: check.trusted ? "approved" : check.reason === "changed" ? "changed" : "not-approved" };
 			} catch (error) {
 				// A hook that cannot be read (or is not a file) is reported, not a crash of the whole listing.
-				if (error instanceof TrustError && error.code !== "TRUST_FILE_CORRUPT" && error.code !== "TRUST_FILE_UNREADABLE")
+				if (isXcshError(error, "HOOK_UNREADABLE", "HOOK_NOT_A_FILE", "HOOK_UNPINNABLE"))
 					return {
 						path,
 						status: error.code === "HOOK_NOT_A_FILE" ? "not-a-file" : error.code === "HOOK_UNPINNABLE" ? "unpinnable" : "unreadable",
 					};
-				throw new CliError(errorMessage(error));
+				throw cliError(errorMessage(error));
 			}
 		}),
 	);
@@ -128,12 +129,12 @@ export const trustCommand = defineCommand({
 		}
 		if (action !== "approve" && action !== "revoke") {
 			const near = (await import("../suggest.ts")).didYouMean(action, TRUST_ACTIONS);
-			throw new CliError(
+			throw cliError(
 				`unknown action "${action}"${near || "; expected approve, revoke, export, sign or keygen (or nothing, to show the status)"}`,
 			);
 		}
 		const given = (args._ as string[]).filter((p) => p !== action).map((p) => resolvePath(p, cwd));
-		if (given.length === 0 && !args.all) throw new CliError(`trust ${action} needs hook paths, or --all for every project hook`);
+		if (given.length === 0 && !args.all) throw cliError(`trust ${action} needs hook paths, or --all for every project hook`);
 		const hooks = await projectHooks(cwd);
 		const paths = args.all ? hooks : named(given, hooks);
 		const done: Array<{ path: string; sha256?: string; changed: boolean; covers?: string[] }> = [];
@@ -142,7 +143,7 @@ export const trustCommand = defineCommand({
 				const entry = await Promise.resolve()
 					.then(() => (content ? store.approve(path, content()) : approveHook(store, path)))
 					.catch((error: unknown) => {
-						throw new CliError(errorMessage(error));
+						throw cliError(errorMessage(error));
 					});
 				done.push({ path, sha256: entry.sha256, changed: true, covers: Object.keys(entry.files ?? {}) });
 			} else done.push({ path, changed: await store.revoke(path) });

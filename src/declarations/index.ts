@@ -3,6 +3,7 @@
  * `init` write them into a types folder (default `.xcsh/types`) next to the hooks folder, and
  * `init` a `tsconfig.json` in the hooks folder whose `paths` lead `xcsh-hooks` there.
  */
+import { XcshError } from "../errors.ts";
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { dirname, join, relative } from "pathe";
 import type { DeclarationFiles } from "./collect.ts";
@@ -40,13 +41,13 @@ export function typesFolderProblem(dir: string): string | undefined {
  */
 export async function writeTypes(dir: string, version: string): Promise<{ files: number; bytes: number }> {
 	const problem = typesFolderProblem(dir);
-	if (problem) throw new Error(problem);
+	if (problem) throw new XcshError("INVALID_OPTION", problem);
 	rmSync(dir, { recursive: true, force: true });
 	const files = await loadDeclarations();
 	let bytes = 0;
 	for (const [path, text] of Object.entries(files)) {
 		const target = join(dir, path);
-		if (!target.startsWith(`${dir}/`)) throw new Error(`refusing to write ${path} outside ${dir}`);
+		if (!target.startsWith(`${dir}/`)) throw new XcshError("INTERNAL", `refusing to write ${path} outside ${dir}`);
 		mkdirSync(dirname(target), { recursive: true });
 		bytes += await Bun.write(target, text);
 	}

@@ -1,10 +1,12 @@
 // Trust verdicts of project hook candidates: what planHooks (discover.ts) lets run, skips or fails closed.
+import { XcshError } from "../errors.ts";
 import type { AgentHookEntry } from "../agents/_shared/entry.ts";
 import type { Hook } from "./hooks-capability.ts";
 import type { TeamApprovals } from "../trust/team-list.ts";
 import { coveredChanged, verifyCovered } from "./covered.ts";
 import { teamApproved } from "./team-approvals.ts";
-import { TrustError, type TrustStore } from "../trust/trust-store.ts";
+import { isXcshError } from "../errors.ts";
+import type { TrustStore } from "../trust/trust-store.ts";
 import type { ApprovedSource } from "../hooks/_approved.ts";
 import { errorMessage } from "../hooks/_describe.ts";
 import { isModulePath, type ShellHookSpec } from "../hooks/shell-hook.ts";
@@ -49,7 +51,7 @@ export type Verdict =
 function recheckBeside(realPath: string, hook: string, files: Readonly<Record<string, string>> | undefined): () => void {
 	return () => {
 		const again = verifyCovered(realPath, files);
-		if ("changed" in again) throw new Error(coveredChanged(again.changed, hook));
+		if ("changed" in again) throw new XcshError("HOOK_CHANGED", coveredChanged(again.changed, hook));
 	};
 }
 
@@ -103,10 +105,7 @@ export async function verdicts(
 					result.set(candidate, { run: false, error, skip });
 				} catch (error) {
 					const message = errorMessage(error);
-					if (
-						error instanceof TrustError &&
-						(error.code === "HOOK_UNREADABLE" || error.code === "HOOK_NOT_A_FILE" || error.code === "HOOK_UNPINNABLE")
-					)
+					if (isXcshError(error, "HOOK_UNREADABLE", "HOOK_NOT_A_FILE", "HOOK_UNPINNABLE"))
 						return result.set(candidate, { run: false, error: `Failed to load hook: ${message}` });
 					storeProblem = message;
 					const skip: SkippedHook = { path: candidate.path, reason: "unverifiable", approve };

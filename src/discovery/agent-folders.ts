@@ -1,3 +1,4 @@
+import { XcshError } from "../errors.ts";
 import { agentsWithHookFolders, findAgent } from "../agents/index.ts";
 import type { AgentHookFolders } from "../agents/_shared/hook-folders.ts";
 import type { ProviderDefinition } from "./capability/registry.ts";
@@ -35,6 +36,6 @@ export function hookFolderProviders(): ProviderDefinition<Hook>[] {
 /** The provider of the hook folders of the agent called `agent`; throws for an agent that names none. */
 export function hookFolderProvider(agent: string): ProviderDefinition<Hook> {
 	const folders = findAgent(agent)?.hookFolders;
-	if (!folders) throw new Error(`agent "${agent}" names no hook folders`);
+	if (!folders) throw new XcshError("UNKNOWN_NAME", `agent "${agent}" names no hook folders`);
 	return folderProvider(folders);
 }

@@ -1,4 +1,5 @@
 import type { Node } from "web-tree-sitter";
+import { isXcshError, XcshError } from "../errors.ts";
 import type { Dirs, Var } from "./scope.ts";
 import type { ShellCommand } from "./types.ts";
 
@@ -7,15 +8,17 @@ import type { ShellCommand } from "./types.ts";
  * command runs in, what a command may ask of the analyzer, and how an analysis is refused.
  */
 
-/** Why the analyzer refused a command line: a rule id (`parse/error`, `input/too-deep`) and one line. */
-export class AnalysisError extends Error {
-	constructor(
-		readonly rule: string,
-		message: string,
-	) {
-		super(message);
-	}
+/**
+ * Why the analyzer refused a command line: an `XcshError` `GUARD_UNREADABLE_COMMAND` whose `detail` is
+ * the guard rule id it reports (`parse/error`, `input/too-deep`, `input/too-many`) and whose message is one line.
+ */
+export function unreadableCommand(rule: string, message: string): XcshError {
+	return new XcshError("GUARD_UNREADABLE_COMMAND", message, { detail: rule });
 }
+
+/** Whether `error` is a refusal of {@link unreadableCommand}. */
+export const isUnreadableCommand = (error: unknown): error is XcshError & { detail: string } =>
+	isXcshError(error, "GUARD_UNREADABLE_COMMAND");
 
 /** How many commands one command line may hold, all scripts it runs included. */
 export const MAX_COMMANDS = 2_000;

@@ -4,7 +4,7 @@
  * `eval`, `source`, interpreter one-liners, `awk`/`sed`/`trap`/`coproc`, functions the line
  * defined, and `cd`/`pushd`/`popd`, which move the directory the rest of the line runs in.
  */
-import { type Analysis, AnalysisError, MAX_COMMANDS, type Scope } from "./analysis.ts";
+import { type Analysis, MAX_COMMANDS, type Scope, unreadableCommand } from "./analysis.ts";
 import { embedded, embeds } from "./embedded.ts";
 import { readArgs } from "./getopt.ts";
 import { interpreterOf, oneLinerCode, scanCode } from "./interpreters.ts";
@@ -72,7 +72,7 @@ export function runCommand(
 		const env = visibleEnv(here.vars, assigned);
 		const record = (extra: Partial<ShellCommand> = {}) => {
 			for (const cwd of distinct([...here.dirs.now])) {
-				if (analyzer.commands.length >= MAX_COMMANDS) throw new AnalysisError("input/too-many", "too many commands to check");
+				if (analyzer.commands.length >= MAX_COMMANDS) throw unreadableCommand("input/too-many", "too many commands to check");
 				analyzer.commands.push({
 					program,
 					args,

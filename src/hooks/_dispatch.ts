@@ -1,3 +1,4 @@
+import { XcshError } from "../errors.ts";
 import type { AgentMessage } from "../messages.ts";
 import { withTimeout } from "../timeouts.ts";
 import { checkIntrinsicsAfter, checkIntrinsicsBefore, damageCount, handlerRunning } from "../intrinsic-damage.ts";
@@ -76,7 +77,7 @@ export function invalidResultError(hookPath: string, type: string, value: unknow
 	} catch {
 		why = `${type} result: not a result object (got ${describeValue(value)})`;
 	}
-	return new Error(`Hook ${hookPath} returned an invalid ${type} result: ${why}`);
+	return new XcshError("INVALID_RESULT", `Hook ${hookPath} returned an invalid ${type} result: ${why}`);
 }
 
 /** The timeout of one event's handlers in ms (`0`: none). */

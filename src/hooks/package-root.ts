@@ -1,3 +1,4 @@
+import { XcshError } from "../errors.ts";
 /**
  * The package root as hooks see it (`pi.pi`). Declared here without members and filled in by the
  * root itself (src/index.ts declares it as its own type), so the hook contracts name no layer above
@@ -24,7 +25,8 @@ export function handPackageRoot(load: () => PackageRoot): void {
 export function packageRoot(): PackageRoot {
 	if (root !== undefined) return root;
 	if (handed === undefined)
-		throw new Error(
+		throw new XcshError(
+			"INTERNAL",
 			"pi.pi: no package root was handed to the hook loader; load hooks through xcsh-hooks, xcsh-hooks/hooks, xcsh-hooks/testing or the CLI",
 		);
 	root = handed();

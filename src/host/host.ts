@@ -1,3 +1,4 @@
+import { XcshError } from "../errors.ts";
 import { statSync, writeSync } from "node:fs";
 import { DeferredSessionView } from "../session/deferred-view.ts";
 import { dirname, join } from "pathe";
@@ -216,7 +217,8 @@ function assertSessionFile(file: string): void {
 		return; // created on first use
 	}
 	if (!info.isFile())
-		throw new Error(
+		throw new XcshError(
+			"NOT_A_REGULAR_FILE",
 			`session file ${file} is not a regular file (${info.isDirectory() ? "a directory" : "a FIFO, socket or device"}); give a file path with --session`,
 		);
 }

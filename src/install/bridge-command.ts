@@ -1,6 +1,6 @@
 import { resolve } from "pathe";
 import type { Agent } from "./agents.ts";
-import { InstallError } from "./errors.ts";
+import { installError } from "./errors.ts";
 import { INSTALL_MARKER, MANAGED_FLAG } from "./marker.ts";
 
 /** `src/cli.ts` of this checkout: what a source install runs. */
@@ -35,6 +35,6 @@ export function selfArgv(): string[] {
  */
 export function bridgeCommand(agent: Agent, prefix?: string, managed = false): string {
 	if (prefix !== undefined && !prefix.trim())
-		throw new InstallError("usage", undefined, "--command must not be empty; give the program to run, e.g. --command xcsh-hooks");
+		throw installError("usage", undefined, "--command must not be empty; give the program to run, e.g. --command xcsh-hooks");
 	return `${prefix?.trim() ?? defaultCommandPrefix()} bridge ${agent}${managed ? ` ${MANAGED_FLAG}` : ""} ${INSTALL_MARKER}`;
 }

@@ -8,7 +8,7 @@ import { type JsonFile, readJsonFile } from "./_json-file.ts";
 import { type Agent, type AgentSpec, agentSpec, type Scope } from "./agents.ts";
 import { bridgeCommand } from "./bridge-command.ts";
 import { addEntries, type EntryChange, hasEntries, removeEntries } from "./entries.ts";
-import { InstallError } from "./errors.ts";
+import { installError } from "./errors.ts";
 import { applyFiles, findOurFiles, planFiles, reported } from "./files.ts";
 import { applyPlugin, findOurPlugin, foreignPlugin, planPlugin } from "./plugin-file.ts";
 
@@ -64,7 +64,7 @@ function configText(config: JsonFile, base: Record<string, unknown>): ConfigText
 /**
  * Adds `agent`'s bridge entries, one per supported event, to its config at `scope`, by editing the
  * file's text: every byte of it that is not our entry stays as it was (see {@link addEntries}).
- * Idempotent; writes atomically; refuses (throws {@link InstallError}, file untouched) a file that is
+ * Idempotent; writes atomically; refuses (throws {@link installError}, file untouched) a file that is
  * not valid JSON or not a regular file. What it created (the file, its folders) is recorded for
  * {@link uninstallBridge}.
  */
@@ -76,7 +76,7 @@ export async function installBridge(agent: Agent, options: InstallOptions = {}):
 	const command = bridgeCommand(agent, options.command);
 	const http = options.http === undefined ? undefined : httpUrl(options.http);
 	if (spec.layout === "files") {
-		if (http !== undefined) throw new InstallError("usage", file, `--http: ${spec.label} has no http hooks; install it without --http`);
+		if (http !== undefined) throw installError("usage", file, `--http: ${spec.label} has no http hooks; install it without --http`);
 		const dir = scope === "user" ? (options.home ?? homeDir()) : (options.cwd ?? process.cwd());
 		const planned = await planFiles(file, spec, command);
 		const result: InstallResult = { agent, scope, file, changes: planned.map(reported), written: false, notes: spec.notes(scope, dir) };
@@ -160,9 +160,9 @@ export async function uninstallBridge(agent: Agent, options: InstallOptions = {}
  */
 async function installPlugin(agent: Agent, spec: AgentSpec, scope: Scope, file: string, options: InstallOptions): Promise<InstallResult> {
 	if (options.http !== undefined)
-		throw new InstallError("usage", file, `--http: ${spec.label} loads a plugin, it has no http hooks; install it without --http`);
+		throw installError("usage", file, `--http: ${spec.label} loads a plugin, it has no http hooks; install it without --http`);
 	if (options.command !== undefined)
-		throw new InstallError(
+		throw installError(
 			"usage",
 			file,
 			`--command: ${spec.label} loads a plugin in its own process; it runs no command; install it without --command`,
@@ -188,10 +188,10 @@ function httpUrl(value: string): string {
 	try {
 		url = new URL(value);
 	} catch {
-		throw new InstallError("usage", undefined, `--http ${value}: expected the URL serve --http listens on, e.g. http://127.0.0.1:8377/`);
+		throw installError("usage", undefined, `--http ${value}: expected the URL serve --http listens on, e.g. http://127.0.0.1:8377/`);
 	}
 	if (url.protocol !== "http:" && url.protocol !== "https:")
-		throw new InstallError("usage", undefined, `--http ${value}: expected an http:// or https:// URL, e.g. http://127.0.0.1:8377/`);
+		throw installError("usage", undefined, `--http ${value}: expected an http:// or https:// URL, e.g. http://127.0.0.1:8377/`);
 	return url.href;
 }
 
@@ -199,7 +199,7 @@ async function write(file: string, content: string): Promise<number> {
 	try {
 		return await writeFileAtomic(file, content);
 	} catch (error) {
-		throw new InstallError("io", file, (error as Error).message);
+		throw installError("io", file, (error as Error).message);
 	}
 }
 

@@ -1,6 +1,6 @@
 import { dirname } from "pathe";
 import { importedHookFiles } from "../hooks/_hook-files.ts";
-import { HookExitError } from "./exit-guard.ts";
+import { hookExitError } from "./exit-guard.ts";
 import { acceptIntrinsic } from "../intrinsics.ts";
 
 /*
@@ -8,7 +8,7 @@ import { acceptIntrinsic } from "../intrinsics.ts";
  * replacing it the way the CLI does (see exit-guard.ts) would stop the agent from ever ending. But a
  * hook that calls it — ported Claude-style scripts do — would end the agent mid-session. So the exit
  * (and `process.reallyExit`, the lower door Bun's exit goes through, which ended the agent with exit 0
- * and no answer) is wrapped once, and a call throws a HookExitError instead when it comes from a hook: when the call
+ * and no answer) is wrapped once, and a call throws a `HOOK_EXIT` error instead when it comes from a hook: when the call
  * stack holds a frame of a hook module (any the loader imported, recorded before the import), or of our own code (the runner, the loader, the library
  * hooks import). Our code never calls `process.exit` itself, so such a frame means a hook (or
  * something it called) is running; the second rule catches what the first cannot see: a hook written
@@ -62,7 +62,7 @@ type Exits = { exit: (code?: unknown) => never; reallyExit?: (code?: unknown) =>
 
 /**
  * Wraps `process.exit` and the lower door Bun's `exit` goes through, `process.reallyExit`, once, so a
- * hook's call of either throws a {@link HookExitError} and the agent's own exits (see above). A
+ * hook's call of either throws a `HOOK_EXIT` error and the agent's own exits (see above). A
  * `reallyExit` reached through an exit the wrapper already let through (the agent's) is not asked
  * again: that call's stack holds our wrapper's frame. Idempotent.
  */
@@ -74,7 +74,7 @@ export function guardHookExitInAgent(): void {
 	let letThrough = false;
 	const wrap = (name: keyof Exits, real: (code?: unknown) => never) => {
 		const wrapper = function (this: unknown, code?: unknown) {
-			if (!letThrough && fromHook(wrapper)) throw new HookExitError(code);
+			if (!letThrough && fromHook(wrapper)) throw hookExitError(code);
 			letThrough = true;
 			try {
 				return Reflect.apply(real, this, [code]);

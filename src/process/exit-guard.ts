@@ -1,3 +1,4 @@
+import { XcshError } from "../errors.ts";
 /*
  * A hook that calls `process.exit(0)` — ported Claude-style scripts do it innocently — must not end
  * a CLI run with its own exit code: `emit tool_call` would exit 0 with no answer although a later
@@ -14,15 +15,14 @@ const realExit = process.exit.bind(process);
 /** Bun's `process.exit` ends the process through `process.reallyExit`, looked up when it runs. */
 const realReallyExit = (process as unknown as { reallyExit: (code?: number) => never }).reallyExit;
 
-/** Thrown by `process.exit` while {@link guardProcessExit} is on. */
-export class HookExitError extends Error {
-	override readonly name = "HookExitError";
-	readonly code = "HOOK_EXIT";
-	constructor(readonly exitCode: unknown) {
-		super(
-			`a hook called process.exit(${exitCode === undefined ? "" : String(exitCode)}); hooks must not end the process (return a result or throw instead)`,
-		);
-	}
+/** Thrown by `process.exit` while {@link guardProcessExit} is on: an `XcshError` `HOOK_EXIT` (`detail`: the code asked for). */
+export function hookExitError(exitCode: unknown): XcshError {
+	const code = exitCode === undefined ? "" : String(exitCode);
+	return new XcshError(
+		"HOOK_EXIT",
+		`a hook called process.exit(${code}); hooks must not end the process (return a result or throw instead)`,
+		{ detail: code },
+	);
 }
 
 let guarded = false;
@@ -83,7 +83,7 @@ function countDeferredWork(): void {
 }
 
 /**
- * From now on `process.exit` throws a {@link HookExitError}, and uncaught
+ * From now on `process.exit` throws a `HOOK_EXIT` error, and uncaught
  * errors are recorded (see {@link watchStrayErrors}) and printed on stderr instead of ending the process. Idempotent.
  */
 export function guardProcessExit(): void {
@@ -98,7 +98,7 @@ export function guardProcessExit(): void {
 	process.on("unhandledRejection", record);
 	countDeferredWork();
 	const refuse = (code?: unknown): never => {
-		throw new HookExitError(code);
+		throw hookExitError(code);
 	};
 	process.exit = refuse as typeof process.exit;
 	// The lower door too (`process.reallyExit(0)` ended a call with exit 0 and no answer: "allow");

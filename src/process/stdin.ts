@@ -1,9 +1,10 @@
+import { XcshError } from "../errors.ts";
 import { isTerminal } from "./tty.ts";
 
 /** The most stdin the CLI reads (a hook payload, an event): a large file read is well below it, a runaway writer is not. */
 export const MAX_PAYLOAD_BYTES = 32 * 1024 * 1024;
 
-const tooLarge = (limit: number) => new Error(`stdin holds more than ${limit} bytes; refusing a payload that large`);
+const tooLarge = (limit: number) => new XcshError("INVALID_INPUT", `stdin holds more than ${limit} bytes; refusing a payload that large`);
 
 /**
  * Reads all of stdin synchronously, refusing more than `limit` bytes; `undefined` when stdin is a
@@ -58,7 +59,7 @@ export async function readStdinAhead(): Promise<Uint8Array | undefined | Error> 
 	try {
 		result = await Bun.stdin.bytes();
 	} catch (error) {
-		result = error instanceof Error ? error : new Error(String(error));
+		result = error instanceof Error ? error : new XcshError("INVALID_INPUT", String(error));
 	}
 	handedOver = result;
 	return result;

@@ -1,3 +1,4 @@
+import { XcshError } from "../errors.ts";
 import { chmodSync, lstatSync, mkdirSync, statSync, unlinkSync } from "node:fs";
 import { dirname, isAbsolute } from "pathe";
 import { type AgentBridge, bridgeNames, loadBridge } from "../agent-call/index.ts";
@@ -67,12 +68,18 @@ const STOP_GRACE_MS = 5000;
 function checkFolder(dir: string): void {
 	mkdirSync(dir, { recursive: true, mode: 0o700 });
 	const info = statSync(dir);
-	if (!info.isDirectory()) throw new Error(`${dir} is not a folder`);
+	if (!info.isDirectory()) throw new XcshError("INVALID_OPTION", `${dir} is not a folder`);
 	if (process.platform === "win32") return;
 	if (typeof process.getuid === "function" && info.uid !== process.getuid())
-		throw new Error(`${dir} belongs to another user (uid ${info.uid}); the bridge socket must be in a folder of your own`);
+		throw new XcshError(
+			"UNSAFE_PERMISSIONS",
+			`${dir} belongs to another user (uid ${info.uid}); the bridge socket must be in a folder of your own`,
+		);
 	if ((info.mode & 0o022) !== 0)
-		throw new Error(`${dir} may be written by other users (mode ${(info.mode & 0o777).toString(8)}); run: chmod go-w ${dir}`);
+		throw new XcshError(
+			"UNSAFE_PERMISSIONS",
+			`${dir} may be written by other users (mode ${(info.mode & 0o777).toString(8)}); run: chmod go-w ${dir}`,
+		);
 }
 
 /**
@@ -87,8 +94,8 @@ async function claimPath(path: string): Promise<void> {
 		if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
 		throw error;
 	}
-	if (!info.isSocket()) throw new Error(`${path} exists and is not a socket; move it away first`);
-	if (await answering(path)) throw new Error(`another serve --socket is already running on ${path}`);
+	if (!info.isSocket()) throw new XcshError("COMMAND_FAILED", `${path} exists and is not a socket; move it away first`);
+	if (await answering(path)) throw new XcshError("COMMAND_FAILED", `another serve --socket is already running on ${path}`);
 	unlinkSync(path);
 }
 

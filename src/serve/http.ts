@@ -1,3 +1,4 @@
+import { XcshError } from "../errors.ts";
 import { MAX_PAYLOAD_BYTES } from "../process/stdin.ts";
 import { bridgeNames, loadBridge } from "../agent-call/index.ts";
 import { answerPooled } from "./pooled-call.ts";
@@ -137,6 +138,9 @@ export function parseListenAddress(value: string): { hostname: string; port: num
 	const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(value.trim());
 	const port = match ? Number(match[3]) : Number.NaN;
 	if (!match || port > 65535)
-		throw new Error(`--http ${value}: expected HOST:PORT, e.g. 127.0.0.1:8377 (port 0 picks a free one; IPv6 as [::1]:8377)`);
+		throw new XcshError(
+			"INVALID_OPTION",
+			`--http ${value}: expected HOST:PORT, e.g. 127.0.0.1:8377 (port 0 picks a free one; IPv6 as [::1]:8377)`,
+		);
 	return { hostname: (match[1] ?? match[2]) as string, port };
 }

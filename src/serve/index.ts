@@ -46,4 +46,4 @@
  * `session_start`; the client emits it with `emit` when its session starts.
  */
 export { createServer, type Server, type ServerOptions } from "./server.ts";
-export { type RequestId, ServeError, type ServeErrorCode, type ServeRequest, type ServeResponse } from "./requests.ts";
+export { type RequestId, serveError, type ServeErrorCode, type ServeRequest, type ServeResponse } from "./requests.ts";

@@ -1,3 +1,4 @@
+import { isXcshError, XcshError, type XcshErrorCode } from "../errors.ts";
 import { isRecord as isObject } from "../json.ts";
 import type { HookEvent, ToolCallEvent } from "../hooks/types.ts";
 import { validateEvent } from "../hooks/validate.ts";
@@ -26,16 +27,23 @@ export type ServeErrorCode =
 	| "shutting_down"
 	| "internal_error";
 
-/** An error answered as `{id, error: {code, message}}`; the server keeps running. */
-export class ServeError extends Error {
-	constructor(
-		readonly code: ServeErrorCode,
-		message: string,
-		/** The id to answer with when the error came before the request was accepted. */
-		readonly requestId: RequestId | null = null,
-	) {
-		super(message);
-		this.name = "ServeError";
+/** An error answered as `{id, error: {code, message}}` (the server keeps running): an `XcshError` `SERVE_…`. */
+export function serveError(code: ServeErrorCode, message: string): XcshError {
+	return new XcshError(`SERVE_${code.toUpperCase()}` as XcshErrorCode, message);
+}
+
+/** The wire code a thrown error is answered with: its own for a `SERVE_…` error, else `internal_error`. */
+export function serveWireCode(error: unknown): ServeErrorCode {
+	return isXcshError(error) && error.code.startsWith("SERVE_") ? (error.code.slice(6).toLowerCase() as ServeErrorCode) : "internal_error";
+}
+
+/** The id of a request line that was refused before it was accepted (its method was bad), or `null`. */
+export function idOfRefusedLine(line: string): RequestId | null {
+	try {
+		const value = parseJsonText(line, "line");
+		return isObject(value) ? requestId(value) : null;
+	} catch {
+		return null;
 	}
 }
 
@@ -55,28 +63,27 @@ export function parseRequest(line: string): ServeRequest {
 	try {
 		value = parseJsonText(line, "line");
 	} catch (error) {
-		throw new ServeError("parse_error", (error as Error).message);
+		throw serveError("parse_error", (error as Error).message);
 	}
 	if (!isObject(value))
-		throw new ServeError("invalid_request", `a request must be a JSON object {id, method, params}, got ${describeType(value)}`);
+		throw serveError("invalid_request", `a request must be a JSON object {id, method, params}, got ${describeType(value)}`);
 	const id = requestId(value);
 	if (id === null)
-		throw new ServeError(
+		throw serveError(
 			"invalid_request",
 			`id must be a string or a number, got ${value.id === undefined ? "nothing" : JSON.stringify(value.id)}`,
 		);
 	if (typeof value.method !== "string")
-		throw new ServeError(
+		throw serveError(
 			"invalid_request",
 			`method must be a string, got ${value.method === undefined ? "nothing" : JSON.stringify(value.method)}`,
-			id,
 		);
 	return value as unknown as ServeRequest;
 }
 
 function objectParams(params: unknown, shape: string): Record<string, unknown> {
 	if (isObject(params)) return params;
-	throw new ServeError(
+	throw serveError(
 		"invalid_params",
 		`params must be a JSON object ${shape}, got ${params === undefined ? "nothing" : describeType(params)}`,
 	);
@@ -88,7 +95,7 @@ function checkedEvent(event: Record<string, unknown>): HookEvent {
 	if (checked.ok) return checked.value;
 	const prefix = `${String(event.type)}.`;
 	const messages = checked.errors.map((e) => (e.startsWith(prefix) ? `params.${e.slice(prefix.length)}` : e.replace(/^event\b/, "params")));
-	throw new ServeError("invalid_params", messages.join("; "));
+	throw serveError("invalid_params", messages.join("; "));
 }
 
 const newToolCallId = () => `call_${crypto.randomUUID().slice(0, 8)}`;
@@ -127,12 +134,12 @@ export function beforeAgentStartParams(params: unknown): { prompt: string; image
 export function commandParams(params: unknown): { name: string; args: string } {
 	const p = objectParams(params, "{name, args?}");
 	if (typeof p.name !== "string" || !p.name.replace(/^\//, ""))
-		throw new ServeError(
+		throw serveError(
 			"invalid_params",
 			`params.name: expected the command's name, e.g. "deploy" (got ${p.name === undefined ? "nothing" : JSON.stringify(p.name)})`,
 		);
 	if (p.args !== undefined && typeof p.args !== "string")
-		throw new ServeError(
+		throw serveError(
 			"invalid_params",
 			`params.args: expected the argument string, e.g. "staging --dry-run" (got ${JSON.stringify(p.args)})`,
 		);

@@ -1,3 +1,4 @@
+import { XcshError } from "../errors.ts";
 import { loadBridge } from "../agent-call/index.ts";
 import { recordDecision } from "../decisions/write.ts";
 import { runBridge } from "../agent-call/run.ts";
@@ -14,14 +15,14 @@ export async function answerFailedCall(
 	why: string,
 ): Promise<number> {
 	const agent = await loadBridge(call.agent);
-	if (!agent) throw new Error(`unknown agent ${call.agent}`);
+	if (!agent) throw new XcshError("UNKNOWN_NAME", `unknown agent ${call.agent}`);
 	const answer = await runBridge(agent, {
 		stdin,
 		event: call.event,
 		hookPaths: [],
 		discovery: true,
 		host: async () => {
-			throw new Error(why);
+			throw new XcshError("HOOK_FAILED", why);
 		},
 	});
 	recordDecision(answer);

@@ -1,3 +1,4 @@
+import { XcshError } from "../errors.ts";
 import { onEndingSignal } from "../process/signals.ts";
 import { MAX_PAYLOAD_BYTES, readStdinAhead } from "../process/stdin.ts";
 import { INSTALL_MARKER } from "../install/marker.ts";
@@ -248,7 +249,7 @@ function connect(path: string): Promise<Exchange | undefined> {
 				const until = performance.now() + ms;
 				while (lines.length === 0 && !ended) {
 					const left = until - performance.now();
-					if (left <= 0) throw new Error(`no reply within ${Math.round(ms / 1000)} s`);
+					if (left <= 0) throw new XcshError("HOOK_TIMEOUT", `no reply within ${Math.round(ms / 1000)} s`);
 					let timer: ReturnType<typeof setTimeout> | undefined;
 					await new Promise<void>((done) => {
 						wake = done;
@@ -258,7 +259,7 @@ function connect(path: string): Promise<Exchange | undefined> {
 					clearTimeout(timer);
 				}
 				const line = lines.shift();
-				if (line === undefined) throw ended ?? new Error("the connection closed");
+				if (line === undefined) throw ended ?? new XcshError("CONNECTION_FAILED", "the connection closed");
 				return JSON.parse(line) as unknown;
 			},
 			close: () => socket?.end(),
@@ -277,7 +278,7 @@ function connect(path: string): Promise<Exchange | undefined> {
 					try {
 						buffered += decoder.decode(chunk, { stream: true });
 					} catch {
-						ended = new Error("the reply is not UTF-8");
+						ended = new XcshError("CONNECTION_FAILED", "the reply is not UTF-8");
 					}
 					for (let end = buffered.indexOf("\n"); end >= 0; end = buffered.indexOf("\n")) {
 						lines.push(buffered.slice(0, end));
@@ -286,7 +287,7 @@ function connect(path: string): Promise<Exchange | undefined> {
 					notify();
 				},
 				close() {
-					ended ??= new Error("the connection closed before the answer");
+					ended ??= new XcshError("CONNECTION_FAILED", "the connection closed before the answer");
 					notify();
 				},
 				error(_s, error) {
@@ -371,9 +372,9 @@ export async function forwardBridgeCall(argv: readonly string[], socketPath?: st
 	try {
 		const reply = await exchange.next(seconds * 1000 + ANSWER_GRACE_MS);
 		const wrong = notAnAnswer(reply);
-		answer = wrong === undefined ? (reply as ServerAnswer) : new Error(wrong);
+		answer = wrong === undefined ? (reply as ServerAnswer) : new XcshError("CONNECTION_FAILED", wrong);
 	} catch (error) {
-		answer = error instanceof Error ? error : new Error(String(error));
+		answer = error instanceof Error ? error : new XcshError("INTERNAL", String(error));
 	}
 	exchange.close();
 	if (settled) return new Promise<number>(() => {}); // a signal came first: its handler answers and exits

@@ -1,3 +1,4 @@
+import { XcshError } from "../../errors.ts";
 import type { AgentEvent } from "./install-spec.ts";
 
 /*
@@ -55,7 +56,8 @@ export function runOrElse(onFailure: string, deadline?: number): string {
 
 /** The timer of {@link runOrElse}: `$w` is its pid, or empty without `sleep`. */
 function watchdog(seconds: number): string {
-	if (!Number.isInteger(seconds) || seconds <= 0) throw new Error(`entry deadline must be whole seconds > 0, got ${seconds}`);
+	if (!Number.isInteger(seconds) || seconds <= 0)
+		throw new XcshError("INVALID_OPTION", `entry deadline must be whole seconds > 0, got ${seconds}`);
 	// Once fired, stopping the timer only ends it: `$q` is gone, and its pid may be another process's by then.
 	const fire = 'trap "exit 0" TERM; kill -s TERM $p; sleep 3; kill -s KILL $p';
 	return `w=; command -v sleep >/dev/null 2>&1 && { (sleep ${seconds} & q=$!; trap "kill $q; exit 0" TERM; wait $q && { ${fire}; }) >/dev/null 2>&1 & w=$!; }`;

@@ -1,3 +1,4 @@
+import { XcshError } from "../../errors.ts";
 import type { AgentEventSpec } from "./bridge-types.ts";
 import type { AgentHookTarget } from "./entry.ts";
 import type { AgentEvent } from "./install-spec.ts";
@@ -24,7 +25,7 @@ export function hookTargets(events: Record<string, AgentEventSpec>, omit: readon
 export function installEvents(events: Record<string, AgentEventSpec>, list: ReadonlyArray<Omit<AgentEvent, "xcsh">>): AgentEvent[] {
 	return list.map((event) => {
 		const to = events[event.name]?.to;
-		if (!to) throw new Error(`install: ${event.name} has no counterpart in the agent's event table`);
+		if (!to) throw new XcshError("INTERNAL", `install: ${event.name} has no counterpart in the agent's event table`);
 		return { ...event, xcsh: to };
 	});
 }

@@ -1,8 +1,9 @@
+import { XcshError } from "../../errors.ts";
 import { statSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "pathe";
 import { isModulePath, relativeInterpreter } from "../../hooks/shell-hook.ts";
 import { filesBeside } from "../hook-folder.ts";
-import { readHookFile, sha256Hex, TrustError } from "../../trust/trust-store.ts";
+import { readHookFile, sha256Hex } from "../../trust/trust-store.ts";
 import { agentsWithOwnHooks, findAgent } from "../../agents/index.ts";
 import type { AgentHookEntry } from "../../agents/_shared/entry.ts";
 import { projectVariablePattern } from "./run-command.ts";
@@ -170,7 +171,7 @@ function coveredScripts(scripts: CommandFiles["scripts"]): CommandFiles["scripts
 		try {
 			graph = importGraph(script.path, script.bytes, false);
 		} catch (error) {
-			throw new TrustError("HOOK_UNPINNABLE", `approval cannot cover what ${script.path} imports: ${(error as Error).message}`);
+			throw new XcshError("HOOK_UNPINNABLE", `approval cannot cover what ${script.path} imports: ${(error as Error).message}`);
 		}
 		for (const [path, bytes] of graph) if (!all.has(path)) all.set(path, bytes);
 	}
@@ -180,13 +181,13 @@ function coveredScripts(scripts: CommandFiles["scripts"]): CommandFiles["scripts
 /**
  * The bytes an approval of `entry` hashes: the canonical JSON of `{agent, event, entry}`, then for each
  * covered file (the named scripts, the files beside them, a module script's imports) a NUL-framed
- * project-relative name and its content. A file that cannot be read is a `TrustError` naming it (the
+ * project-relative name and its content. A file that cannot be read is an `XcshError` (a trust code) naming it (the
  * entry then fails closed).
  */
 export function approvalContent(entry: AgentHookEntry): Uint8Array {
 	const { scripts, unpinned } = commandFiles(entry);
 	if (unpinned)
-		throw new TrustError(
+		throw new XcshError(
 			"HOOK_UNPINNABLE",
 			`approval cannot cover what this ${entry.agent} hook runs: ${unpinned}; name each script by its path in the project (e.g. "$${findAgent(entry.agent)?.ownHooks?.projectVariables[0] ?? "PWD"}"/hooks/guard.sh), or make it a user-level hook`,
 		);

@@ -1,3 +1,4 @@
+import { XcshError } from "../../errors.ts";
 import { relative, resolve } from "pathe";
 import { contentText } from "../../agents/_shared/text.ts";
 import type { AnyHookHandler, HookAPI, HookContext, HookEvent, HookFactory } from "../../hooks/types.ts";
@@ -83,7 +84,10 @@ async function apply(
 	const { event, call } = info;
 	if (answer.notice) ctx.ui.notify(`${label}: ${answer.notice}`, "info");
 	if (answer.failure)
-		throw new Error(`${label} ${answer.failure}${event.type === "tool_call" ? "; the call is blocked (fail closed)" : ""}`);
+		throw new XcshError(
+			"HOOK_FAILED",
+			`${label} ${answer.failure}${event.type === "tool_call" ? "; the call is blocked (fail closed)" : ""}`,
+		);
 	if (answer.continueWith) send(pi, ctx, answer.continueWith, details, true);
 	if (answer.context && event.type !== "before_agent_start") send(pi, ctx, answer.context, details);
 	switch (event.type) {
@@ -139,7 +143,8 @@ export function createAgentHookFactory(entry: AgentHookEntry, options: AgentHook
 			const shown = relative(ctx.cwd, entry.file).startsWith("..") ? options.path : `${relative(ctx.cwd, entry.file)}#${entry.key}`;
 			const label = `${dialect.label} hook ${shown} (${entry.command})`;
 			if (options.approved !== undefined && approvalHash(entry) !== options.approved)
-				throw new Error(
+				throw new XcshError(
+					"HOOK_CHANGED",
 					`${label} changed since it was approved, so it fails closed; review it, then run: xcsh-hooks trust approve ${entry.file}`,
 				);
 			const result = await runAgentCommand(entry, {

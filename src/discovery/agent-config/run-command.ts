@@ -1,3 +1,4 @@
+import { XcshError } from "../../errors.ts";
 import { execCommand, type ExecResult } from "../../exec/exec-command.ts";
 import type { AgentHookEntry } from "../../agents/_shared/entry.ts";
 import { ownHooksOf } from "./own-hooks.ts";
@@ -20,7 +21,7 @@ export function commandArgv(entry: AgentHookEntry, projectDir: string): string[]
 		return [entry.command, ...entry.args].map((word) => word.replace(variables, projectDir));
 	}
 	if (entry.shell && entry.shell !== "bash" && entry.shell !== "sh")
-		throw new Error(`${entry.file}: ${entry.key}.shell ${JSON.stringify(entry.shell)} is not supported here (bash or sh)`);
+		throw new XcshError("HOOK_LOAD", `${entry.file}: ${entry.key}.shell ${JSON.stringify(entry.shell)} is not supported here (bash or sh)`);
 	const bash = entry.shell === "bash" || (own.quirks?.bashWhenAvailable === true && Bun.which("bash") !== null);
 	return [bash ? "bash" : "sh", "-c", entry.command];
 }

@@ -1,3 +1,4 @@
+import { XcshError } from "../../errors.ts";
 import { resolve } from "pathe";
 import { homeDir } from "../../paths.ts";
 
@@ -125,7 +126,8 @@ export class CapabilityRegistry {
 	 * its first use replaces the built-in (that is what `registerHookDiscovery` does for `"hooks"`).
 	 */
 	defineCapability<T>(definition: CapabilityDefinition<T>): CapabilityDefinition<T> {
-		if (this.#capabilities.has(definition.id)) throw new Error(`Capability "${definition.id}" is already defined`);
+		if (this.#capabilities.has(definition.id))
+			throw new XcshError("ALREADY_REGISTERED", `Capability "${definition.id}" is already defined`);
 		this.#builtins.delete(definition.id);
 		this.#capabilities.set(definition.id, {
 			definition: definition as CapabilityDefinition<unknown>,
@@ -138,7 +140,7 @@ export class CapabilityRegistry {
 	registerProvider<T>(capabilityId: string, provider: ProviderDefinition<T>): ProviderDefinition<T> {
 		const entry = this.#entry(capabilityId);
 		if (entry.providers.some((p) => p.id === provider.id))
-			throw new Error(`Provider "${provider.id}" is already registered for capability "${capabilityId}"`);
+			throw new XcshError("ALREADY_REGISTERED", `Provider "${provider.id}" is already registered for capability "${capabilityId}"`);
 		entry.providers.push(provider as ProviderDefinition<unknown>);
 		return provider;
 	}
@@ -223,7 +225,7 @@ export class CapabilityRegistry {
 	#entry(id: string): Entry {
 		this.#defineBuiltin(id);
 		const entry = this.#capabilities.get(id);
-		if (!entry) throw new Error(`Unknown capability "${id}"`);
+		if (!entry) throw new XcshError("UNKNOWN_NAME", `Unknown capability "${id}"`);
 		return entry;
 	}
 }
@@ -231,7 +233,7 @@ export class CapabilityRegistry {
 async function runProvider<T>(provider: ProviderDefinition<T>, ctx: LoadContext): Promise<LoadResult<T>> {
 	try {
 		const result = await provider.load(ctx);
-		if (!result || !Array.isArray(result.items)) throw new Error("provider returned no items array");
+		if (!result || !Array.isArray(result.items)) throw new XcshError("INVALID_INPUT", "provider returned no items array");
 		return result;
 	} catch (error) {
 		const message = error instanceof Error ? error.message : String(error);
