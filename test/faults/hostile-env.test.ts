@@ -12,7 +12,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { shellWords } from "../../src/install/own-entry.ts";
-import { CELL_TIMEOUT_MS, executablePath, type Run, runArgv, useClis } from "./_cli.ts";
+import { CELL_TIMEOUT_MS, executablePath, pathWith, type Run, runArgv, useClis } from "./_cli.ts";
 import { privateHome, tempDir, writeFiles } from "./_fixtures.ts";
 
 useClis();
@@ -105,7 +105,10 @@ function entryOf(file: string, event: string): string {
 	return command;
 }
 
-const env = (home: string, extra: Record<string, string> = {}) => ({ XCSH_HOOKS_SERVER: "off", HOME: home, ...extra });
+// The executable on PATH too: a project's entries name `xcsh-hooks`, found there.
+let onPath: string | undefined;
+const path = () => (onPath ??= pathWith({ name: "executable", argv: (args) => [executablePath(), ...args] }));
+const env = (home: string, extra: Record<string, string> = {}) => ({ XCSH_HOOKS_SERVER: "off", HOME: home, PATH: path(), ...extra });
 
 /** Blocked: the same deny the clean environment gets, or the blocking exit code with a reason (`anyBlock`: any `block: true` answer, pi's). */
 function expectBlocked(run: Run, clean: Run, what: string, anyBlock = false): void {
