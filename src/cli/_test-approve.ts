@@ -66,7 +66,14 @@ export async function approvePassing(
 	for (const key of spoilt) lines.push(`not approved ${key}: a test of it failed`);
 	const tested = new Set([...selection.pins.values()].flat().map(keyOf));
 	for (const hook of unapproved) {
-		if (tested.has(hook) || done.has(hook)) continue;
+		const key = (() => {
+			try {
+				return trustKey(hook);
+			} catch {
+				return hook;
+			}
+		})();
+		if (tested.has(key) || done.has(key)) continue;
 		const name = basename(hook).replace(/\.[^.]*$/, "");
 		lines.push(
 			`not approved ${hook}: no test of it ran (add ${join(dirname(hook), `${name}.test.ts`)}, or review it and run xcsh-hooks trust approve ${shellQuote(hook)})`,

@@ -1,7 +1,7 @@
 import { readdirSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "pathe";
 import { userAgentDir } from "../paths.ts";
-import { coveredFiles } from "../discovery/covered.ts";
+import { coveredFiles, verifyCovered } from "../discovery/covered.ts";
 import { teamApproved } from "../discovery/team-approvals.ts";
 import type { TeamApprovals } from "../trust/team-list.ts";
 import { hashFile, readHookFile, sha256Hex, type TrustStore, trustKey } from "../trust/trust-store.ts";
@@ -151,6 +151,10 @@ export async function selectTests(candidates: string[], options: SelectTestsOpti
 		if (key && given.has(key)) return undefined;
 		try {
 			const check = await options.store.check(path);
+			// A hook's approval covers the files it runs (its imports): one of them edited makes it changed too.
+			const covered = check.trusted && !isTestFile(check.key) ? verifyCovered(check.key, check.files) : undefined;
+			if (covered && "changed" in covered)
+				return { why: `changed since it was approved (${covered.changed}, which it runs)`, approvable: true };
 			if (check.trusted) return undefined;
 			const shared = await teamApproved(options.team, check, false);
 			if (shared) {

@@ -77,8 +77,9 @@ export async function trustStatus(store: TrustStore, cwd: string, files: Project
 			try {
 				const entry = content?.();
 				const check = await store.check(path, entry);
-				// A hook file's approval covers what it runs too (its imports, the files beside it).
-				const covered = check.trusted && !entry ? verifyCovered(check.key, check.files) : undefined;
+				// A hook file's approval covers what it runs too (its imports, the files beside it); a test's pins the
+				// test alone, as `xcsh-hooks test` reads it (the hook it tests is approved on its own).
+				const covered = check.trusted && !entry && kind === "hook" ? verifyCovered(check.key, check.files) : undefined;
 				if (check.trusted && !(covered && "changed" in covered)) return { path, kind, status: "approved", approvedBy: "local" };
 				const shared = await teamApproved(await teamOnce(), check, Boolean(entry));
 				if (shared) return { path, kind, status: "approved", approvedBy: "team", teamList: shared.list };

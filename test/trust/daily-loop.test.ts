@@ -112,6 +112,33 @@ describe.each(clis.map((cli) => [cli.name, cli] as const))("%s", (_name, cli) =>
 	);
 
 	test(
+		"a hook's approval covers the files it imports: its test loads them; one edited makes it changed, and --approve approves it again",
+		async () => {
+			const dir = tempDir("xcsh-loop-lib-");
+			const hooks = join(dir, ".xcsh", "hooks");
+			const hook = `import { WORD } from "./lib/word.ts";\nexport default (pi) => pi.on("tool_call", (e) => (String(e.input.command).includes(WORD) ? { block: true, reason: "no " + WORD } : undefined));\n`;
+			writeFiles(hooks, { "c.ts": hook, "lib/word.ts": `export const WORD = "gamma";\n`, "c.test.ts": TEST("c", "gamma") });
+			const home = privateHome();
+			await ok(cli, ["trust", "approve", "--all"], dir, home);
+			const run = (...args: string[]) => runCli(cli, args, { cwd: dir, home, timeoutMs: 60_000 });
+			const first = await run("test");
+			expect(first.stdout + first.stderr).toContain("(pass) c blocks gamma");
+			expect(first.code).toBe(0);
+			writeFiles(hooks, { "lib/word.ts": `export const WORD = "gamma"; // edited\n` });
+			const edited = await run("test");
+			expect(edited.stderr).toContain(
+				`it tests ${join(hooks, "c.ts")}, which is changed since it was approved (${join(hooks, "lib", "word.ts")}, which it runs)`,
+			);
+			expect(edited.code).toBe(1);
+			const approve = await run("test", "--approve");
+			expect(approve.stdout).toContain(`approved ${join(hooks, "c.ts")} with the file it runs`);
+			expect(approve.code).toBe(0);
+			expect((await run("test")).code).toBe(0);
+		},
+		TIMEOUT_MS,
+	);
+
+	test(
 		"test --approve approves exactly the files whose tests passed: not a failing test's, not a hook without a test",
 		async () => {
 			const { dir, hooks } = project();
