@@ -155,7 +155,11 @@ describe("a hostile agent environment: the installed entry still blocks rm -rf, 
 				`${c.agent} (${scope} entry), run as ${Object.keys(c.runners).join(", ")}`,
 				async () => {
 					const s = setup();
-					const file = await install([c.agent, ...(scope === "user" ? ["--user"] : [])], s.proj, s.home);
+					// Codex runs its hooks through a login shell ($SHELL -lc), whose PATH the login profile sets (here root's
+					// /etc/profile, without the test's folder; a user's profile puts xcsh-hooks there): its project entry names
+					// the executable's path.
+					const where = scope === "user" ? ["--user"] : c.agent === "codex" ? ["--command", executablePath()] : [];
+					const file = await install([c.agent, ...where], s.proj, s.home);
 					const command = entryOf(file, c.event);
 					for (const [how, runner] of Object.entries(c.runners))
 						await expectImmune(

@@ -59,9 +59,13 @@ export const NOT_FOUND =
 	"xcsh-hooks: $1 is not on the PATH this agent gives its hooks ($PATH); install xcsh-hooks so that it is on that PATH " +
 	"(see docs/daily-loop.md), or install the entries again with --command naming its full path";
 
-/** Ends the hook with `onMissing` (after saying {@link NOT_FOUND}) when the program `$1` cannot be found. */
+/**
+ * Ends the hook with `onMissing` (after saying {@link NOT_FOUND}) when the program `$1`, a name looked up
+ * on PATH, cannot be found. A path (`/opt/xcsh/xcsh-hooks`: user and managed entries) is run as it is: a
+ * program gone from there ends without an answer, which {@link runOrElse} reports.
+ */
 export const requireProgram = (onMissing: string): string =>
-	`command -v "$1" >/dev/null 2>&1 || { echo "${NOT_FOUND}" >&2; ${onMissing}; }`;
+	`case $1 in */*) ;; *) command -v "$1" >/dev/null 2>&1 || { echo "${NOT_FOUND}" >&2; ${onMissing}; };; esac`;
 
 const SCRIPT = {
 	exec: `${CLEAN_ENV_SH}; ${requireProgram("exit 127")}; exec "$@"`,
