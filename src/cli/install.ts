@@ -4,6 +4,7 @@ import { installableAgents, agentSpec, isInstallError, installBridge, installMan
 import { cliError, EXIT_OK, printJson, projectArgs, projectDir, writeErr, writeOut, writeOutExactly, defineCommand } from "./_shared.ts";
 import { unknownName } from "../suggest.ts";
 import { projectRootFor } from "./_project-root.ts";
+import { installNext, nextLines } from "./_install-next.ts";
 
 /** The arguments `install` and `uninstall` share. */
 export const installArgs = {
@@ -119,7 +120,14 @@ export const installCommand = defineCommand({
 				? installManaged(agent, { command: args.command, onlyManaged: Boolean(args["only-managed"]), dryRun })
 				: installBridge(agent, { scope, cwd, command: args.command, dryRun, http: args.http }),
 		);
+		// What happens next (where the project is, a first hook, the server, what to commit): said once written.
+		const next = args.managed || dryRun ? undefined : await installNext(result, cwd, args.command === undefined && args.http === undefined);
+		if (args.json && next) {
+			await printJson({ ...result, next });
+			return EXIT_OK;
+		}
 		await report(result, { json: args.json, dryRun, verb: "install" });
+		if (next) await writeOut(nextLines(next, result, projectDir(args.cwd)).join("\n"));
 		return EXIT_OK;
 	},
 });

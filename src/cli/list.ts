@@ -44,6 +44,8 @@ export const listCommand = defineCommand({
 					: {}),
 				status: e.status,
 				detail: e.detail ?? null,
+				// A project hook that runs: approved here ("local") or by a signed team list ("team", with the list).
+				...(e.approvedBy ? { approvedBy: e.approvedBy, ...(e.teamList ? { teamList: e.teamList } : {}) } : {}),
 			}));
 			const { root, layers } = project;
 			await printJson({ project: { root, layers }, hooks, skipped: reportedSkips(plan.skipped), bridges, warnings: plan.warnings });
@@ -60,6 +62,7 @@ export const listCommand = defineCommand({
 			} else if (e.hook && e.hook.tool !== "*") what += ` (${e.hook.type === "pre" ? "before" : "after"} ${e.hook.tool})`;
 			if (e.source.provider && e.source.provider !== "native" && !entry) more.push(`from ${e.source.provider}`);
 			if (e.detail && e.status !== "run") more.push(e.status === "shadowed" ? `by ${show(e.detail.slice(3))}` : e.detail);
+			if (e.teamList) more.push(`approved by the team list ${show(e.teamList)}`);
 			return { cells: [STATUS[e.status], e.source.level, what], more };
 		});
 		const lines = rows.length ? narrowTable([{ cells: ["STATUS", "LEVEL", "HOOK"] }, ...rows]) : ["No hooks found."];

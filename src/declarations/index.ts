@@ -91,5 +91,15 @@ export function editorTsconfig(hooksDir: string, typesDir: string): string {
 		},
 		include: ["**/*.ts"],
 	};
-	return `${JSON.stringify(config, null, "\t")}\n`;
+	// tsconfig.json is JSON with comments: the two names a reader would not guess are explained in the file.
+	const text = JSON.stringify(config, null, "\t")
+		.replace(
+			/^(\t+)"@f5-sales-demo\/xcsh\/hooks"/m,
+			"$1// The xcsh agent's name for this same hook API: hooks written for xcsh import it, and run here unchanged.\n$&",
+		)
+		.replace(
+			/^(\t+)"undici-types"/m,
+			"$1// Node's declarations (fetch, Request…) import undici-types: served from the types folder too.\n$&",
+		);
+	return `${text}\n`;
 }

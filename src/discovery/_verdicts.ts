@@ -43,7 +43,7 @@ export interface Candidate {
 
 /** What trust decided of one project candidate. */
 export type Verdict =
-	| { run: true; source: ApprovedSource }
+	| { run: true; source: ApprovedSource /** The team list that approves it, when no local approval does. */; by?: string }
 	| { run: false; skip: SkippedHook }
 	| { run: false; error: string; skip?: SkippedHook };
 
@@ -93,7 +93,7 @@ export async function verdicts(
 					if (shared) {
 						const source: ApprovedSource = { bytes: check.bytes, sha256: check.sha256, realPath: check.key, files: shared.files };
 						if (!content && !isModulePath(check.key)) source.recheck = recheckBeside(check.key, candidate.path, shared.approved);
-						return result.set(candidate, { run: true, source });
+						return result.set(candidate, { run: true, source, by: shared.list });
 					}
 					const reason = covered ? "changed" : (check.reason ?? "unknown");
 					const skip: SkippedHook = { path: candidate.path, reason, sha256: check.sha256, approve };

@@ -57,6 +57,10 @@ export interface PlannedHook {
 	status: "run" | "not-approved" | "fails-closed" | "shadowed" | "disabled";
 	/** Why, in words (e.g. `changed since it was approved`, `by ~/.xcsh/agent/settings.json`). */
 	detail?: string | undefined;
+	/** A project hook that runs: approved on this machine (`local`), or through a signed team list (`team`, `teamList`). */
+	approvedBy?: "local" | "team" | undefined;
+	/** The team list that approves it (path), when `approvedBy` is `team`. */
+	teamList?: string | undefined;
 }
 
 /** What {@link discoverAndLoadHooks} returns: loaded hooks (each with its `source`), errors, skips, warnings. */
@@ -264,6 +268,11 @@ export async function planHooks(configuredPaths: string[], cwd: string, options:
 		if (chosen.has(path)) continue;
 		chosen.add(path);
 		entry("run");
+		if (verdict?.run) {
+			const planned = plan.entries.at(-1) as PlannedHook;
+			planned.approvedBy = verdict.by === undefined ? "local" : "team";
+			if (verdict.by !== undefined) planned.teamList = verdict.by;
+		}
 		plan.load.push({ path, source, shell: candidate.shell, entry: candidate.entry });
 		if (verdict?.run) plan.sources.set(path, verdict.source);
 	}

@@ -6,7 +6,7 @@ import { ConfigText } from "./_config-text.ts";
 import { createdFor, missingDirs, recordCreated, removeEmptyDirs } from "./_install-record.ts";
 import { type JsonFile, readJsonFile } from "./_json-file.ts";
 import { type Agent, type AgentSpec, agentSpec, type Scope } from "./agents.ts";
-import { bridgeCommand } from "./bridge-command.ts";
+import { bridgeCommand, PATH_PROGRAM } from "./bridge-command.ts";
 import { addEntries, type EntryChange, hasEntries, removeEntries } from "./entries.ts";
 import { installError } from "./errors.ts";
 import { applyFiles, findOurFiles, planFiles, reported } from "./files.ts";
@@ -73,7 +73,8 @@ export async function installBridge(agent: Agent, options: InstallOptions = {}):
 	const scope = options.scope ?? "project";
 	const file = bridgeConfigFile(agent, scope, options);
 	if (spec.layout === "plugin") return installPlugin(agent, spec, scope, file, options);
-	const command = bridgeCommand(agent, options.command);
+	// A project's entries name the program found on PATH: the config is committed (see PATH_PROGRAM).
+	const command = bridgeCommand(agent, options.command ?? (scope === "project" ? PATH_PROGRAM : undefined));
 	const http = options.http === undefined ? undefined : httpUrl(options.http);
 	if (spec.layout === "files") {
 		if (http !== undefined) throw installError("usage", file, `--http: ${spec.label} has no http hooks; install it without --http`);

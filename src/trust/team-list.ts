@@ -45,9 +45,14 @@ export const TEAM_LIST_KIND = "xcsh-hooks.approved-hooks";
 /** Upper bound of a list's size: a list is hashes, not content. */
 const MAX_LIST_BYTES = 4 * 1024 * 1024;
 
+/** An entry of a verified list, with the list it is on (its path): who approved it. */
+export interface VerifiedTeamEntry extends TeamListEntry {
+	list: string;
+}
+
 /** The verified entries of every list, by hook SHA-256, and a warning per list that approves nothing. */
 export interface TeamApprovals {
-	bySha: Map<string, TeamListEntry[]>;
+	bySha: Map<string, VerifiedTeamEntry[]>;
 	warnings: string[];
 }
 
@@ -139,13 +144,13 @@ export async function verifyTeamList(source: TeamApprovalSource): Promise<TeamLi
 
 /** Every list `sources` names, verified; a list with any problem is a warning and approves nothing. */
 export async function loadTeamApprovals(sources: readonly TeamApprovalSource[]): Promise<TeamApprovals> {
-	const bySha = new Map<string, TeamListEntry[]>();
+	const bySha = new Map<string, VerifiedTeamEntry[]>();
 	const warnings: string[] = [];
 	await Promise.all(
 		sources.map(async (source) => {
 			try {
 				const list = await verifyTeamList(source);
-				for (const entry of list.approved) bySha.set(entry.sha256, [...(bySha.get(entry.sha256) ?? []), entry]);
+				for (const entry of list.approved) bySha.set(entry.sha256, [...(bySha.get(entry.sha256) ?? []), { ...entry, list: source.list }]);
 			} catch (error) {
 				warnings.push(`team approvals ${source.list}: ${(error as Error).message}; it approves nothing`);
 			}
@@ -155,6 +160,6 @@ export async function loadTeamApprovals(sources: readonly TeamApprovalSource[]):
 }
 
 /** The entries approving content `bytes` (already hashed as `sha256`), or none. */
-export function teamEntries(approvals: TeamApprovals, sha256: string): TeamListEntry[] {
+export function teamEntries(approvals: TeamApprovals, sha256: string): VerifiedTeamEntry[] {
 	return approvals.bySha.get(sha256) ?? [];
 }

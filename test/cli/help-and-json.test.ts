@@ -78,7 +78,7 @@ const JSON_RUNS: Record<string, JsonRun[]> = {
 	command: [{ args: ["command", "--json", "--no-discovery", "--hook", "command-hook.ts", "hello"], keys: ["command", "args", "errors"] }],
 	schema: [{ args: ["schema", "tool_call", "--json"], keys: ["event", "result"] }],
 	trust: [
-		{ args: ["trust", "--json"], keys: ["trustFile", "hooks", "approved"] },
+		{ args: ["trust", "--json"], keys: ["trustFile", "hooks", "tests", "approved"] },
 		{ args: ["trust", "approve", "--all", "--json"], keys: ["action", "hooks"], has: { action: "approve" } },
 		{ args: ["trust", "keygen", "--out", "team.key", "--json"], keys: ["privateKey", "publicKeyFile", "publicKey"] },
 		// Without --out the list itself is the JSON on stdout; with --out a summary.

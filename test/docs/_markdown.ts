@@ -17,7 +17,6 @@ export const EXPECTED_FROM_OTHER_BRANCHES: readonly string[] = [
 	"docs/events.md",
 	"docs/cli.md",
 	"docs/ask.md",
-	"docs/daily-loop.md",
 	"docs/agents/openclaw.md",
 ];
 
