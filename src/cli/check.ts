@@ -1,6 +1,6 @@
-import { relative } from "pathe";
 import { EXIT_OK, EXIT_USAGE, globalArgs, hookPaths, printJson, projectDir, writeErr, writeOut, defineCommand } from "./_shared.ts";
 import { createHost, describeSkips, reportedSkips } from "../host/host.ts";
+import { shownPath } from "./_layout.ts";
 
 export const checkCommand = defineCommand({
 	meta: {
@@ -24,7 +24,7 @@ export const checkCommand = defineCommand({
 			await printJson({ ok, hooks, loadErrors: host.loadErrors, skipped: reportedSkips(host.skipped), warnings: host.warnings });
 			return ok ? EXIT_OK : EXIT_USAGE;
 		}
-		const show = (path: string) => (path.startsWith(cwd) ? relative(cwd, path) : path);
+		const show = (path: string) => shownPath(path, cwd); // as `list` shows it: relative, `~/…`, else absolute
 		const lines: string[] = [];
 		for (const hook of hooks) {
 			const from = hook.source ? ` (${hook.source.provider ?? hook.source.origin}, ${hook.source.level})` : "";

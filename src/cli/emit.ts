@@ -41,6 +41,8 @@ async function readEvent(type: string, data: string | undefined): Promise<HookEv
 	event.type = type;
 	if ((type === "tool_call" || type === "tool_result") && event.toolCallId === undefined)
 		event.toolCallId = `call_${crypto.randomUUID().slice(0, 8)}`;
+	// A tool's structured details are its own business (many have none): as an agent's bridge does, emit passes none.
+	if (type === "tool_result" && !("details" in event)) event.details = undefined;
 	if (isHookEvent(event)) return event;
 	// TypeBox is loaded only to name the offending fields.
 	const checked = (await import("../hooks/validate.ts")).validateEvent(event);
