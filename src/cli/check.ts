@@ -5,7 +5,8 @@ import { shownPath } from "./_layout.ts";
 export const checkCommand = defineCommand({
 	meta: {
 		name: "check",
-		description: "Load every hook and report its events, commands and renderers; exit 1 on any load error or hook not approved",
+		description: "Load every hook and report what it registers",
+		details: "Load every hook and report its events, commands and renderers; exit 1 on any load error or hook not approved",
 	},
 	args: { ...globalArgs },
 	async run({ args }) {

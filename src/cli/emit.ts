@@ -82,7 +82,11 @@ function answerOnSignal(event: HookEvent, session: string | undefined, settings:
 }
 
 export const emitCommand = defineCommand({
-	meta: { name: "emit", description: "Dispatch one event to the hooks and print {event, result, errors, loadErrors}" },
+	meta: {
+		name: "emit",
+		description: "Dispatch one event to the hooks and print the result",
+		details: "Dispatch one event to the hooks and print {event, result, errors, loadErrors}",
+	},
 	args: {
 		type: { type: "positional", description: `Event type: ${hookEventTypes().join(", ")}` },
 		data: { type: "string", description: "Event JSON (default: read from stdin); `type` may be omitted", valueHint: "json" },

@@ -88,7 +88,8 @@ export async function report(
 export const installCommand = defineCommand({
 	meta: {
 		name: "install",
-		description: "Add xcsh-hooks' bridge entries (one per supported event) to an agent's hook config, keeping everything else",
+		description: "Add the bridge to an agent's hook config",
+		details: "Add xcsh-hooks' bridge entries (one per supported event) to an agent's hook config, keeping everything else",
 	},
 	args: {
 		...installArgs,

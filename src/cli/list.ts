@@ -18,7 +18,8 @@ const STATUS: Record<PlannedHook["status"], string> = {
 export const listCommand = defineCommand({
 	meta: {
 		name: "list",
-		description: "List hooks and what will happen to each: runs, not approved, fails closed, shadowed or disabled",
+		description: "List the hooks and what will happen to each",
+		details: "List hooks and what will happen to each: runs, not approved, fails closed, shadowed or disabled",
 	},
 	args: { ...globalArgs },
 	async run({ args }) {

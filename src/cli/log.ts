@@ -157,7 +157,8 @@ async function follow(view: View, start: { offset: number; line: number }): Prom
 export const logCommand = defineCommand({
 	meta: {
 		name: "log",
-		description:
+		description: "Show the decision log: what the guards allowed or denied",
+		details:
 			"Show the decision log (~/.xcsh/agent/decisions.jsonl): what the guards allowed, denied or rewrote. " +
 			`At a terminal the last ${TERMINAL_LINES} entries, in a pipe all of them; -n, --since, --agent, --decision and --session filter. ` +
 			"The log is rotated at 10 MiB (the previous file is kept as decisions.jsonl.1 and read too).",

@@ -86,7 +86,8 @@ export const TRUST_ACTIONS = ["approve", "revoke", "export", "sign", "keygen"] a
 export const trustCommand = defineCommand({
 	meta: {
 		name: "trust",
-		description: "Show the project's hooks and their approval; `trust approve|revoke <path…>` (or --all) changes it",
+		description: "Show or change the approval of the project's hooks",
+		details: "Show the project's hooks and their approval; `trust approve|revoke <path…>` (or --all) changes it",
 	},
 	args: {
 		action: {
