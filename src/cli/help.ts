@@ -97,16 +97,20 @@ function shownLine(line: string, coloured: boolean): string[] {
 
 /**
  * The help of the command at `path` (`[]` for the root, `["guard", "explain"]`): citty's usage of it,
- * with its details under the summary, in at most 80 columns.
+ * with its details under the summary, in at most 80 columns; coloured at a terminal.
  */
-export async function renderHelp(path: readonly string[], command: CliCommand, root: CliMeta, fd = 1): Promise<string> {
+export async function renderHelp(path: readonly string[], command: CliCommand, root: CliMeta, coloured = colour(1)): Promise<string> {
 	const { renderUsage } = await import("citty");
 	const meta = command.meta;
 	const args = (command.args ?? {}) as ArgsDef;
 	const subCommands = command.subCommands as Record<string, () => Promise<CliCommand>> | undefined;
 	// A sub-command's name in the usage line: the names above it as its parent's.
 	const parent = path.length === 0 ? undefined : { meta: { name: ["xcsh-hooks", ...path.slice(0, -1)].join(" "), version: root.version } };
-	const shown = { ...command, meta: { ...meta, name: path.at(-1) ?? root.name }, args: shownArgs(args, path.length > 0) };
+	const shown = {
+		...command,
+		meta: { ...meta, name: path.at(-1) ?? root.name, version: root.version },
+		args: shownArgs(args, path.length > 0),
+	};
 	const usage = (await renderUsage(shown as CommandDef<ArgsDef>, parent as CommandDef<ArgsDef> | undefined))
 		.replace(ANSI, "")
 		// citty's usage line lists every sub-command (`init|types|…`): the COMMANDS section names them one a line.
@@ -116,7 +120,6 @@ export async function renderHelp(path: readonly string[], command: CliCommand, r
 		);
 	const [summary = "", ...rest] = usage.split("\n");
 	const details = meta.details ? ["", ...fitText(meta.details)] : [];
-	const coloured = colour(fd);
 	return [...wrap(summary, HELP_WIDTH), ...details, ...rest.flatMap((line) => shownLine(line, coloured))].join("\n").trimEnd();
 }
 
