@@ -11,6 +11,7 @@ import {
 import { isTerminal } from "../host/tty.ts";
 import { resolvePath } from "../paths.ts";
 import { CliError, EXIT_OK, writeErr, writeOut, defineCommand } from "./_shared.ts";
+import { warn } from "./_say.ts";
 import { HELP_WIDTH } from "./help.ts";
 import { wrapHard } from "./_layout.ts";
 
@@ -88,7 +89,7 @@ async function sizeOf(file: string): Promise<number | undefined> {
 /** The decisions in `text` (complete lines of `file` numbered from `firstLine`) that pass the filters; warnings go to stderr. */
 async function matching(view: View, text: string, file: string, firstLine: number): Promise<LoggedDecision[]> {
 	const { decisions, warnings } = parseDecisionLines(text, file, firstLine);
-	for (const warning of warnings) await writeErr(`warning: ${warning}`);
+	for (const warning of warnings) await warn(warning);
 	return decisions.filter((d) => passes(view, d));
 }
 

@@ -169,3 +169,24 @@ describe("xcsh-hooks log", () => {
 		}
 	}, 60_000);
 });
+
+describe("warnings a person reads", () => {
+	test("at a terminal through consola (its WARN badge), in a pipe as one plain warning: line", async () => {
+		const { home, file } = homeWithLog(DENY, '{"hello":1}\n');
+		const piped = await runCli(["log"], { home });
+		expect(piped.stderr).toStartWith(`warning: ${file}:2: not a decision`);
+		expect(piped.stderr.trimEnd().split("\n")).toHaveLength(1);
+		let screen = "";
+		const proc = Bun.spawn(["bun", CLI, "log"], {
+			cwd: tempDir(),
+			env: { PATH: process.env.PATH ?? "", HOME: home, TMPDIR: process.env.TMPDIR ?? "/tmp" },
+			terminal: { cols: 120, rows: 40, data: (_t, data) => void (screen += new TextDecoder().decode(data)) },
+			timeout: 30_000,
+		});
+		expect(await proc.exited).toBe(0);
+		proc.terminal?.close();
+		expect(screen).toContain("WARN");
+		expect(screen).toContain(`${file}:2: not a decision`);
+		expect(screen).not.toContain("warning: ");
+	}, 60_000);
+});
