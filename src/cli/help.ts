@@ -122,10 +122,3 @@ export async function renderHelp(path: readonly string[], command: CliCommand, r
 	const details = meta.details ? ["", ...fitText(meta.details)] : [];
 	return [...wrap(summary, HELP_WIDTH), ...details, ...rest.flatMap((line) => shownLine(line, coloured))].join("\n").trimEnd();
 }
-
-/** A command's one-line summary: its description up to the first line break or sentence end. */
-export function summaryOf(description: string | undefined): string {
-	const first = (description ?? "").split("\n", 1)[0] ?? "";
-	const sentence = /^(.*?[^.])\.(\s|$)/.exec(first)?.[1] ?? first;
-	return sentence.trim();
-}
