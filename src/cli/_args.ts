@@ -1,4 +1,5 @@
 import type { ArgDef, ArgsDef } from "citty";
+import { didYouMean } from "../suggest.ts";
 import { cliError } from "./_shared.ts";
 
 /** Options of {@link parseArgs}. */
@@ -13,6 +14,12 @@ export interface ParseOptions {
 export type ParsedArgs = { _: string[] } & Record<string, string | boolean | string[] | undefined>;
 
 const aliasesOf = (def: ArgDef): string[] => ("alias" in def && def.alias ? ([] as string[]).concat(def.alias) : []);
+
+/** `unknown option --jsn (did you mean "--json"?)`, or where the command's options are listed. */
+export function unknownOption(flag: string, known: readonly string[], command: string): string {
+	const near = didYouMean(flag, known);
+	return `unknown option ${flag}${near || `; see xcsh-hooks ${command} --help`}`;
+}
 
 /**
  * Parses `rawArgs` against a citty argument definition. Our own parser, not citty's: citty's loads
@@ -50,7 +57,7 @@ export function parseArgs(rawArgs: readonly string[], defs: ArgsDef, command: st
 			continue;
 		}
 		const found = byFlag.get(flag);
-		if (!found) throw cliError(`unknown option ${flag}; see xcsh-hooks ${command} --help`);
+		if (!found) throw cliError(unknownOption(flag, [...byFlag.keys()], command));
 		const [name, def] = found;
 		if (def.type === "boolean") {
 			parsed[name] = eq > 0 ? arg.slice(eq + 1) !== "false" : true;

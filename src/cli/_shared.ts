@@ -1,5 +1,5 @@
 import { XcshError } from "../errors.ts";
-import type { ArgsDef, CommandDef } from "citty";
+import type { ArgsDef, CommandDef, CommandMeta } from "citty";
 import { statSync, writeSync } from "node:fs";
 import { resolve } from "pathe";
 import { writeOrDrop, writeOrDropSync } from "../process/closed-pipe.ts";
@@ -22,10 +22,24 @@ export function cliError(message: string, exitCode: number = EXIT_USAGE): XcshEr
 }
 
 /**
- * citty's `defineCommand` (an identity function that types the definition), without loading citty
- * at run time: `main` parses arguments itself and loads citty only to render `--help`.
+ * What a command says about itself: `description` is its one-line summary (the command list in
+ * `xcsh-hooks --help`, completion and docs/cli.md show it; short enough for 80 columns next to the
+ * name), `details` the longer text its own `--help` shows under it.
  */
-export function defineCommand<const T extends ArgsDef = ArgsDef>(def: CommandDef<T>): CommandDef<T> {
+export interface CliMeta extends CommandMeta {
+	name: string;
+	description: string;
+	details?: string;
+}
+
+/** A command as the CLI defines it: a citty command whose `meta` is a plain {@link CliMeta}. */
+export type CliCommand<T extends ArgsDef = ArgsDef> = Omit<CommandDef<T>, "meta"> & { meta: CliMeta };
+
+/**
+ * citty's `defineCommand` (an identity function that types the definition), here so that defining a
+ * command never loads citty: `emit` and `bridge` run on an agent's hot path without it (src/cli/main.ts).
+ */
+export function defineCommand<const T extends ArgsDef = ArgsDef>(def: CliCommand<T>): CliCommand<T> {
 	return def;
 }
 

@@ -12,7 +12,11 @@ function timeoutSeconds(value: unknown): number | undefined {
 
 /** `xcsh-hooks bridge <agent>`: one agent hook call in, exactly one answer in that agent's protocol out, exit 0. */
 export const bridgeCommand = defineCommand({
-	meta: { name: "bridge", description: "Be another agent's hook command: read its hook JSON on stdin, answer in its protocol" },
+	meta: {
+		name: "bridge",
+		description: "Answer another agent's hook call with these hooks",
+		details: "Be another agent's hook command: read its hook JSON on stdin, answer in its protocol",
+	},
 	args: {
 		agent: { type: "positional", description: `The agent: ${bridgeNames().join(", ")}` },
 		event: {

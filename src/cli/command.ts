@@ -4,7 +4,8 @@ import { createHost, describeSkips } from "../host/host.ts";
 export const commandCommand = defineCommand({
 	meta: {
 		name: "command",
-		description:
+		description: "Run a slash command registered by a hook",
+		details:
 			"Run a slash command registered by a hook: xcsh-hooks command [options] <name> [args…] (everything after the name goes to the command)",
 	},
 	args: {

@@ -4,7 +4,8 @@ import { cliError, defineCommand, EXIT_OK, EXIT_USAGE, printJson, writeErr, writ
 export const demoCommand = defineCommand({
 	meta: {
 		name: "demo",
-		description: "Run the bundled example hooks over a scripted agent session in a temp workspace, with real tools",
+		description: "Run the example hooks over a scripted agent session",
+		details: "Run the bundled example hooks over a scripted agent session in a temp workspace, with real tools",
 	},
 	args: {
 		workspace: { type: "string", description: "Use this empty (or new) directory instead of a temp dir", valueHint: "dir" },

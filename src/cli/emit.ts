@@ -40,6 +40,8 @@ async function readEvent(type: string, data: string | undefined): Promise<HookEv
 	event.type = type;
 	if ((type === "tool_call" || type === "tool_result") && event.toolCallId === undefined)
 		event.toolCallId = `call_${crypto.randomUUID().slice(0, 8)}`;
+	// A tool's structured details are its own business (many have none): as an agent's bridge does, emit passes none.
+	if (type === "tool_result" && !("details" in event)) event.details = undefined;
 	if (isHookEvent(event)) return event;
 	// TypeBox is loaded only to name the offending fields.
 	const checked = (await import("../hooks/validate.ts")).validateEvent(event);
@@ -79,7 +81,11 @@ function answerOnSignal(event: HookEvent, session: string | undefined, settings:
 }
 
 export const emitCommand = defineCommand({
-	meta: { name: "emit", description: "Dispatch one event to the hooks and print {event, result, errors, loadErrors}" },
+	meta: {
+		name: "emit",
+		description: "Dispatch one event to the hooks and print the result",
+		details: "Dispatch one event to the hooks and print {event, result, errors, loadErrors}",
+	},
 	args: {
 		type: { type: "positional", description: `Event type: ${hookEventTypes().join(", ")}` },
 		data: { type: "string", description: "Event JSON (default: read from stdin); `type` may be omitted", valueHint: "json" },

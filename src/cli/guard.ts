@@ -128,21 +128,22 @@ async function judgeWithHooks(command: string, cwd: string, args: { hook?: unkno
 }
 
 /** `xcsh-hooks guard explain "<command>"`: how the project's shell guard judges a command line, and why. */
-export const guardCommand = defineCommand({
+const explainCommand = defineCommand({
 	meta: {
-		name: "guard",
-		description: "Show how the project's shell guard judges a command: what it sees after unwrapping and which rule decides",
+		name: "explain",
+		description: "Explain how the shell guard judges a command line",
+		details:
+			"Show how the project's shell guard judges a command: what it sees after unwrapping and which rule decides. " +
+			"Exit 2 when the command is blocked (or would be asked about), 0 when it is allowed.",
 	},
 	args: {
-		action: { type: "positional", required: true, description: "explain", valueHint: "explain" },
-		command: { type: "positional", required: true, description: "The command line, quoted", valueHint: "command" },
+		command: { type: "positional", required: true, description: "The command line, quoted" },
 		packs: { type: "string", description: "Judge with these packs instead (comma-separated)", valueHint: "list" },
 		"allow-path": { type: "string", description: "Judge with these deletable paths instead (comma-separated)", valueHint: "paths" },
 		tool: { type: "string", default: "bash", description: "The tool the call is for, as the hooks see it", valueHint: "name" },
 		...globalArgs,
 	},
 	async run({ args }) {
-		if (args.action !== "explain") throw cliError(unknownName("action", String(args.action), ["explain"]));
 		const names = args.packs === undefined ? undefined : String(args.packs).split(",").filter(Boolean);
 		const unknown = names?.filter((name) => !Object.hasOwn(PACKS, name)) ?? [];
 		if (unknown.length > 0) throw cliError(`--packs: ${unknownName("pack", unknown[0] as string, Object.keys(PACKS))}`);
@@ -179,4 +180,14 @@ export const guardCommand = defineCommand({
 		const refused = explanation.verdict !== "allow" || source.answer?.verdict === "block";
 		return refused ? EXIT_BLOCKED : EXIT_OK;
 	},
+});
+
+/** `xcsh-hooks guard <action>`: the shell guard, seen from the command line (one action so far: `explain`). */
+export const guardCommand = defineCommand({
+	meta: {
+		name: "guard",
+		description: "Explain what the shell guard sees in a command",
+		details: 'The shell guard, seen from the command line: `guard explain "<command>"` shows what it sees and which rule decides.',
+	},
+	subCommands: { explain: explainCommand },
 });

@@ -113,7 +113,8 @@ function nextSteps({ name, template, targets, cwd, user }: NextStepsInput): stri
 export const initCommand = defineCommand({
 	meta: {
 		name: "init",
-		description:
+		description: "Scaffold a typed hook and its test file",
+		details:
 			"Scaffold a typed hook and its bun:test file in .xcsh/hooks (or ~/.xcsh/agent/hooks with --user). " +
 			"With --template shell the name is the tool the script gates: `init bash --template shell` writes pre/bash.sh.",
 	},

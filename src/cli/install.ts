@@ -67,10 +67,13 @@ export async function report(
 		const other = c.command === command ? "" : `: ${c.command}`;
 		lines.push(`  ${sign} ${c.action} ${c.event}${c.matcher === undefined ? "" : ` (matcher ${c.matcher})`}${other}`);
 	}
-	const fate = result.removeFile ? "delete" : "write";
-	const head = options.dryRun
-		? `${label}: would ${fate} ${result.file}`
-		: `${label}: ${fate === "delete" ? "deleted" : "wrote"} ${result.file}`;
+	// What was done to the file: uninstall takes our entries out (or deletes the file it created), install writes them.
+	const [fate, done] = result.removeFile
+		? ["delete", "deleted"]
+		: options.verb === "install"
+			? ["write", "wrote"]
+			: ["remove the xcsh-hooks entries from", "removed the xcsh-hooks entries from"];
+	const head = options.dryRun ? `${label}: would ${fate} ${result.file}` : `${label}: ${done} ${result.file}`;
 	const folders = (result.removedDirs ?? []).map((dir) => `  removed the empty folder ${dir} (install created it)`);
 	const summary = [head, ...lines, ...folders, ...result.notes.map((n) => `note: ${n}`)].join("\n");
 	if (!options.dryRun) {
@@ -86,7 +89,8 @@ export async function report(
 export const installCommand = defineCommand({
 	meta: {
 		name: "install",
-		description: "Add xcsh-hooks' bridge entries (one per supported event) to an agent's hook config, keeping everything else",
+		description: "Add the bridge to an agent's hook config",
+		details: "Add xcsh-hooks' bridge entries (one per supported event) to an agent's hook config, keeping everything else",
 	},
 	args: {
 		...installArgs,

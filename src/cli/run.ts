@@ -25,7 +25,11 @@ import { createHost, describeSkips } from "../host/host.ts";
 import { unknownName } from "../suggest.ts";
 
 export const runToolCommand = defineCommand({
-	meta: { name: "run", description: "Run a built-in tool (bash, read, write, edit) through the hooks and print its result" },
+	meta: {
+		name: "run",
+		description: "Run a built-in tool (bash, read, write, edit) through the hooks",
+		details: "Run a built-in tool (bash, read, write, edit) through the hooks and print its result",
+	},
 	args: {
 		tool: { type: "positional", description: `Tool name: ${BUILTIN_TOOL_NAMES.join(", ")}` },
 		input: { type: "string", description: 'Tool input JSON, e.g. \'{"command":"ls"}\' (default: stdin)', valueHint: "json" },

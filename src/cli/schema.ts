@@ -4,7 +4,11 @@ import { cliError, EXIT_OK, projectArgs, printJson, defineCommand } from "./_sha
 import { unknownName } from "../suggest.ts";
 
 export const schemaCommand = defineCommand({
-	meta: { name: "schema", description: "Print the JSON Schema of an event and its result (or of all events)" },
+	meta: {
+		name: "schema",
+		description: "Print the JSON Schema of an event and its result",
+		details: "Print the JSON Schema of an event and its result (or of all events)",
+	},
 	args: {
 		type: { type: "positional", required: false, description: "Event type; all events when omitted" },
 		json: projectArgs.json,

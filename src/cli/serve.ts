@@ -86,7 +86,7 @@ async function readLines(server: Server, stopped: () => boolean): Promise<void> 
 
 /** `xcsh-hooks serve`: wires stdin lines, stdout and signals to {@link createServer}. */
 export const serveCommand = defineCommand({
-	meta: { name: "serve", description: DESCRIPTION },
+	meta: { name: "serve", description: "Run the hooks as a long-lived process (stdio, socket, HTTP)", details: DESCRIPTION },
 	args: {
 		...hookArgs,
 		session: { type: "string", description: "Session JSONL file for sendMessage/appendEntry", valueHint: "file" },

@@ -76,7 +76,8 @@ async function hookPlan(
 export const testCommand = defineCommand({
 	meta: {
 		name: "test",
-		description:
+		description: "Run hook tests with bun:test (no node_modules needed)",
+		details:
 			"Run hook tests with bun:test, importing xcsh-hooks, xcsh-hooks/testing and @sinclair/typebox from this program " +
 			"(no node_modules needed). Default: the *.test.ts files next to the discovered hooks; or the files and folders given. " +
 			"A project test file runs only once it and the hook it is named after are approved, and it loads only approved project files; " +

@@ -28,7 +28,8 @@ export const TRUST_ACTIONS = ["approve", "revoke", "export", "sign", "keygen"] a
 export const trustCommand = defineCommand({
 	meta: {
 		name: "trust",
-		description:
+		description: "Show or change the approval of the project's hooks and their tests",
+		details:
 			"Show the project's hooks and the test files beside them, and who approved each; `trust approve|revoke <path…>` (or --all) changes it",
 	},
 	args: {

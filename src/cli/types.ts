@@ -57,7 +57,8 @@ const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 export const typesCommand = defineCommand({
 	meta: {
 		name: "types",
-		description:
+		description: "Write type declarations for editors and tsc",
+		details:
 			"Write type declarations for editors and tsc, from this program. " +
 			"The library's, Bun's, Node's and TypeBox's go to .xcsh/types (or --out DIR); the tsconfig.json that " +
 			"`init` writes in .xcsh/hooks leads editors there, with no node_modules",

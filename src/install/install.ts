@@ -3,7 +3,15 @@ import { entryNoteFor } from "../agents/_shared/entry-shell.ts";
 import { homeDir } from "../paths.ts";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
 import { ConfigText } from "./_config-text.ts";
-import { createdFor, missingDirs, recordCreated, removeEmptyDirs } from "./_install-record.ts";
+import {
+	createdFor,
+	missingDirs,
+	missingFolders,
+	recordCreated,
+	recordFolders,
+	removeEmptyDirs,
+	removeRecordedFolders,
+} from "./_install-record.ts";
 import { type JsonFile, readJsonFile } from "./_json-file.ts";
 import { type Agent, type AgentSpec, agentSpec, type Scope } from "./agents.ts";
 import { bridgeCommand, PATH_PROGRAM } from "./bridge-command.ts";
@@ -82,8 +90,10 @@ export async function installBridge(agent: Agent, options: InstallOptions = {}):
 		const planned = await planFiles(file, spec, command);
 		const result: InstallResult = { agent, scope, file, changes: planned.map(reported), written: false, notes: spec.notes(scope, dir) };
 		if (planned.length > 0 && !options.dryRun) {
+			const created = await missingFolders(file);
 			await applyFiles(planned);
 			result.written = true;
+			await recordOrNote(options.home ?? homeDir(), file, created, result.notes);
 		}
 		return result;
 	}
@@ -126,10 +136,15 @@ export async function uninstallBridge(agent: Agent, options: InstallOptions = {}
 	const file = bridgeConfigFile(agent, scope, options);
 	if (spec.layout === "files" || spec.layout === "plugin") {
 		const found = spec.layout === "files" ? await findOurFiles(file, spec) : await findOurPlugin(file, spec);
-		if (found.length > 0 && !options.dryRun) await applyFiles(found);
+		const removing = found.length > 0 && !options.dryRun;
+		if (removing) await applyFiles(found);
 		const foreign = spec.layout === "plugin" ? await foreignPlugin(file, spec) : undefined;
 		const notes = foreign ? [foreign] : [];
-		return { agent, scope, file, changes: found.map(reported), written: found.length > 0 && !options.dryRun, notes };
+		const result: InstallResult = { agent, scope, file, changes: found.map(reported), written: removing, notes };
+		// The folders install made for our files, once nothing else is in them (never one that was there before).
+		const removed = removing ? await removeRecordedFolders(options.home ?? homeDir(), file) : [];
+		if (removed.length > 0) result.removedDirs = removed;
+		return result;
 	}
 	const config = await readJsonFile(file);
 	const result: InstallResult = { agent, scope, file, changes: [], written: false, notes: [] };
@@ -177,10 +192,23 @@ async function installPlugin(agent: Agent, spec: AgentSpec, scope: Scope, file: 
 	const result: InstallResult = { agent, scope, file, changes: planned.map(reported), written: false, notes };
 	if (planned[0]?.text !== undefined) result.content = planned[0].text;
 	if (planned.length > 0 && !options.dryRun) {
+		const created = await missingFolders(file);
 		await applyPlugin(planned);
 		result.written = true;
+		await recordOrNote(home, file, created, result.notes);
 	}
 	return result;
+}
+
+/** Records the folders install created for the folder `dir`, or says in `notes` why uninstall will keep them. */
+async function recordOrNote(home: string, dir: string, created: string[], notes: string[]): Promise<void> {
+	try {
+		await recordFolders(home, dir, created);
+	} catch (error) {
+		notes.push(
+			`could not record what install created (${(error as Error).message}); uninstall will not remove the folders it made for ${dir}`,
+		);
+	}
 }
 
 /** `--http URL`, checked: an http(s) URL (Claude Code posts only to loopback addresses). */

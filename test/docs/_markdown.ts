@@ -15,7 +15,6 @@ export const ROOT = join(import.meta.dir, "..", "..");
 export const EXPECTED_FROM_OTHER_BRANCHES: readonly string[] = [
 	"docs/adding-an-event.md",
 	"docs/events.md",
-	"docs/cli.md",
 	"docs/ask.md",
 	"docs/agents/openclaw.md",
 ];
