@@ -1,6 +1,7 @@
 import { dispatch } from "../host/dispatch.ts";
 import type { HookEvent } from "../hooks/types.ts";
 import { hookEventTypes, isHookEvent, isHookEventType } from "../hooks/checks.ts";
+import { eventRule } from "../hooks/event-rules.ts";
 import {
 	CliError,
 	EXIT_BLOCKED,
@@ -39,8 +40,7 @@ async function readEvent(type: string, data: string | undefined): Promise<HookEv
 	if (event.type !== undefined && event.type !== type)
 		throw new CliError(`the event's type "${String(event.type)}" does not match the command's "${type}"`);
 	event.type = type;
-	if ((type === "tool_call" || type === "tool_result") && event.toolCallId === undefined)
-		event.toolCallId = `call_${crypto.randomUUID().slice(0, 8)}`;
+	if (eventRule(type)?.callId && event.toolCallId === undefined) event.toolCallId = `call_${crypto.randomUUID().slice(0, 8)}`;
 	if (isHookEvent(event)) return event;
 	// TypeBox is loaded only to name the offending fields.
 	const checked = (await import("../hooks/validate.ts")).validateEvent(event);
