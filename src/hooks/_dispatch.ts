@@ -30,7 +30,7 @@ import type { AnyHookHandler, HookContext, HookError, LoadedHook, ToolCallEventR
  */
 
 /** The event shape every loop passes through. */
-type AnyEvent = { readonly type: string; readonly [key: string]: unknown };
+export type AnyEvent = { readonly type: string; readonly [key: string]: unknown };
 
 /** What a loop needs from its runner: where handler errors go. */
 export interface DispatchTarget {
@@ -46,7 +46,7 @@ const NONE: Combine = { rule: "none" };
 const NO_FIELDS: readonly string[] = [];
 
 /** Calls a handler; with `ms > 0`, an async result races a timeout that rejects. */
-function invoke(handler: AnyHookHandler, event: AnyEvent, ctx: HookContext, ms: number): unknown {
+export function invoke(handler: AnyHookHandler, event: AnyEvent, ctx: HookContext, ms: number): unknown {
 	return timed(handler(event, ctx), event.type, ms);
 }
 
@@ -58,7 +58,7 @@ function timed(result: unknown, type: string, ms: number): unknown {
 	});
 }
 
-function report(target: DispatchTarget, hook: LoadedHook, event: string, error: unknown): void {
+export function report(target: DispatchTarget, hook: LoadedHook, event: string, error: unknown): void {
 	target.emitError({ hookPath: hook.path, event, error: errorMessage(error), stack: errorStack(error) });
 }
 
@@ -323,81 +323,4 @@ export async function dispatchToolCallReported(
 	const error = toSafeError(outcome.error, "Hook failed, blocking execution: ");
 	target.emitError({ hookPath: outcome.hookPath, event: event.type, error: errorMessage(error), stack: errorStack(error) });
 	return { [verdictsOf(event.type).verdicts[0] ?? "block"]: true, reason: errorMessage(error) || "Tool execution was blocked by a hook" };
-}
-
-/**
- * A `chain` rule resolving the final values (`context`): each handler sees the chained fields as the
- * handlers before it replaced them (a result's field replaces unless `undefined`); `event` holds the
- * caller's copies. Errors and bad results are reported and the chain continues. Resolves the event as
- * the last handler left it.
- */
-export async function dispatchChain(
-	target: DispatchTarget,
-	hooks: readonly LoadedHook[],
-	event: AnyEvent,
-	fields: readonly string[],
-	ctx: HookContext,
-	timeoutOf: TimeoutOf | undefined,
-): Promise<AnyEvent> {
-	const type = event.type;
-	const ms = timeoutOf ? timeoutOf(type) : 0;
-	let current = event;
-	for (let h = 0; h < hooks.length; h++) {
-		const handlers = (hooks[h] as LoadedHook).handlers.get(type);
-		if (handlers === undefined) continue;
-		for (let i = 0; i < handlers.length; i++) {
-			try {
-				// A fresh event per handler: one handler's reassigning `event.messages` is not seen by the next.
-				const seen = { ...current };
-				let result = ms ? invoke(handlers[i] as AnyHookHandler, seen, ctx, ms) : (handlers[i] as AnyHookHandler)(seen, ctx);
-				if (isThenable(result)) result = await result;
-				if (!result) continue;
-				if (!isHookResult(type as HookEventType, result)) throw invalidResultError((hooks[h] as LoadedHook).path, type, result);
-				const next: Record<string, unknown> = { ...current };
-				for (let f = 0; f < fields.length; f++) {
-					const value = (result as Record<string, unknown>)[fields[f] as string];
-					if (value !== undefined) next[fields[f] as string] = value;
-				}
-				current = next as AnyEvent;
-			} catch (error) {
-				report(target, hooks[h] as LoadedHook, type, error);
-			}
-		}
-	}
-	return current;
-}
-
-/**
- * A `first` rule (`before_agent_start`): every handler runs on a fresh copy of the event (one
- * handler's change to `event.prompt` is not seen by the next, as upstream); the first result carrying
- * `field` (`message`) is kept.
- */
-export async function dispatchFirst(
-	target: DispatchTarget,
-	hooks: readonly LoadedHook[],
-	event: AnyEvent,
-	field: string,
-	ctx: HookContext,
-	timeoutOf: TimeoutOf | undefined,
-): Promise<unknown> {
-	const type = event.type;
-	const ms = timeoutOf ? timeoutOf(type) : 0;
-	let kept: unknown;
-	for (let h = 0; h < hooks.length; h++) {
-		const handlers = (hooks[h] as LoadedHook).handlers.get(type);
-		if (handlers === undefined) continue;
-		for (let i = 0; i < handlers.length; i++) {
-			try {
-				const fresh = { ...event };
-				let result = ms ? invoke(handlers[i] as AnyHookHandler, fresh, ctx, ms) : (handlers[i] as AnyHookHandler)(fresh, ctx);
-				if (isThenable(result)) result = await result;
-				if (!result) continue;
-				if (!isHookResult(type as HookEventType, result)) throw invalidResultError((hooks[h] as LoadedHook).path, type, result);
-				if (!kept && (result as Record<string, unknown>)[field]) kept = result;
-			} catch (error) {
-				report(target, hooks[h] as LoadedHook, type, error);
-			}
-		}
-	}
-	return kept;
 }

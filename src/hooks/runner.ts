@@ -4,16 +4,8 @@ import type { ReadonlySessionManager } from "../session/types.ts";
 import { createNoOpUIContext } from "../ui/no-op.ts";
 import type { HookUIContext } from "../ui/types.ts";
 import { timerDelay } from "../timeouts.ts";
-import {
-	combineOf,
-	dispatchChain,
-	dispatchEmit,
-	dispatchFirst,
-	dispatchToolCall,
-	dispatchToolCallReported,
-	type TimeoutOf,
-	type ToolCallOutcome,
-} from "./_dispatch.ts";
+import { dispatchChain, dispatchFirst } from "./_dispatch-own.ts";
+import { combineOf, dispatchEmit, dispatchToolCall, dispatchToolCallReported, type TimeoutOf, type ToolCallOutcome } from "./_dispatch.ts";
 import type { HookEventType, HookResultMap } from "./schemas.ts";
 import type {
 	AppendEntryHandler,
