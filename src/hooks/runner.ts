@@ -270,15 +270,12 @@ export class HookRunner {
 	 */
 	async emitContext(messages: AgentMessage[]): Promise<AgentMessage[]> {
 		if (!this.hasHandlers("context")) return messages;
-		const event = { type: "context", messages: structuredClone(messages) };
-		return (await dispatchChain(this, this.hooks, event, ["messages"], this.eventContext(), this.timeoutOf)).messages as AgentMessage[];
+		return ((await this.emit({ type: "context", messages })) as { messages: AgentMessage[] }).messages;
 	}
 
 	/** Emits `before_agent_start`: every handler runs, the first result carrying `message` is kept. */
 	emitBeforeAgentStart(prompt: string, images?: ImageContent[]): Promise<BeforeAgentStartEventResult | undefined> {
-		const event = images ? { type: "before_agent_start", prompt, images } : { type: "before_agent_start", prompt };
-		return dispatchFirst(this, this.hooks, event, "message", this.eventContext(), this.timeoutOf) as Promise<
-			BeforeAgentStartEventResult | undefined
-		>;
+		const event = images ? { type: "before_agent_start" as const, prompt, images } : { type: "before_agent_start" as const, prompt };
+		return this.emit(event);
 	}
 }
