@@ -59,7 +59,7 @@ function answerOnSignal(event: HookEvent, session: string | undefined, settings:
 		if (answered) return;
 		answered = true;
 		const why = `interrupted by ${signal} before the hooks decided`;
-		if (event.type !== "tool_call") {
+		if (!eventRule(event.type)?.guard) {
 			writeAll(2, `xcsh-hooks emit: ${why}\n`);
 			// node:os only here: it stays off emit's start-up.
 			void import("node:os").then(({ constants }) => exitProcess(128 + (constants.signals[signal] ?? 0)));
@@ -68,7 +68,7 @@ function answerOnSignal(event: HookEvent, session: string | undefined, settings:
 		const reason = `${why} (fail closed)`;
 		logDecision(
 			{ settings: settings() ?? {} },
-			{ agent: "cli", session, event: "tool_call", tool: event.toolName, decision: "deny", reason },
+			{ agent: "cli", session, event: event.type, tool: toolOf(event), decision: "deny", reason },
 		);
 		writeAll(protocolFd() ?? 1, `${toJson({ event, result: { block: true, reason }, errors: [], loadErrors: [] }, 2)}\n`);
 		writeAll(2, `${reason}\n`);
@@ -78,6 +78,9 @@ function answerOnSignal(event: HookEvent, session: string | undefined, settings:
 		answered = true;
 	};
 }
+
+/** The tool a guard event names, for its decision record. */
+const toolOf = (event: HookEvent): string | undefined => (event as { toolName?: string }).toolName;
 
 export const emitCommand = defineCommand({
 	meta: { name: "emit", description: "Dispatch one event to the hooks and print {event, result, errors, loadErrors}" },
@@ -104,12 +107,12 @@ export const emitCommand = defineCommand({
 			const dispatched = await dispatch(host, event, args["allow-load-errors"] === true);
 			answering(); // decided: from here the real answer is logged and written
 			const { result, stopped } = dispatched;
-			if (event.type === "tool_call")
+			if (eventRule(event.type)?.guard)
 				logDecision(host, {
 					agent: "cli",
 					session: args.session,
-					event: "tool_call",
-					tool: event.toolName,
+					event: event.type,
+					tool: toolOf(event),
 					...decisionOf(dispatched),
 					durationMs: Math.round(performance.now() - started),
 				});
