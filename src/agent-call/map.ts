@@ -1,5 +1,6 @@
 import type { HookEvent } from "../hooks/types.ts";
 import { toolCallDecision } from "../decisions/decide.ts";
+import { type BridgeKind, eventRule, type OutcomeKind } from "../hooks/event-rules.ts";
 import type { ToolContent } from "../messages.ts";
 import { isRecord } from "../agents/_shared/answer.ts";
 import { contentText } from "../agents/_shared/text.ts";
@@ -10,7 +11,9 @@ import type { AgentBridge, AgentEventSpec, AgentSubagentEvent, AgentToolCall, Ou
 
 /*
  * The agent-neutral middle of a bridge call: an agent payload becomes one of our events, and what
- * the hooks returned becomes an {@link Outcome} the agent module writes in its own protocol.
+ * the hooks returned becomes an {@link Outcome} the agent module writes in its own protocol. Both
+ * directions read the event's entry in the event table (`hooks/events.ts`): how a payload becomes it
+ * (`bridge`), what its result becomes (`outcome`), whether it guards a call (`guard`).
  */
 
 /** A payload read as one of our events, or why it is not one. */
@@ -21,9 +24,9 @@ export type Mapped =
 	/** The payload lacks a field or has a wrong type; each message names the field. */
 	| { kind: "invalid"; errors: string[] };
 
-/** Whether the event guards a tool call, so that every failure on it must deny (fail closed). */
+/** Whether the event guards a call, so that every failure on it must deny (fail closed). */
 export function isGuard(spec: AgentEventSpec | undefined): boolean {
-	return spec?.to === "tool_call";
+	return spec?.to ? eventRule(spec.to)?.guard === true : false;
 }
 
 const newCallId = (agent: string) => `${agent}_${crypto.randomUUID().slice(0, 8)}`;
@@ -38,53 +41,70 @@ export function mapPayload(agent: AgentBridge, name: string, payload: unknown): 
 	const p = payload as Payload;
 	const skipped = spec.skip?.(p);
 	if (skipped !== undefined) return { kind: "none", why: skipped };
-	switch (spec.to) {
-		case "tool_call":
-		case "tool_result": {
-			const call = spec.call?.(p);
-			if (!call?.name) return { kind: "invalid", errors: [`the ${name} payload names no tool`] };
-			const tool = toBuiltin(agent.tools, call.name, call.input);
-			// An MCP tool gets our one spelling and `mcp`; answers still use the agent's own name (`call`).
-			const mcp = agent.mcpTool?.(call, p, name);
-			const base = {
-				toolName: mcp ? canonicalMcpName(mcp) : tool.toolName,
-				agentToolName: call.name,
-				...(mcp ? { mcp } : {}),
-				toolCallId: call.id ?? newCallId(agent.name),
-				input: tool.input,
-			};
-			if (spec.to === "tool_call") return { kind: "event", event: { type: "tool_call", ...base }, call, tool };
-			const content: ToolContent = [{ type: "text", text: agent.outputText(call) }];
-			const event: HookEvent = { type: "tool_result", ...base, content, details: call.output, isError: call.isError ?? false };
-			return { kind: "event", event, call, tool };
-		}
-		case "before_agent_start":
-			return { kind: "event", event: { type: "before_agent_start", prompt: spec.prompt?.(p) ?? "" } };
-		case "session_before_compact": {
-			const { preparation, customInstructions } = spec.compaction?.(p) ?? { preparation: {} };
-			const event: HookEvent = { type: "session_before_compact", preparation, branchEntries: [] };
-			if (customInstructions) event.customInstructions = customInstructions;
-			return { kind: "event", event };
-		}
-		case "agent_end":
-			return { kind: "event", event: { type: "agent_end", messages: [] } };
-		case "context":
-			return { kind: "event", event: { type: "context", messages: spec.messages?.(p) ?? [] } };
-		case "subagent_start":
-		case "subagent_end": {
-			const said = spec.subagentEvent ? spec.subagentEvent(p) : subagentEventOf(agent, p);
-			if (!said) return { kind: "invalid", errors: [`the ${name} payload names no subagent`] };
-			if (spec.to === "subagent_start") return { kind: "event", event: { type: "subagent_start", subagent: said.subagent } };
-			const event: HookEvent = { type: "subagent_end", subagent: said.subagent };
-			if (said.lastMessage !== undefined) event.lastMessage = said.lastMessage;
-			if (said.transcriptPath !== undefined) event.transcriptPath = said.transcriptPath;
-			return { kind: "event", event };
-		}
-		case "session_start":
-		case "session_shutdown":
-			return { kind: "event", event: { type: spec.to } };
-	}
+	// The agent's mapping builds the event's fields itself, or the table says how a payload becomes it.
+	if (spec.event) return { kind: "event", event: { ...spec.event(p), type: spec.to } as HookEvent };
+	const kind = eventRule(spec.to)?.bridge;
+	if (!kind) return { kind: "none", why: `${agent.name} event "${name}" maps to ${spec.to}, which a bridge cannot build from a payload` };
+	return BUILD[kind](agent, spec, name, p, spec.to);
 }
+
+type Build = (agent: AgentBridge, spec: AgentEventSpec, name: string, p: Payload, type: string) => Mapped;
+
+const event = (fields: Record<string, unknown>): Mapped => ({ kind: "event", event: fields as HookEvent });
+
+/** A tool event's fields, with the call and the tool it maps to; or why the payload names no tool. */
+function toolEvent(agent: AgentBridge, spec: AgentEventSpec, name: string, p: Payload, type: string) {
+	const call = spec.call?.(p);
+	if (!call?.name) return undefined;
+	const tool = toBuiltin(agent.tools, call.name, call.input);
+	// An MCP tool gets our one spelling and `mcp`; answers still use the agent's own name (`call`).
+	const mcp = agent.mcpTool?.(call, p, name);
+	const base = {
+		type,
+		toolName: mcp ? canonicalMcpName(mcp) : tool.toolName,
+		agentToolName: call.name,
+		...(mcp ? { mcp } : {}),
+		toolCallId: call.id ?? newCallId(agent.name),
+		input: tool.input,
+	};
+	return { base, call, tool };
+}
+
+const noTool = (name: string): Mapped => ({ kind: "invalid", errors: [`the ${name} payload names no tool`] });
+
+/** How a payload becomes an event, by the table's `bridge` kind of the event. */
+const BUILD: Record<BridgeKind, Build> = {
+	"tool-call"(agent, spec, name, p, type) {
+		const built = toolEvent(agent, spec, name, p, type);
+		if (!built) return noTool(name);
+		return { kind: "event", event: built.base as HookEvent, call: built.call, tool: built.tool };
+	},
+	"tool-result"(agent, spec, name, p, type) {
+		const built = toolEvent(agent, spec, name, p, type);
+		if (!built) return noTool(name);
+		const { base, call, tool } = built;
+		const content: ToolContent = [{ type: "text", text: agent.outputText(call) }];
+		const fields = { ...base, content, details: call.output, isError: call.isError ?? false };
+		return { kind: "event", event: fields as HookEvent, call, tool };
+	},
+	prompt: (_agent, spec, _name, p, type) => event({ type, prompt: spec.prompt?.(p) ?? "" }),
+	compaction(_agent, spec, _name, p, type) {
+		const { preparation, customInstructions } = spec.compaction?.(p) ?? { preparation: {} };
+		const fields: Record<string, unknown> = { type, preparation, branchEntries: [] };
+		if (customInstructions) fields.customInstructions = customInstructions;
+		return event(fields);
+	},
+	messages: (_agent, spec, _name, p, type) => event({ type, messages: spec.messages?.(p) ?? [] }),
+	subagent(agent, spec, name, p, type) {
+		const said = spec.subagentEvent ? spec.subagentEvent(p) : subagentEventOf(agent, p);
+		if (!said) return { kind: "invalid", errors: [`the ${name} payload names no subagent`] };
+		const fields: Record<string, unknown> = { type, subagent: said.subagent };
+		if (said.lastMessage !== undefined) fields.lastMessage = said.lastMessage;
+		if (said.transcriptPath !== undefined) fields.transcriptPath = said.transcriptPath;
+		return event(fields);
+	},
+	bare: (_agent, _spec, _name, _p, type) => event({ type }),
+};
 
 /** The subagent of a lifecycle payload by the bridge's own subagent fields. */
 function subagentEventOf(agent: AgentBridge, p: Payload): AgentSubagentEvent | undefined {
@@ -97,36 +117,35 @@ function subagentEventOf(agent: AgentBridge, p: Payload): AgentSubagentEvent | u
  * (`ours`): {@link rewriteToAgent} checks it and turns it into the agent's.
  */
 export function toOutcome(event: HookEvent, dispatched: { result: unknown; stopped?: string | undefined }): Outcome {
-	const result = isRecord(dispatched.result) ? dispatched.result : undefined;
-	switch (event.type) {
-		case "tool_call": {
-			const decided = toolCallDecision(dispatched);
-			if (decided.decision === "deny") return { kind: "deny", reason: decided.reason };
-			return decided.decision === "rewrite" ? { kind: "rewrite", input: decided.input } : { kind: "none" };
-		}
-		case "tool_result":
-			if (!result || (result.content === undefined && result.details === undefined)) return { kind: "none" };
-			return {
-				kind: "replace",
-				...(result.content === undefined ? {} : { text: contentText(result.content) }),
-				...(result.details === undefined ? {} : { details: result.details }),
-			};
-		case "before_agent_start": {
-			const message = isRecord(result?.message) ? result.message : undefined;
-			return message ? { kind: "context", text: contentText(message.content) } : { kind: "none" };
-		}
-		case "context":
-			return Array.isArray(result?.messages) ? { kind: "messages", messages: result.messages } : { kind: "none" };
-		case "subagent_start":
-			return dispatched.stopped ? { kind: "deny-start", reason: dispatched.stopped } : { kind: "none" };
-		case "session_before_compact":
-			return result?.cancel === true
-				? { kind: "cancel", reason: dispatched.stopped || "compaction cancelled by a hook" }
-				: { kind: "none" };
-		default:
-			return { kind: "none" };
-	}
+	const kind = eventRule(event.type)?.outcome;
+	if (!kind) return { kind: "none" };
+	return OUTCOME[kind](isRecord(dispatched.result) ? dispatched.result : undefined, dispatched.stopped);
 }
+
+/** What a result becomes, by the table's `outcome` of the event. */
+const OUTCOME: Record<OutcomeKind, (result: Record<string, unknown> | undefined, stopped: string | undefined) => Outcome> = {
+	deny(result, stopped) {
+		const decided = toolCallDecision({ result, stopped });
+		if (decided.decision === "deny") return { kind: "deny", reason: decided.reason };
+		return decided.decision === "rewrite" ? { kind: "rewrite", input: decided.input } : { kind: "none" };
+	},
+	replace(result) {
+		if (!result || (result.content === undefined && result.details === undefined)) return { kind: "none" };
+		return {
+			kind: "replace",
+			...(result.content === undefined ? {} : { text: contentText(result.content as ToolContent) }),
+			...(result.details === undefined ? {} : { details: result.details }),
+		};
+	},
+	context(result) {
+		const message = isRecord(result?.message) ? result.message : undefined;
+		return message ? { kind: "context", text: contentText(message.content as ToolContent) } : { kind: "none" };
+	},
+	messages: (result) => (Array.isArray(result?.messages) ? { kind: "messages", messages: result.messages } : { kind: "none" }),
+	"deny-start": (_result, stopped) => (stopped ? { kind: "deny-start", reason: stopped } : { kind: "none" }),
+	cancel: (result, stopped) =>
+		result?.cancel === true ? { kind: "cancel", reason: stopped || "compaction cancelled by a hook" } : { kind: "none" },
+};
 
 /**
  * A hook's rewritten input as the agent's whole input, renamed back (the host's dispatch already

@@ -1,3 +1,4 @@
+import { eventRule } from "../hooks/event-rules.ts";
 import { statSync } from "node:fs";
 import { wellFormedAnswer } from "../json.ts";
 import { withTimeout } from "../timeouts.ts";
@@ -164,9 +165,9 @@ function projectDir(agent: AgentBridge, payload: Payload, options: BridgeOptions
  * name it already. When the hooks ran out of time no hook decided: the reason names those guarding
  * tool calls, one of which is still running.
  */
-function namingHook(reason: string, hook: string | undefined, host: Host, timedOut: boolean): string {
+function namingHook(reason: string, hook: string | undefined, host: Host, timedOut: boolean, type: string): string {
 	const paths = timedOut
-		? host.hooks.filter((h) => (h.handlers.get("tool_call")?.length ?? 0) > 0).map((h) => h.resolvedPath)
+		? host.hooks.filter((h) => (h.handlers.get(type)?.length ?? 0) > 0).map((h) => h.resolvedPath)
 		: hook?.includes("/")
 			? [hook]
 			: [];
@@ -328,8 +329,9 @@ function hostForOneCall(options: BridgeOptions): BridgeHostSource {
 
 /** `ctx.agent` for a payload: the agent, and the subagent its fields name. */
 export function actorOf(agent: AgentBridge, payload: Payload, event: string): HookAgent {
-	// On a subagent's own start and stop the agent that starts or awaits it acts, not the subagent.
-	const subagent = event === "subagent_start" || event === "subagent_end" ? undefined : agent.subagent?.(payload);
+	// On a subagent's own start and stop (the events a bridge builds from the subagent) the agent that
+	// starts or awaits it acts, not the subagent.
+	const subagent = eventRule(event)?.bridge === "subagent" ? undefined : agent.subagent?.(payload);
 	return subagent ? { name: agent.name, subagent } : { name: agent.name };
 }
 
@@ -383,7 +385,7 @@ async function decide(
 		// The hook that decided, as the CLI's own entries name it; none when the hooks ran out of time.
 		const hook = dispatched === TIMEOUT ? undefined : dispatched.hookPath;
 		if (outcome.kind !== "deny") return { outcome, hook };
-		return { outcome: { kind: "deny", reason: namingHook(outcome.reason, hook, host, dispatched === TIMEOUT) }, hook };
+		return { outcome: { kind: "deny", reason: namingHook(outcome.reason, hook, host, dispatched === TIMEOUT, mapped.event.type) }, hook };
 	} finally {
 		release();
 	}

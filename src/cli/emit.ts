@@ -1,6 +1,7 @@
 import { dispatch } from "../host/dispatch.ts";
 import type { HookEvent } from "../hooks/types.ts";
 import { hookEventTypes, isHookEvent, isHookEventType } from "../hooks/checks.ts";
+import { eventRule } from "../hooks/event-rules.ts";
 import {
 	cliError,
 	EXIT_BLOCKED,
@@ -38,8 +39,7 @@ async function readEvent(type: string, data: string | undefined): Promise<HookEv
 	if (event.type !== undefined && event.type !== type)
 		throw cliError(`the event's type "${String(event.type)}" does not match the command's "${type}"`);
 	event.type = type;
-	if ((type === "tool_call" || type === "tool_result") && event.toolCallId === undefined)
-		event.toolCallId = `call_${crypto.randomUUID().slice(0, 8)}`;
+	if (eventRule(type)?.callId && event.toolCallId === undefined) event.toolCallId = `call_${crypto.randomUUID().slice(0, 8)}`;
 	// A tool's structured details are its own business (many have none): as an agent's bridge does, emit passes none.
 	if (type === "tool_result" && !("details" in event)) event.details = undefined;
 	if (isHookEvent(event)) return event;
@@ -60,7 +60,7 @@ function answerOnSignal(event: HookEvent, session: string | undefined, settings:
 		if (answered) return;
 		answered = true;
 		const why = `interrupted by ${signal} before the hooks decided`;
-		if (event.type !== "tool_call") {
+		if (!eventRule(event.type)?.guard) {
 			writeAll(2, `xcsh-hooks emit: ${why}\n`);
 			// node:os only here: it stays off emit's start-up.
 			void import("node:os").then(({ constants }) => exitProcess(128 + (constants.signals[signal] ?? 0)));
@@ -69,7 +69,7 @@ function answerOnSignal(event: HookEvent, session: string | undefined, settings:
 		const reason = `${why} (fail closed)`;
 		logDecision(
 			{ settings: settings() ?? {} },
-			{ agent: "cli", session, event: "tool_call", tool: event.toolName, decision: "deny", reason },
+			{ agent: "cli", session, event: event.type, tool: toolOf(event), decision: "deny", reason },
 		);
 		writeAll(protocolFd() ?? 1, `${toJson({ event, result: { block: true, reason }, errors: [], loadErrors: [] }, 2)}\n`);
 		writeAll(2, `${reason}\n`);
@@ -79,6 +79,9 @@ function answerOnSignal(event: HookEvent, session: string | undefined, settings:
 		answered = true;
 	};
 }
+
+/** The tool a guard event names, for its decision record. */
+const toolOf = (event: HookEvent): string | undefined => (event as { toolName?: string }).toolName;
 
 export const emitCommand = defineCommand({
 	meta: {
@@ -109,12 +112,12 @@ export const emitCommand = defineCommand({
 			const dispatched = await dispatch(host, event, args["allow-load-errors"] === true);
 			answering(); // decided: from here the real answer is logged and written
 			const { result, stopped } = dispatched;
-			if (event.type === "tool_call")
+			if (eventRule(event.type)?.guard)
 				logDecision(host, {
 					agent: "cli",
 					session: args.session,
-					event: "tool_call",
-					tool: event.toolName,
+					event: event.type,
+					tool: toolOf(event),
 					...loggedDecision(toolCallDecision(dispatched)),
 					durationMs: Math.round(performance.now() - started),
 				});

@@ -84,16 +84,6 @@ export const resultChecks: Record<string, (value: unknown) => boolean> = {
 		  )
 		}
 	})(),
-	"subagent_start": (() => {
-		return function check(value) {
-		  return (
-		    (typeof value === 'object' && value !== null && !Array.isArray(value)) &&
-		    (value['block'] !== undefined ? ((typeof value['block'] === 'boolean')) : true) &&
-		    (value['reason'] !== undefined ? ((typeof value['reason'] === 'string')) : true) &&
-		    Object.getOwnPropertyNames(value).every(key => ['block', 'reason'].includes(key))
-		  )
-		}
-	})(),
 	"tool_result": (() => {
 		return function check(value) {
 		  return (
@@ -102,6 +92,16 @@ export const resultChecks: Record<string, (value: unknown) => boolean> = {
 		    (value['details'] !== undefined ? (true) : true) &&
 		    (value['isError'] !== undefined ? ((typeof value['isError'] === 'boolean')) : true) &&
 		    Object.getOwnPropertyNames(value).every(key => ['content', 'details', 'isError'].includes(key))
+		  )
+		}
+	})(),
+	"subagent_start": (() => {
+		return function check(value) {
+		  return (
+		    (typeof value === 'object' && value !== null && !Array.isArray(value)) &&
+		    (value['block'] !== undefined ? ((typeof value['block'] === 'boolean')) : true) &&
+		    (value['reason'] !== undefined ? ((typeof value['reason'] === 'string')) : true) &&
+		    Object.getOwnPropertyNames(value).every(key => ['block', 'reason'].includes(key))
 		  )
 		}
 	})(),

@@ -5,6 +5,7 @@ import { execCommand } from "../exec/exec-command.ts";
 import { parseJsonText } from "../json.ts";
 import { userAgentDir } from "../paths.ts";
 import type { ApprovedSource } from "./_approved.ts";
+import { eventRule } from "./event-rules.ts";
 import type { HookContext, HookFactory, ToolCallEvent, ToolResultEvent } from "./types.ts";
 
 /** How a shell hook is wired: `pre` gates `tool_call`, `post` may rewrite `tool_result`. */
@@ -74,7 +75,7 @@ async function runShellHook(path: string, run: string, event: ShellEvent, ctx: H
 	const stderr = result.stderr.trim();
 	if (result.killed) throw new XcshError("HOOK_TIMEOUT", `Shell hook ${path} timed out after ${timeoutMs} ms`);
 	if (result.code === 2) {
-		if (event.type === "tool_call") return { block: true, reason: stderr || `Blocked by shell hook ${path}` };
+		if (eventRule(event.type)?.guard) return { block: true, reason: stderr || `Blocked by shell hook ${path}` };
 		throw new XcshError("HOOK_FAILED", `Shell hook ${path} exited with code 2, but post hooks cannot block${stderr ? `: ${stderr}` : ""}`);
 	}
 	if (result.code !== 0)

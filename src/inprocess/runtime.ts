@@ -227,7 +227,9 @@ export async function startInProcess(options: InProcessOptions): Promise<InProce
 		async beforeAgentStart(prompt) {
 			const { host } = await ready();
 			if (!host) return undefined;
-			const result = checked(host, "before_agent_start", await host.runner.emitBeforeAgentStart(prompt));
+			// Through `emit`: results combine by the event's rule in the event table.
+			const event = { type: "before_agent_start" as const, prompt };
+			const result = checked(host, event.type, await host.runner.emit(event));
 			const content = result?.message?.content;
 			if (content === undefined) return undefined;
 			if (typeof content === "string") return content;
@@ -235,8 +237,9 @@ export async function startInProcess(options: InProcessOptions): Promise<InProce
 		},
 		async context(messages: AgentMessage[]) {
 			const { host } = await ready();
-			if (!host?.runner.hasHandlers("context")) return undefined;
-			return checked(host, "context", await host.runner.emitContext(messages));
+			const event = { type: "context" as const, messages };
+			if (!host?.runner.hasHandlers(event.type)) return undefined;
+			return checked(host, event.type, await host.runner.emit(event))?.messages;
 		},
 		handles(type) {
 			// While the load or a reload is in flight, assume yes: the call waits for the hooks.

@@ -2,6 +2,7 @@ import { isXcshError, XcshError, type XcshErrorCode } from "../errors.ts";
 import { isRecord as isObject } from "../json.ts";
 import type { HookEvent, ToolCallEvent } from "../hooks/types.ts";
 import { validateEvent } from "../hooks/validate.ts";
+import { eventRule } from "../hooks/event-rules.ts";
 import { parseJsonText } from "../json.ts";
 import type { AgentMessage, ImageContent } from "../messages.ts";
 
@@ -103,7 +104,8 @@ const newToolCallId = () => `call_${crypto.randomUUID().slice(0, 8)}`;
 /** `emit` params: a hook event with its `type`; `toolCallId` is generated when missing, as the CLI does. */
 export function emitParams(params: unknown): HookEvent {
 	const event = objectParams(params, "holding a hook event {type, ...}");
-	if ((event.type === "tool_call" || event.type === "tool_result") && event.toolCallId === undefined) event.toolCallId = newToolCallId();
+	// The event table says which events carry a call id (`callId`); one left out is generated.
+	if (typeof event.type === "string" && eventRule(event.type)?.callId && event.toolCallId === undefined) event.toolCallId = newToolCallId();
 	return checkedEvent(event);
 }
 

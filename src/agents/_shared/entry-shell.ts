@@ -1,4 +1,5 @@
 import { XcshError } from "../../errors.ts";
+import { eventRule } from "../../hooks/event-rules.ts";
 import type { AgentEvent } from "./install-spec.ts";
 
 /*
@@ -71,8 +72,8 @@ function watchdog(seconds: number): string {
 /** The reason a blocked call gives (`$1` is the program, `$s` its exit status). */
 export const NO_ANSWER = "xcsh-hooks: $1 ended without an answer (exit status $s); the tool call is blocked (fail closed)";
 
-/** Whether an entry for `event` blocks when the bridge ends without an answer: the pre-tool events (a guard's). */
-export const blocksWithoutAnswer = (event: AgentEvent): boolean => event.xcsh === "tool_call";
+/** Whether an entry for `event` blocks when the bridge ends without an answer: the events that guard a call (the event table's `guard`). */
+export const blocksWithoutAnswer = (event: AgentEvent): boolean => eventRule(event.xcsh)?.guard === true;
 
 /** What a hook says when its program (`$1`) is not found: where it looked, and how to fix it. */
 export const NOT_FOUND =
