@@ -13,8 +13,8 @@ import {
 	type ToolStep,
 } from "./types.ts";
 
-/** Tool names for each step kind: Qwen Code, Factory Droid, Cline, OpenCode/Kilo, pi (PROTOCOLS.md C.1–C.3, D.1–D.3). */
-const SHELL = ["run_shell_command", "Execute", "run_commands", "bash"];
+/** Tool names for each step kind: Qwen Code, Factory Droid, Cline, OpenCode/Kilo, pi, OpenClaw (PROTOCOLS.md C.1–C.3, D.1–D.3, E.1). */
+const SHELL = ["run_shell_command", "Execute", "run_commands", "bash", "exec"];
 const READ = ["read_file", "Read", "read_files", "read"];
 
 /** The offered function tools as `{name, parameters}`. */
