@@ -134,7 +134,12 @@ async function toolResult(event, ctx) {
 		const answer = await callXcsh(COMMANDS[payload.type], SERVED, payload, payload.cwd, say);
 		if (answer.failure) return say("xcsh-hooks tool_result: " + answer.failure);
 		const next = { ...result };
-		if (Array.isArray(answer.answer.content)) next.content = answer.answer.content;
+		if (Array.isArray(answer.answer.content)) {
+			next.content = answer.answer.content;
+			// exec's details repeat its whole output (\`aggregated\`): a replaced output replaces that copy too.
+			if (answer.answer.details === undefined && isObject(result.details) && typeof result.details.aggregated === "string")
+				next.details = { ...result.details, aggregated: next.content.map((block) => (isObject(block) && typeof block.text === "string" ? block.text : "")).join("\\n") };
+		}
 		if (answer.answer.details !== undefined) next.details = answer.answer.details;
 		return next.content === result.content && next.details === result.details ? undefined : { result: next };
 	} catch (error) {
