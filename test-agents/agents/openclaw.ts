@@ -4,7 +4,8 @@ import { OPENCLAW } from "../../src/agents/openclaw/protocol.ts";
 import { packageFiles, pluginSource } from "../../src/agents/openclaw/plugin.ts";
 import { runtimeBin } from "../install.ts";
 import { chatApi } from "../model/chat.ts";
-import { runProcess } from "../process.ts";
+import type { ToolStep } from "../model/types.ts";
+import { type RunResult, runProcess } from "../process.ts";
 import type { Sandbox } from "../sandbox.ts";
 import type { AgentPin } from "../pins.ts";
 import type { AgentDriver } from "./types.ts";
@@ -33,6 +34,69 @@ function writeConfig(sandbox: Sandbox, baseUrl: string): void {
 	sandbox.write({ "home/.openclaw/openclaw.json": `${JSON.stringify(config, null, 2)}\n` });
 }
 
+/** The Gateway's port and token in the private network namespace (PROTOCOLS.md E.1's recipe). */
+const GATEWAY_PORT = 18789;
+const GATEWAY_TOKEN = "suite-token";
+
+/** The environment of every OpenClaw process: Node 24 first on PATH. */
+const runEnv = (sandbox: Sandbox, extra: Record<string, string> = {}) =>
+	sandbox.env({ PATH: `${dirname(runtimeBin(NODE24))}:${sandbox.env().PATH}`, OPENCLAW_NO_UPDATE_CHECK: "1", ...extra });
+
+/** Whether something accepts connections on 127.0.0.1:`port`. */
+async function listening(port: number): Promise<boolean> {
+	try {
+		const socket = await Bun.connect({ hostname: "127.0.0.1", port, socket: { data() {} } });
+		socket.end();
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * One run through the Gateway (where subagents start; \`--local\` cannot start them): \`openclaw gateway run\`
+ * in the background, then \`openclaw agent\` against it with the token; the Gateway is stopped after.
+ */
+async function gatewayRun(bin: string, sandbox: Sandbox, baseUrl: string, prompt: string, timeoutMs: number): Promise<RunResult> {
+	writeConfig(sandbox, baseUrl);
+	const env = runEnv(sandbox, { OPENCLAW_GATEWAY_TOKEN: GATEWAY_TOKEN });
+	const gateway = Bun.spawn(
+		[bin, "gateway", "run", "--port", String(GATEWAY_PORT), "--auth", "token", "--token", GATEWAY_TOKEN, "--allow-unconfigured"],
+		{ cwd: sandbox.proj, env, stdin: "ignore", stdout: Bun.file(join(sandbox.logs, "gateway.out")), stderr: "pipe", detached: true },
+	);
+	const stderr = new Response(gateway.stderr).text();
+	try {
+		const until = Date.now() + timeoutMs;
+		while (!(await listening(GATEWAY_PORT))) {
+			if (gateway.exitCode !== null || Date.now() > until)
+				return { code: null, stdout: "", stderr: `the Gateway did not listen: ${await stderr}`, timedOut: true, ms: 0 };
+			await Bun.sleep(500);
+		}
+		const run = await runProcess([bin, "agent", "--agent", "main", "--message", prompt, "--json"], { cwd: sandbox.cwd, env, timeoutMs });
+		return run;
+	} finally {
+		try {
+			process.kill(-gateway.pid, "SIGTERM");
+		} catch {}
+		const timer = setTimeout(() => {
+			try {
+				process.kill(-gateway.pid, "SIGKILL");
+			} catch {}
+		}, 5000);
+		await gateway.exited;
+		clearTimeout(timer);
+		await Bun.write(join(sandbox.logs, "gateway.err"), await stderr);
+	}
+}
+
+/** The spawn through OpenClaw's \`tool_call\` tool (sessions_spawn sits behind it), or directly when offered. */
+const viaToolCall = (tool: string, args: Record<string, unknown>): ToolStep => ({
+	kind: "call",
+	label: tool,
+	pick: (offered) => (offered.includes(tool) ? tool : offered.includes("tool_call") ? "tool_call" : undefined),
+	args: (name) => (name === "tool_call" ? { id: tool, args } : args),
+});
+
 /** Enables the plugin by id, as `openclaw plugins enable` does (a workspace plugin loads only once enabled). */
 function enable(sandbox: Sandbox): void {
 	const file = join(sandbox.home, ".openclaw", "openclaw.json");
@@ -56,6 +120,15 @@ export const openclawDriver: AgentDriver = {
 	api: chatApi,
 	installAlone: true,
 	loadErrorCase: true,
+	masksSecrets: true,
+	actor: {
+		spawn: (task) => viaToolCall("sessions_spawn", { task, runtime: "subagent" }),
+		// The main agent then yields to the subagent it started, as the probe's run did.
+		afterSpawn: [viaToolCall("sessions_yield", {})],
+		namesSubagent: true,
+		subagentEvents: false,
+		run: gatewayRun,
+	},
 	configure(sandbox, hooks) {
 		const commands = { before_tool_call: hooks.pre, tool_result: hooks.post, before_prompt_build: hooks.prompt };
 		const files = packageFiles(pluginSource(commands, false));
@@ -66,7 +139,7 @@ export const openclawDriver: AgentDriver = {
 	},
 	run(bin, sandbox, baseUrl, prompt, timeoutMs, prefix = []) {
 		writeConfig(sandbox, baseUrl);
-		const env = sandbox.env({ PATH: `${dirname(runtimeBin(NODE24))}:${sandbox.env().PATH}`, OPENCLAW_NO_UPDATE_CHECK: "1" });
+		const env = runEnv(sandbox);
 		return runProcess([...prefix, bin, "agent", "--local", "--agent", "main", "--message", prompt, "--json"], {
 			cwd: sandbox.cwd,
 			env,

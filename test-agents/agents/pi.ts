@@ -6,6 +6,10 @@ import { runProcess } from "../process.ts";
 import type { Sandbox } from "../sandbox.ts";
 import type { AgentDriver } from "./types.ts";
 
+/** The bridge command's wrapper (sandbox root) and the log of its runs (logs/): a served extension runs it only without a server. */
+const SPAWN_WRAPPER = "bridge-pi.sh";
+export const SPAWN_LOG = "bridge-spawns.log";
+
 /** `~/.pi/agent/models.json`: the scripted model as an OpenAI-compatible provider (PROTOCOLS.md D.3). */
 function models(baseUrl: string): string {
 	const model = { id: "mock-model", name: "mock-model", reasoning: false, input: ["text"], contextWindow: 128000, maxTokens: 4096 };
@@ -40,15 +44,27 @@ export const piDriver: AgentDriver = {
 	installAlone: true,
 	loadErrorCase: true,
 	configure(sandbox, hooks) {
+		// `install pi`'s own entry (the bridge alone): the extension may use the hook server's socket, as the
+		// installed one does; its command then logs each time it runs as a process (logs/bridge-spawns.log).
+		const bridge = /^'[^']*' bridge pi$/.test(hooks.pre) && hooks.post === hooks.pre && hooks.prompt === hooks.pre;
+		if (bridge) {
+			sandbox.write({ [SPAWN_WRAPPER]: `#!/bin/sh\necho "$$" >> '${join(sandbox.logs, SPAWN_LOG)}'\nexec ${hooks.pre} "$@"\n` });
+			const wrapped = join(sandbox.root, SPAWN_WRAPPER);
+			hooks = { ...hooks, pre: wrapped, post: wrapped, prompt: wrapped };
+		}
 		sandbox.write({
-			"proj/.pi/extensions/xcsh-hooks.js": extensionSource({
-				tool_call: hooks.pre,
-				tool_result: hooks.post,
-				before_agent_start: hooks.prompt,
-				// The prompt command also answers pi's context (each model turn) and session_start, which says whether hooks handle context.
-				context: hooks.prompt,
-				session_start: hooks.prompt,
-			}),
+			"proj/.pi/extensions/xcsh-hooks.js": extensionSource(
+				{
+					tool_call: hooks.pre,
+					tool_result: hooks.post,
+					before_agent_start: hooks.prompt,
+					// The prompt command also answers pi's context (each model turn) and session_start, which says whether hooks handle context.
+					context: hooks.prompt,
+					session_start: hooks.prompt,
+				},
+				undefined,
+				bridge,
+			),
 		});
 	},
 	run(bin, sandbox, baseUrl, prompt, timeoutMs) {

@@ -43,7 +43,7 @@ for (const { hook, event, ctx } of JSON.parse(text)) {
 			continue;
 		}
 		if (returned && returned.block === true) out.push({ blocked: returned.blockReason ?? "Tool call blocked by plugin hook" });
-		else if (returned && returned.params)
+		else if (returned?.params)
 			out.push({
 				params: { ...event.params, ...returned.params },
 				undefinedKeys: Object.keys(returned.params).filter((k) => returned.params[k] === undefined),
