@@ -37,6 +37,8 @@ function writeConfig(sandbox: Sandbox, baseUrl: string): void {
 /** The Gateway's port and token in the private network namespace (PROTOCOLS.md E.1's recipe). */
 const GATEWAY_PORT = 18789;
 const GATEWAY_TOKEN = "suite-token";
+/** How long the model must be asked nothing before a Gateway run counts as over. */
+const QUIET_MS = 30_000;
 
 /** The environment of every OpenClaw process: Node 24 first on PATH. */
 const runEnv = (sandbox: Sandbox, extra: Record<string, string> = {}) =>
@@ -57,7 +59,14 @@ async function listening(port: number): Promise<boolean> {
  * One run through the Gateway (where subagents start; \`--local\` cannot start them): \`openclaw gateway run\`
  * in the background, then \`openclaw agent\` against it with the token; the Gateway is stopped after.
  */
-async function gatewayRun(bin: string, sandbox: Sandbox, baseUrl: string, prompt: string, timeoutMs: number): Promise<RunResult> {
+async function gatewayRun(
+	bin: string,
+	sandbox: Sandbox,
+	baseUrl: string,
+	prompt: string,
+	timeoutMs: number,
+	requests: () => number,
+): Promise<RunResult> {
 	writeConfig(sandbox, baseUrl);
 	const env = runEnv(sandbox, { OPENCLAW_GATEWAY_TOKEN: GATEWAY_TOKEN });
 	const gateway = Bun.spawn(
@@ -73,6 +82,19 @@ async function gatewayRun(bin: string, sandbox: Sandbox, baseUrl: string, prompt
 			await Bun.sleep(500);
 		}
 		const run = await runProcess([bin, "agent", "--agent", "main", "--message", prompt, "--json"], { cwd: sandbox.cwd, env, timeoutMs });
+		// `openclaw agent` returns once the main agent yields; a subagent it started goes on in the Gateway
+		// (and reports back to the main agent there): the Gateway stays up until the model is asked nothing
+		// more for QUIET_MS, within the run's time limit.
+		let seen = requests();
+		let quietSince = Date.now();
+		const latest = Date.now() + timeoutMs;
+		while (Date.now() - quietSince < QUIET_MS && Date.now() < latest) {
+			await Bun.sleep(1000);
+			if (requests() !== seen) {
+				seen = requests();
+				quietSince = Date.now();
+			}
+		}
 		return run;
 	} finally {
 		try {

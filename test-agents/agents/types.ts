@@ -25,7 +25,7 @@ export interface ActorSupport {
 	/** Writes the agent's MCP config: one stdio server `files` run by `command`; absent: the MCP case is not driven. */
 	mcp?(sandbox: Sandbox, command: string[]): void;
 	/** Runs the agent for these cases instead of {@link AgentDriver.run} (OpenClaw: through its Gateway, where subagents start). */
-	run?(bin: string, sandbox: Sandbox, baseUrl: string, prompt: string, timeoutMs: number): Promise<RunResult>;
+	run?(bin: string, sandbox: Sandbox, baseUrl: string, prompt: string, timeoutMs: number, requests: () => number): Promise<RunResult>;
 	/** The agent's deny of an MCP call ends the whole run, so no result reaches the model (Cline: `cancel`). */
 	mcpDenyEndsRun?: true;
 	/** Whether the agent's payloads name the subagent that made a call (Gemini's do not). */

@@ -79,7 +79,9 @@ async function runActor(
 			timeoutMs: 30_000,
 		});
 		if (!checks.expect("`xcsh-hooks trust approve` accepted the guard", approve.code === 0, approve.stderr.trim())) return;
-		const run = await (actor.run ?? driver.run)(ctx.bin, sandbox, server.url, script.prompt, ctx.timeoutMs);
+		const run = actor.run
+			? await actor.run(ctx.bin, sandbox, server.url, script.prompt, ctx.timeoutMs, () => server.requests.length)
+			: await driver.run(ctx.bin, sandbox, server.url, script.prompt, ctx.timeoutMs);
 		await Bun.write(join(sandbox.logs, "requests.json"), JSON.stringify(server.requests, null, 1));
 		await Bun.write(join(sandbox.logs, "agent.out"), `${run.stdout}\n--- stderr\n${run.stderr}`);
 		ctx.log(
