@@ -22,7 +22,7 @@ import { OPENCLAW } from "./protocol.ts";
  * A subagent's calls (Gateway runs: `sessionKey` `agent:<id>:subagent:<uuid>`) name it in `ctx.agent.subagent`.
  */
 
-const common: Shape = { type: str, cwd: str, sessionId: opt(str), sessionKey: opt(str) };
+const common: Shape = { type: str, cwd: str, sessionId: opt(str), sessionKey: opt(str), parentSessionId: opt(str) };
 
 /** The tool a call runs: the one named by OpenClaw's `tool_call` wrapper (`{id, args}`), else the call's own. */
 function called(p: Payload): { name: string; input: Record<string, unknown> } {
@@ -103,7 +103,9 @@ export const openclawBridge: AgentBridge = {
 	timeoutSeconds: OPENCLAW.timeoutSeconds,
 	eventName: (payload, hint) => hint ?? stringField(payload, "type"),
 	projectDirs: (payload) => [stringField(payload, "cwd")],
-	sessionId: (payload) => stringField(payload, "sessionId") ?? stringField(payload, "sessionKey"),
+	// A subagent's calls count in the session that started it (the plugin notes which one, `parentSessionId`).
+	sessionId: (payload) =>
+		stringField(payload, "parentSessionId") ?? stringField(payload, "sessionId") ?? stringField(payload, "sessionKey"),
 	subagent: (payload): HookSubagent | undefined => {
 		const id = SUBAGENT_KEY.exec(stringField(payload, "sessionKey") ?? "")?.[1];
 		return id ? { id } : undefined;

@@ -19,6 +19,8 @@ import { OPENCLAW } from "./protocol.ts";
  *   output): `{content, details}` replace the result's.
  * - `before_prompt_build` (needs `hooks.allowConversationAccess` in the plugin's config entry, which
  *   install writes): `{prependContext}`. OpenClaw has no `before_agent_start` hook (it logs it as unknown).
+ * - `subagent_spawned` (Gateway runs) is only noted: a subagent's calls then carry the session id of the
+ *   session that started it (`parentSessionId`), so they count in that session.
  * A failed call on the last two leaves OpenClaw's value as it is and says so on stderr.
  */
 
@@ -87,11 +89,33 @@ function cwdOf(ctx, given) {
 	return known || configWorkspace || process.cwd();
 }
 
+/** Session ids by session key, and the session key that started each subagent's (its root: subagents start subagents). */
+const sessionIds = new Map();
+const requesters = new Map();
+const remember = (map, key, value) => {
+	map.delete(key);
+	map.set(key, value);
+	if (map.size > 1000) map.delete(map.keys().next().value);
+};
+
 function base(type, ctx, cwd) {
 	const out = { type, cwd };
-	if (ctx && typeof ctx.sessionId === "string") out.sessionId = ctx.sessionId;
-	if (ctx && typeof ctx.sessionKey === "string") out.sessionKey = ctx.sessionKey;
+	const key = ctx && typeof ctx.sessionKey === "string" ? ctx.sessionKey : undefined;
+	if (ctx && typeof ctx.sessionId === "string") {
+		out.sessionId = ctx.sessionId;
+		if (key) remember(sessionIds, key, ctx.sessionId);
+	}
+	if (key) out.sessionKey = key;
+	// A subagent's calls count in the session that started it (one session file, one set of counters).
+	const parent = key && requesters.has(key) ? sessionIds.get(requesters.get(key)) : undefined;
+	if (parent) out.parentSessionId = parent;
 	return out;
+}
+
+function subagentSpawned(event, ctx) {
+	const child = (ctx && ctx.childSessionKey) || (event && event.childSessionKey);
+	const requester = ctx && ctx.requesterSessionKey;
+	if (typeof child === "string" && typeof requester === "string") remember(requesters, child, requesters.get(requester) || requester);
 }
 
 const blocked = (reason) => ({ block: true, blockReason: reason });
@@ -173,6 +197,7 @@ export default {
 		} catch {}
 		api.on("before_tool_call", beforeToolCall, { timeoutMs: HOOK_TIMEOUT_MS });
 		api.on("before_prompt_build", beforePromptBuild, { timeoutMs: HOOK_TIMEOUT_MS });
+		api.on("subagent_spawned", subagentSpawned);
 		if (typeof api.registerAgentToolResultMiddleware === "function")
 			api.registerAgentToolResultMiddleware(toolResult, { runtimes: ["openclaw"] });
 		else say("xcsh-hooks: this OpenClaw has no registerAgentToolResultMiddleware; tool results are not passed to hooks");

@@ -52,6 +52,9 @@ for (const { hook, event, ctx } of JSON.parse(text)) {
 	} else if (hook === "tool_result_middleware") {
 		const returned = await middleware[0](event, ctx);
 		out.push({ result: returned ? returned.result : event.result });
+	} else if (hook === "subagent_spawned") {
+		await hooks.get(hook)(event, ctx);
+		out.push({ noted: true });
 	} else if (hook === "before_prompt_build") {
 		out.push({ returned: (await hooks.get(hook)(event, ctx)) ?? null });
 	}

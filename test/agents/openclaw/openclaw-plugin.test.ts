@@ -149,6 +149,7 @@ describe("openclaw plugin", () => {
 						EVENTS.prompt,
 						EVENTS.inner,
 						EVENTS.outer,
+						EVENTS.spawned,
 						EVENTS.subagent,
 						withCommand("inner", "echo original", { timeoutSeconds: 5 }),
 						withCommand("outer", "echo original"),
@@ -157,10 +158,10 @@ describe("openclaw plugin", () => {
 						EVENTS.middleware,
 					]);
 					expect(seen.id).toBe("xcsh-hooks");
-					expect(seen.registered).toEqual(["before_tool_call", "before_prompt_build"]);
+					expect(seen.registered).toEqual(["before_tool_call", "before_prompt_build", "subagent_spawned"]);
 					expect(seen.middleware).toBe(1);
 					expect(seen.options.middleware).toEqual({ runtimes: ["openclaw"] });
-					const [prompt, inner, outer, sub, rewrite, rewriteOuter, harmless, thrown, redacted] = seen.out;
+					const [prompt, inner, outer, , sub, rewrite, rewriteOuter, harmless, thrown, redacted] = seen.out;
 					expect(prompt.returned).toEqual({ prependContext: "CONTEXT-MARKER-9 for clean the build folder" });
 					expect(inner.blocked).toStartWith("NO-RM bash [");
 					expect(outer.blocked).toStartWith("NO-RM bash [");
@@ -172,6 +173,16 @@ describe("openclaw plugin", () => {
 					expect(redacted.result.content).toEqual([{ type: "text", text: "API_KEY=***" }]);
 					expect(JSON.stringify(redacted.result)).not.toContain("sk-SECRET");
 					expect(redacted.result.details.exitCode).toBe(0);
+					// The subagent's blocked call counts in the session that started it (one decision-log session).
+					const decisions = readFileSync(join(home, ".xcsh/agent/decisions.jsonl"), "utf8")
+						.trim()
+						.split("\n")
+						.map((line) => JSON.parse(line));
+					const blocked = decisions.filter((d) => d.decision === "deny");
+					expect(blocked.map((d) => d.subagent ?? "main")).toEqual(["main", "main", "bf9e279c-97b4-4eb5-9a42-915b785a8be0", "main"]);
+					// The wrapper's capture (the last main-session call before the spawn) has that session's id; the subagent's own is b891….
+					expect(blocked[2].session).toBe("90e26f63-0699-4979-828e-5ea7389e961a");
+					expect(blocked[1].session).toBe("90e26f63-0699-4979-828e-5ea7389e961a");
 				},
 				TIMEOUT_MS,
 			);
