@@ -124,6 +124,23 @@ describe("openclaw plugin", () => {
 			);
 
 			test(
+				"install openclaw refuses a config it cannot edit exactly (JSON5, plugins not an object) and writes nothing",
+				async () => {
+					for (const text of ['{\n  // JSON5\n  "plugins": {}\n}\n', '{"plugins": []}\n', '{"plugins": {"load": {"paths": "x"}}}\n']) {
+						const home = privateHome();
+						const proj = tempDir("xcsh-oc-");
+						writeFiles(home, { ".openclaw/openclaw.json": text });
+						const run = await runCli(cli, ["install", "openclaw", "--user"], { cwd: proj, home, timeoutMs: 30_000 });
+						expect(run.code).not.toBe(0);
+						expect(run.stderr).toContain("openclaw.json");
+						expect(readFileSync(join(home, ".openclaw/openclaw.json"), "utf8")).toBe(text);
+						expect(existsSync(join(home, USER_FOLDER))).toBe(false);
+					}
+				},
+				TIMEOUT_MS,
+			);
+
+			test(
 				"install openclaw refuses a folder holding a file of the user's and changes nothing",
 				async () => {
 					const home = privateHome();
