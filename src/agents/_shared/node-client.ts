@@ -194,8 +194,8 @@ function serverCall(agent, payload, pwd, say, socket) {
 				onLine(line);
 			}
 		});
-		connection.write(JSON.stringify(request) + "\\n");
-		connection.write(body);
+		// One write: the request line and its payload arrive together (the server reads them in one go).
+		connection.write(Buffer.concat([Buffer.from(JSON.stringify(request) + "\\n", "utf8"), body]));
 	});
 }
 
