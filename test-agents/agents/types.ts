@@ -77,6 +77,11 @@ export interface AgentDriver {
 	 * control run cannot show the secret reaching the model; it shows the hooks' redaction marker absent instead.
 	 */
 	masksSecrets?: true;
+	/**
+	 * Its plugin talks to the hook server over the socket itself (pi, OpenClaw): the bridge case starts a
+	 * server first and checks that no call ran the bridge as a process.
+	 */
+	servedByItself?: true;
 	/** Also run the case where a hook fails to load (an unknown event name): every tool call must be blocked. */
 	loadErrorCase?: boolean;
 	/** Checks only this agent promises (run after the standard ones, when the guard is expected to deny). */

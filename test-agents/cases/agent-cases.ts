@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentDriver } from "../agents/types.ts";
-import { SPAWN_LOG } from "../agents/pi.ts";
+import { SPAWN_LOG } from "../agents/_served.ts";
 import { homeServerStatus } from "../servers.ts";
 import type { Sandbox } from "../sandbox.ts";
 import type { Checks } from "../checks.ts";
@@ -93,18 +93,18 @@ export function bridgeCase(driver: AgentDriver): AgentCase {
 				async prepare(sandbox, c) {
 					const approved = await approveHooks(exe, sandbox);
 					if (!c.expect("`xcsh-hooks trust approve` accepted the project hooks", approved.ok, approved.detail)) return false;
-					// pi's extension talks to a running hook server itself: one is started first, and no call may start a process.
-					return driver.id !== "pi" || startHomeServer(exe, sandbox, c);
+					// A plugin that talks to a running hook server itself: one is started first, and no call may start a process.
+					return !driver.servedByItself || startHomeServer(exe, sandbox, c);
 				},
 				expect: { ...ALL, ...driver.cannot },
 				markers: bridgeMarkers(),
 				// One agent proves the default users get: the calls after the first are served.
-				...(driver.id === "claude" || driver.id === "pi" ? { servedBy: exe } : {}),
-				...(driver.id === "pi"
+				...(driver.id === "claude" || driver.servedByItself ? { servedBy: exe } : {}),
+				...(driver.servedByItself
 					? {
 							after: (c: Checks, o: Outcome) => {
-								checkTurnContext(c, o);
-								checkNoSpawn(c, o);
+								if (driver.id === "pi") checkTurnContext(c, o);
+								checkNoSpawn(c, o, driver.id);
 							},
 						}
 					: {}),
@@ -183,12 +183,12 @@ async function startHomeServer(exe: string, sandbox: Sandbox, checks: Checks): P
 	return checks.expect("`serve --socket` runs under the sandbox HOME", (await homeServerStatus(sandbox.home)) !== undefined);
 }
 
-/** With the server running, pi's extension served every call over the socket: its bridge command never ran as a process. */
-function checkNoSpawn(checks: Checks, { sandbox }: Outcome): void {
+/** With the server running, the plugin served every call over the socket: its bridge command never ran as a process. */
+function checkNoSpawn(checks: Checks, { sandbox }: Outcome, agent: string): void {
 	const log = join(sandbox.logs, SPAWN_LOG);
 	const spawns = existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").filter(Boolean).length : 0;
 	checks.expect(
-		"socket path: no `xcsh-hooks bridge pi` process was started for any call (all went over the server's socket)",
+		`socket path: no \`xcsh-hooks bridge ${agent}\` process was started for any call (all went over the server's socket)`,
 		spawns === 0,
 		`${spawns} spawned`,
 	);
