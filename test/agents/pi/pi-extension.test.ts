@@ -9,7 +9,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { type Cli, minimalEnv, runCli, useClis } from "../../faults/_cli.ts";
+import { type Cli, minimalEnv, pathWith, runCli, useClis } from "../../faults/_cli.ts";
 import { startSocketServer, stopServers } from "../../faults/_socket.ts";
 import { privateHome, tempDir, writeFiles } from "../../faults/_fixtures.ts";
 import { extensionSource } from "../../../src/agents/pi/extension.ts";
@@ -35,10 +35,10 @@ interface Seen {
 }
 
 /** Runs the written extension in the fake pi host under Node, emitting `events`. */
-async function runPi(extension: string, cwd: string, home: string, events: unknown[]): Promise<Seen> {
+async function runPi(extension: string, cwd: string, home: string, events: unknown[], path?: string): Promise<Seen> {
 	const proc = Bun.spawn(["node", FAKE_PI, extension, cwd], {
 		cwd,
-		env: minimalEnv(home),
+		env: path === undefined ? minimalEnv(home) : { ...minimalEnv(home), PATH: path },
 		stdin: new TextEncoder().encode(JSON.stringify(events)),
 		stdout: "pipe",
 		stderr: "pipe",
@@ -50,6 +50,13 @@ async function runPi(extension: string, cwd: string, home: string, events: unkno
 	if (proc.exitCode !== 0) throw new Error(`fake pi exited ${proc.exitCode}: ${stderr}`);
 	return { ...(JSON.parse(stdout) as Omit<Seen, "stderr">), stderr };
 }
+
+/**
+ * {@link runPi} with `cli` as the `xcsh-hooks` on PATH: a project-level extension names the program
+ * found on PATH (a committed config works on a teammate's machine), as pi's own PATH would give it.
+ */
+const runPiWith = (cli: Cli, extension: string, cwd: string, home: string, events: unknown[]) =>
+	runPi(extension, cwd, home, events, pathWith(cli));
 
 const bash = (id: string, command: string) => ({
 	type: "tool_call",
@@ -109,7 +116,7 @@ describe("pi extension", () => {
 					expect(text).toContain("Written by `xcsh-hooks install pi`");
 					expect(text).toContain("bridge pi --installed-by=xcsh-hooks");
 					expect(statSync(join(proj, EXTENSION)).mode & 0o777).toBe(0o644);
-					const seen = await runPi(join(proj, EXTENSION), proj, home, []);
+					const seen = await runPiWith(cli, join(proj, EXTENSION), proj, home, []);
 					expect(seen.loadError).toBeUndefined();
 					expect(seen.registered).toEqual(expect.arrayContaining(["tool_call", "tool_result", "before_agent_start", "session_start"]));
 					await ok(cli, ["install", "pi", "--user"], proj, home);
@@ -150,11 +157,11 @@ describe("pi extension", () => {
 					});
 					const proj = tempDir("xcsh-pi-");
 					await ok(cli, ["install", "pi"], proj, home);
-					const local = await runPi(join(proj, EXTENSION), proj, home, [bash("c1", "echo hi")]);
+					const local = await runPiWith(cli, join(proj, EXTENSION), proj, home, [bash("c1", "echo hi")]);
 					expect(local.events[0]?.blocked).toStartWith("ran in bridge");
 					await startSocketServer(cli, home, proj);
 					try {
-						const served = await runPi(join(proj, EXTENSION), proj, home, [bash("c1", "echo hi")]);
+						const served = await runPiWith(cli, join(proj, EXTENSION), proj, home, [bash("c1", "echo hi")]);
 						expect(served.events[0]?.blocked).toStartWith("ran in serve");
 					} finally {
 						await stopServers();
@@ -171,7 +178,10 @@ describe("pi extension", () => {
 					writeFiles(proj, { "src/keep.txt": "keep\n" });
 					await ok(cli, ["init", "guard"], proj, home);
 					await ok(cli, ["install", "pi"], proj, home);
-					const seen = await runPi(join(proj, EXTENSION), proj, home, [bash("call_1", "rm -rf src"), bash("call_2", "echo harmless")]);
+					const seen = await runPiWith(cli, join(proj, EXTENSION), proj, home, [
+						bash("call_1", "rm -rf src"),
+						bash("call_2", "echo harmless"),
+					]);
 					expect(seen.events[0]?.blocked).toContain("recursive delete");
 					expect(seen.events[1]?.blocked).toBeUndefined();
 					expect(seen.events[1]?.input).toEqual({ command: "echo harmless", description: "kept" });
@@ -186,7 +196,7 @@ describe("pi extension", () => {
 					writeFiles(home, USER_HOOKS);
 					const proj = tempDir("xcsh-pi-");
 					await ok(cli, ["install", "pi"], proj, home);
-					const seen = await runPi(join(proj, EXTENSION), proj, home, [
+					const seen = await runPiWith(cli, join(proj, EXTENSION), proj, home, [
 						bash("c1", "api-probe"),
 						bash("c2", "echo original"),
 						{
@@ -227,7 +237,7 @@ describe("pi extension", () => {
 					] as const) {
 						const proj = tempDir("xcsh-pi-");
 						await ok(cli, ["install", "pi"], proj, home);
-						const seen = await runPi(join(proj, EXTENSION), proj, home, [bash("c1", "echo harmless")]);
+						const seen = await runPiWith(cli, join(proj, EXTENSION), proj, home, [bash("c1", "echo harmless")]);
 						expect(seen.events[0]?.blocked).toContain(want);
 					}
 				},
@@ -275,7 +285,7 @@ describe("pi extension", () => {
 						{ role: "bashExecution", command: "pwd", output: "/p", timestamp: 4 },
 					];
 					const plain = [{ role: "user", content: [{ type: "text", text: "nothing secret" }], timestamp: 1 }];
-					const seen = await runPi(join(proj, EXTENSION), proj, home, [
+					const seen = await runPiWith(cli, join(proj, EXTENSION), proj, home, [
 						{ type: "context", messages },
 						{ type: "context", messages: plain },
 					]);
@@ -301,7 +311,7 @@ describe("pi extension", () => {
 					] as const) {
 						const proj = tempDir("xcsh-pi-");
 						await ok(cli, ["install", "pi", "--command", command], proj, home);
-						const seen = await runPi(join(proj, EXTENSION), proj, home, [bash("c1", "echo harmless")]);
+						const seen = await runPiWith(cli, join(proj, EXTENSION), proj, home, [bash("c1", "echo harmless")]);
 						expect(seen.loadError).toBeUndefined();
 						expect(seen.events[0]?.blocked).toContain(want);
 					}
