@@ -116,7 +116,11 @@ describe("a newcomer with only the executable", () => {
 		const log = await run(["log", "-n", "5"]);
 		expect(log.stderr).toBe("");
 		expect(log.code).toBe(0);
-		const entries = log.stdout.split("\n").filter((line) => / cli +- +tool_call\/bash /.test(line));
+		// A long entry wraps at 80 columns: its reason and hook carry on below, indented.
+		const entries = log.stdout
+			.replaceAll("\n    ", " ")
+			.split("\n")
+			.filter((line) => / cli +- +tool_call\/bash /.test(line));
 		expect(entries).toHaveLength(5);
 		expect(entries[0]).toMatch(/ deny .*my-guard blocked this command: a recursive delete/);
 		expect(entries.slice(1).every((line) => / allow\b/.test(line))).toBe(true);
