@@ -1,6 +1,6 @@
 import type { Node } from "web-tree-sitter";
 import { isXcshError, XcshError } from "../errors.ts";
-import type { Dirs, Var } from "./scope.ts";
+import { copyDirs, type Dirs, type Var } from "./scope.ts";
 import type { ShellCommand } from "./types.ts";
 
 /*
@@ -19,6 +19,14 @@ export function unreadableCommand(rule: string, message: string): XcshError {
 /** Whether `error` is a refusal of {@link unreadableCommand}. */
 export const isUnreadableCommand = (error: unknown): error is XcshError & { detail: string } =>
 	isXcshError(error, "GUARD_UNREADABLE_COMMAND");
+
+/** A word as the shell reads it: quotes removed, escapes applied; `computed` when an expansion is part of it. */
+export interface Word {
+	text: string;
+	computed: boolean;
+	/** A variable that may be empty (its `mktemp` may have failed) is all or part of it. */
+	empty?: boolean;
+}
 
 /** How many commands one command line may hold, all scripts it runs included. */
 export const MAX_COMMANDS = 2_000;
@@ -40,6 +48,15 @@ export interface Scope {
 	/** `NAME=value` words given to this command (`BASH_ENV=… bash`, `env BASH_ENV=… bash`). */
 	assigned?: string[] | undefined;
 }
+
+/** A copy of the scope for a subshell: what it changes (directory, variables) stays inside. */
+export const subshell = (scope: Scope): Scope => ({
+	...scope,
+	stdin: undefined,
+	stdinUnknown: false,
+	dirs: copyDirs(scope.dirs),
+	vars: new Map(scope.vars),
+});
 
 /** What reading one command asks of the analyzer: the commands found so far, and walking what the command runs. */
 export interface Analysis {

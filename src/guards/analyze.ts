@@ -5,10 +5,10 @@
  * removed, escapes applied), so data stays data: `echo 'rm -rf /'` is `echo` with one argument.
  */
 import type { Node, Parser } from "web-tree-sitter";
-import { type Analysis, type Scope, unreadableCommand } from "./analysis.ts";
+import { type Analysis, type Scope, subshell, unreadableCommand, type Word } from "./analysis.ts";
 import { runCommand } from "./commands.ts";
 import { checkHeredocs, plainDelimiters } from "./heredoc.ts";
-import { copyDirs, newDirs, settle, type Var } from "./scope.ts";
+import { newDirs, settle, type Var } from "./scope.ts";
 import type { ShellCommand } from "./types.ts";
 import { describeError, printedBy } from "./printed.ts";
 import { substitutionValue } from "./values.ts";
@@ -17,13 +17,6 @@ import { decodeAnsiC, unescapeDouble } from "./words.ts";
 /** How deep the syntax tree may nest, and how many scripts inside scripts (`bash -c "eval '…'"`). */
 const MAX_TREE_DEPTH = 300;
 const MAX_SCRIPT_DEPTH = 12;
-
-export interface Word {
-	text: string;
-	computed: boolean;
-	/** A variable that may be empty (its `mktemp` may have failed) is all or part of it. */
-	empty?: boolean;
-}
 
 /** Variables a command line reads as programs without setting them: what they name is the user's choice. */
 const USER_PROGRAMS = new Set(["EDITOR", "VISUAL", "PAGER", "GIT_EDITOR", "SUDO_EDITOR", "MANPAGER", "BROWSER"]);
@@ -46,15 +39,6 @@ export function analyzeCommandLine(parser: Parser, source: string, cwd: string, 
 	});
 	return analyzer.commands;
 }
-
-/** A copy of the scope for a subshell: what it changes (directory, variables) stays inside. */
-const subshell = (scope: Scope): Scope => ({
-	...scope,
-	stdin: undefined,
-	stdinUnknown: false,
-	dirs: copyDirs(scope.dirs),
-	vars: new Map(scope.vars),
-});
 
 export class Analyzer implements Analysis {
 	readonly commands: ShellCommand[] = [];
