@@ -17,7 +17,7 @@ export interface BridgeDecision {
 	subagentType?: string | undefined;
 	/** The MCP server of an MCP tool. */
 	mcpServer?: string | undefined;
-	decision: "allow" | "deny" | "rewrite";
+	decision: "allow" | "deny" | "rewrite" | "ask";
 	reason?: string | undefined;
 	/** Path of the hook that decided (blocked or rewrote, or the last that answered), as `emit`'s entries carry it. */
 	hook?: string | undefined;
@@ -43,7 +43,7 @@ export function recordDecision(
 /** The guard's decision record for an outcome. */
 export function decisionOf(agent: AgentBridge, event: string, payload: unknown, outcome: Outcome, mapped?: Mapped): BridgeDecision {
 	const p = isRecord(payload) ? payload : {};
-	const decision = outcome.kind === "deny" ? "deny" : outcome.kind === "rewrite" ? "rewrite" : "allow";
+	const decision = outcome.kind === "deny" || outcome.kind === "ask" || outcome.kind === "rewrite" ? outcome.kind : "allow";
 	const tool = mapped?.kind === "event" && mapped.event.type === "tool_call" ? mapped.event : undefined;
 	let subagent: ReturnType<NonNullable<AgentBridge["subagent"]>>;
 	try {
@@ -60,7 +60,7 @@ export function decisionOf(agent: AgentBridge, event: string, payload: unknown, 
 		subagentType: subagent?.type,
 		mcpServer: tool?.mcp?.server || undefined,
 		decision,
-		reason: outcome.kind === "deny" ? oneLine(outcome.reason) : undefined,
+		reason: outcome.kind === "deny" || outcome.kind === "ask" ? oneLine(outcome.reason) : undefined,
 		durationMs: 0,
 	};
 }

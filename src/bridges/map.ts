@@ -95,12 +95,19 @@ function subagentEventOf(agent: AgentBridge, p: Payload): AgentSubagentEvent | u
  * What the hooks decided, from `dispatch`'s answer. A rewritten tool input is returned in our terms
  * (`ours`): {@link rewriteToAgent} checks it and turns it into the agent's.
  */
-export function toOutcome(event: HookEvent, dispatched: { result: unknown; stopped?: string | undefined }): Outcome {
+export function toOutcome(
+	event: HookEvent,
+	dispatched: { result: unknown; stopped?: string | undefined; asked?: string | undefined },
+): Outcome {
 	const result = isRecord(dispatched.result) ? dispatched.result : undefined;
 	switch (event.type) {
 		case "tool_call":
 			if (dispatched.stopped || result?.block === true)
 				return { kind: "deny", reason: dispatched.stopped || String(result?.reason || "Tool execution was blocked by a hook") };
+			if (dispatched.asked !== undefined || result?.ask === true) {
+				const reason = dispatched.asked ?? String(result?.reason || "a hook asks for confirmation");
+				return isRecord(result?.input) ? { kind: "ask", reason, input: result.input } : { kind: "ask", reason };
+			}
 			return isRecord(result?.input) ? { kind: "rewrite", input: result.input } : { kind: "none" };
 		case "tool_result":
 			if (!result || (result.content === undefined && result.details === undefined)) return { kind: "none" };
@@ -124,6 +131,13 @@ export function toOutcome(event: HookEvent, dispatched: { result: unknown; stopp
 		default:
 			return { kind: "none" };
 	}
+}
+
+/** An ask about a rewritten input: the rewrite in the agent's terms, or a plain ask when it changes nothing. */
+export async function askToAgent(mapped: Extract<Mapped, { kind: "event" }>, ask: Extract<Outcome, { kind: "ask" }>): Promise<Outcome> {
+	if (ask.input === undefined) return ask;
+	const rewritten = await rewriteToAgent(mapped, ask.input);
+	return rewritten.kind === "rewrite" ? { kind: "ask", reason: ask.reason, input: rewritten.input } : { kind: "ask", reason: ask.reason };
 }
 
 /**

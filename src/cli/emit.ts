@@ -115,6 +115,11 @@ export const emitCommand = defineCommand({
 				});
 			for (const line of describeSkips(host)) await writeErr(line);
 			await printJson({ event, result: result ?? null, errors: host.errors, loadErrors: host.loadErrors });
+			// An ask is not an allow: `emit` cannot put it to anyone, so it exits as a block does.
+			if (dispatched.asked !== undefined) {
+				await writeErr(`asked: ${dispatched.asked}`);
+				return EXIT_BLOCKED;
+			}
 			if (!stopped) return EXIT_OK;
 			await writeErr(stopped);
 			return EXIT_BLOCKED;

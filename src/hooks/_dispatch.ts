@@ -158,8 +158,10 @@ export type ToolCallOutcome =
 	| { error: unknown; hookPath: string };
 
 /**
- * `emitToolCall`: the first `{block: true}` returns at once; otherwise the last truthy result wins,
- * carrying the final `input` when a handler replaced it (chained: later handlers see it). Each
+ * `emitToolCall`: the first `{block: true}` returns at once; otherwise an `{ask: true}` from any
+ * handler survives the allows after it (block > ask > allow: the result is the first ask, with its
+ * reason), else the last truthy result wins; either carries the final `input` when a handler replaced
+ * it (chained: later handlers see it). Each
  * handler gets a frozen event with a frozen copy of the input. A handler that throws, times out or
  * returns an invalid result ends dispatch with that error (the caller blocks).
  *
@@ -226,6 +228,7 @@ async function toolCallLoop(
 	let decidedBy: string | undefined;
 	let replaced: Record<string, unknown> | undefined;
 	let current: AnyEvent | undefined;
+	let asked: { reason: string | undefined; hookPath: string } | undefined;
 	for (let h = 0; h < hooks.length; h++) {
 		const hook = hooks[h] as LoadedHook;
 		const handlers = MapPrototypeGet(hook.handlers, "tool_call");
@@ -256,6 +259,8 @@ async function toolCallLoop(
 				if (decided.block) return { result: decided, hookPath: hook.path };
 				last = decided;
 				decidedBy = hook.path;
+				// The first ask stands whatever allows come after it; only a later block outranks it.
+				if (decided.ask && asked === undefined) asked = { reason: decided.reason, hookPath: hook.path };
 				if (decided.input !== undefined) {
 					replaced = decided.input;
 					current = ObjectFreeze({ ...current, input: frozenCopy(replaced) });
@@ -266,6 +271,12 @@ async function toolCallLoop(
 				return { error: damaged === undefined ? error : new ErrorCtor(damaged), hookPath: hook.path };
 			}
 		}
+	}
+	if (asked !== undefined) {
+		const ask: ToolCallEventResult = { ask: true };
+		if (asked.reason !== undefined) ask.reason = asked.reason;
+		if (replaced !== undefined) ask.input = SafeStructuredClone(replaced);
+		return { result: ask, hookPath: asked.hookPath };
 	}
 	if (replaced === undefined) return { result: last, hookPath: decidedBy };
 	return { result: { ...last, input: SafeStructuredClone(replaced) }, hookPath: decidedBy };

@@ -251,8 +251,9 @@ export class HookRunner {
 
 	/**
 	 * Emits `tool_call`. Errors are not caught: they reach the caller (the wrapper then blocks), and so
-	 * does a result that fails its schema. The first `{block: true}` returns at once; otherwise the
-	 * last truthy result wins, with the final `input` when a handler replaced it (chained).
+	 * does a result that fails its schema. The first `{block: true}` returns at once; otherwise an
+	 * `{ask: true}` survives later allows (block > ask > allow), else the last truthy result wins;
+	 * either carries the final `input` when a handler replaced it (chained).
 	 */
 	async emitToolCall(event: ToolCallEvent): Promise<ToolCallEventResult | undefined> {
 		const outcome = await this.decideToolCall(event);

@@ -179,9 +179,13 @@ export const HookResultSchemas = {
 			}),
 		),
 	}),
-	/** `input`: a whole replacement of the tool's input (SPEC §5), seen by later handlers and run by the tool. */
+	/**
+	 * `input`: a whole replacement of the tool's input (SPEC §5), seen by later handlers and run by the tool.
+	 * `ask`: the person decides (block beats ask beats allow; see docs/ask.md); `reason` is what they are shown.
+	 */
 	tool_call: result({
 		block: Type.Optional(Type.Boolean()),
+		ask: Type.Optional(Type.Boolean()),
 		reason: Type.Optional(Type.String()),
 		input: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
 	}),

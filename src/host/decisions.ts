@@ -7,8 +7,9 @@ import type { Host } from "./host.ts";
 
 /** How a dispatched `tool_call` reads in the decision log. */
 export function decisionOf(dispatched: Dispatched): Pick<DecisionEntry, "decision" | "reason" | "hook"> {
-	const { stopped, result, hookPath } = dispatched;
+	const { stopped, asked, result, hookPath } = dispatched;
 	if (stopped !== undefined) return { decision: "deny", reason: stopped, hook: hookPath };
+	if (asked !== undefined) return { decision: "ask", reason: asked, hook: hookPath };
 	const rewritten = (result as { input?: unknown } | undefined)?.input !== undefined;
 	return rewritten ? { decision: "rewrite", hook: hookPath } : { decision: "allow", hook: hookPath };
 }

@@ -23,6 +23,8 @@ export interface Dispatched {
 	result: unknown;
 	/** Why a tool call was blocked or a `session_before_*` cancelled (the CLI then exits 2). */
 	stopped?: string | undefined;
+	/** A `tool_call` the hooks ask about (`{ask: true}`, nothing blocked): the reason to show the person. */
+	asked?: string | undefined;
 	/** The hook whose result or failure decided a `tool_call`, when known. */
 	hookPath?: string | undefined;
 }
@@ -43,13 +45,20 @@ export async function dispatch(host: Host, event: HookEvent, allowLoadErrors: bo
 			const strayReason = watchStrayErrors();
 			// Whoever runs the call (an agent behind serve or a bridge) gets an input a built-in tool accepts, or a block.
 			const gate = await gateToolCall(runner, event, () => builtinToolParameters(event.toolName));
-			const stray = gate.block ? undefined : await strayReason();
+			// An ask may still end as a run (the person says yes): it is checked like an allow.
+			const mayRun = !gate.block || gate.ask === true;
+			const stray = mayRun ? await strayReason() : undefined;
 			if (stray !== undefined) return { result: { block: true, reason: stray }, stopped: stray };
 			// Work a handler left (a timer) may have changed the built-ins the answer is written with since the runner's last look.
-			const late = gate.block
-				? undefined
-				: checkIntrinsicsAfter(() => `a hook (${handlersOf(host, "tool_call")}) after its handler returned`, true);
+			const late = mayRun
+				? checkIntrinsicsAfter(() => `a hook (${handlersOf(host, "tool_call")}) after its handler returned`, true)
+				: undefined;
 			if (late !== undefined) return { result: { block: true, reason: late }, stopped: late };
+			if (gate.ask) {
+				const result =
+					gate.input === undefined ? { ask: true, reason: gate.reason } : { ask: true, reason: gate.reason, input: gate.input };
+				return { result, asked: gate.reason, hookPath: gate.hookPath };
+			}
 			if (!gate.block) return { result: gate.result, hookPath: gate.hookPath };
 			return { result: { block: true, reason: gate.reason }, stopped: gate.reason, hookPath: gate.hookPath };
 		}

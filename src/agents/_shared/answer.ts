@@ -21,6 +21,14 @@ export function stringField(payload: unknown, key: string): string | undefined {
 
 export { isRecord } from "../../json.ts";
 
+/**
+ * An ask where the agent cannot put it to the person (or would run the call on it): a deny whose
+ * reason says a hook asked, so the model or the person still reads why (docs/ask.md).
+ */
+export function askAsDeny(reason: string, agentLabel: string): string {
+	return `${nonEmpty(reason, "a hook asks for confirmation")} (a hook asks for confirmation, and ${agentLabel} cannot ask for it here, so the call is denied)`;
+}
+
 /** Reasons must never be empty: several agents read an empty deny reason as "allow" (PROTOCOLS A.2.4). */
 export function nonEmpty(text: string, fallback: string): string {
 	return text.trim() ? text : fallback;

@@ -74,6 +74,12 @@ export type Outcome =
 	| { kind: "none" }
 	/** Block the tool call (also: every failure on a guard event). */
 	| { kind: "deny"; reason: string }
+	/**
+	 * A hook asks: the agent's own ask where it honours one, else a deny with the reason (never an
+	 * allow). `input`: the agent's whole input when a hook also rewrote it (an agent that cannot carry a
+	 * rewrite with its ask denies).
+	 */
+	| { kind: "ask"; reason: string; input?: Record<string, unknown> }
 	/** Run the call with this input: the agent's whole input object, in its own field names. */
 	| { kind: "rewrite"; input: Record<string, unknown> }
 	/** Replace the tool's output: `text` when a hook replaced the content; `details` when it replaced the raw output. */

@@ -10,6 +10,7 @@ import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } fro
  * Claude Code (PROTOCOLS.md A.1, B.1): `xcsh-hooks bridge claude` as a command hook.
  *
  * - PreToolUse → `tool_call`: deny is `hookSpecificOutput.permissionDecision: "deny"` with the reason;
+ *   an ask is `permissionDecision: "ask"` with the reason (Claude prompts the person; docs/ask.md);
  *   a rewrite is `permissionDecision: "allow"` + `updatedInput` (the whole input), so a rewritten call
  *   counts as approved by the hook (Claude's own deny/ask rules still apply).
  * - PostToolUse → `tool_result`: a replaced output goes back as `updatedToolOutput` in the tool's own
@@ -103,6 +104,13 @@ function body(event: string, payload: Payload, outcome: Outcome, warn: (line: st
 	switch (outcome.kind) {
 		case "deny":
 			return deny(outcome.reason);
+		case "ask":
+			// Claude's own prompt, with the reason shown to the person; a rewrite travels with it.
+			return specificOutput("PreToolUse", {
+				permissionDecision: "ask",
+				permissionDecisionReason: nonEmpty(outcome.reason, "a hook asks for confirmation"),
+				...(outcome.input === undefined ? {} : { updatedInput: outcome.input }),
+			});
 		case "rewrite":
 			return specificOutput("PreToolUse", { permissionDecision: "allow", updatedInput: outcome.input });
 		case "replace": {

@@ -1,5 +1,5 @@
 import { CODEX } from "./protocol.ts";
-import { answerJson, nonEmpty, specificOutput, stringField } from "../_shared/answer.ts";
+import { answerJson, askAsDeny, nonEmpty, specificOutput, stringField } from "../_shared/answer.ts";
 import { any, nullable, obj, opt, str, type Shape } from "../_shared/fields.ts";
 import { outputAsText } from "../_shared/text.ts";
 import { shellRule } from "../_shared/tools.ts";
@@ -14,7 +14,8 @@ import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } fro
  *
  * - PreToolUse → `tool_call` (the shell tool arrives as `Bash {command}`): deny =
  *   `hookSpecificOutput.permissionDecision: "deny"` + a non-empty reason; a rewrite =
- *   `permissionDecision: "allow"` + `updatedInput`, no other keys.
+ *   `permissionDecision: "allow"` + `updatedInput`, no other keys. An ask is a deny naming it: Codex
+ *   reads `permissionDecision: "ask"` as a failed hook and runs the call.
  * - PostToolUse → `tool_result`: a replaced output is `decision: "block"` with the text as `reason`,
  *   which Codex gives the model verbatim in place of the output.
  * - UserPromptSubmit → `before_agent_start` (`additionalContext`); SessionStart, SessionEnd, Stop →
@@ -86,6 +87,9 @@ function body(event: string, outcome: Outcome, warn: (line: string) => void): Re
 	switch (outcome.kind) {
 		case "deny":
 			return deny(outcome.reason);
+		case "ask":
+			// Codex 0.169 reads `ask` as a failed hook and runs the call: our deny, naming the ask.
+			return deny(askAsDeny(outcome.reason, "Codex"));
 		case "rewrite":
 			return specificOutput("PreToolUse", { permissionDecision: "allow", updatedInput: outcome.input });
 		case "replace":

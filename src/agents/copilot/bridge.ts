@@ -1,5 +1,5 @@
 import { COPILOT } from "./protocol.ts";
-import { answerJson, isRecord, nonEmpty, stringField } from "../_shared/answer.ts";
+import { answerJson, askAsDeny, isRecord, nonEmpty, stringField } from "../_shared/answer.ts";
 import { num, obj, oneOf, opt, str, type Shape } from "../_shared/fields.ts";
 import { outputAsText } from "../_shared/text.ts";
 import { shellRule } from "../_shared/tools.ts";
@@ -14,7 +14,8 @@ import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } fro
  * `hook_event_name`, `tool_name`, `tool_input`, `tool_result`). Both honour the flat answer fields used here.
  *
  * - preToolUse / PreToolUse → `tool_call`: deny = `{permissionDecision: "deny", permissionDecisionReason}`;
- *   a rewrite = `{modifiedArgs}` (the whole arguments; no `allow`, which Copilot does not need).
+ *   a rewrite = `{modifiedArgs}` (the whole arguments; no `allow`, which Copilot does not need); an ask =
+ *   `{permissionDecision: "ask", permissionDecisionReason}` (denied by Copilot itself in `-p` mode).
  * - postToolUse / PostToolUse → `tool_result`: a replaced output is
  *   `{modifiedResult: {resultType, textResultForLlm}}`, given to the model verbatim.
  * - userPromptSubmitted / UserPromptSubmit → `before_agent_start` (`additionalContext`, appended to the
@@ -136,6 +137,11 @@ function body(event: string, payload: Payload, outcome: Outcome, warn: (line: st
 	switch (outcome.kind) {
 		case "deny":
 			return deny(outcome.reason);
+		case "ask":
+			// Copilot's own ask (in `-p` it denies: "unable to ask user for confirmation"). With a rewrite it is our
+			// deny: whether Copilot applies `modifiedArgs` to a call it asks about is not known.
+			if (outcome.input !== undefined) return deny(askAsDeny(`${outcome.reason} (about a rewritten call)`, "Copilot CLI"));
+			return { permissionDecision: "ask", permissionDecisionReason: nonEmpty(outcome.reason, "a hook asks for confirmation") };
 		case "rewrite":
 			return { modifiedArgs: outcome.input };
 		case "replace": {

@@ -59,6 +59,12 @@ function body(event: string, outcome: Outcome, warn: (line: string) => void): Re
 	switch (outcome.kind) {
 		case "deny":
 			return deny(outcome.reason);
+		case "ask": {
+			// Gemini's own confirmation, forced whatever its policy says; `systemMessage` is shown in it. A rewrite travels with it.
+			const reason = nonEmpty(outcome.reason, "a hook asks for confirmation");
+			const rewrite = outcome.input === undefined ? {} : specificOutput("BeforeTool", { tool_input: outcome.input });
+			return { decision: "ask", reason, systemMessage: reason, ...rewrite };
+		}
 		case "rewrite":
 			return { decision: "allow", ...specificOutput("BeforeTool", { tool_input: outcome.input }) };
 		case "replace":
