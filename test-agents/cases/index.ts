@@ -1,5 +1,6 @@
 import { DRIVERS } from "../agents/index.ts";
 import { mcpCase, subagentCase } from "./actor-cases.ts";
+import { askCase } from "./ask-cases.ts";
 import {
 	bridgeCase,
 	bridgeHookFlagCase,
@@ -33,5 +34,6 @@ export const CASES: AgentCase[] = DRIVERS.flatMap((driver) =>
 				...(driver.id === "claude" || driver.id === "codex" || driver.id === "gemini" ? [managedCase(driver)] : []),
 				...(driver.id === "codex" ? [managedCase(driver, "codex-plain")] : []),
 				...(driver.id === "claude" || driver.id === "gemini" ? [hostileEnvCase(driver)] : []),
+				askCase(driver),
 			],
 );

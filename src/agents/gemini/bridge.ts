@@ -1,5 +1,5 @@
 import { GEMINI } from "./protocol.ts";
-import { answerJson, isRecord, nonEmpty, specificOutput, stringField } from "../_shared/answer.ts";
+import { answerJson, askAsDeny, isRecord, nonEmpty, specificOutput, stringField } from "../_shared/answer.ts";
 import { obj, opt, str, type Shape } from "../_shared/fields.ts";
 import { outputAsText } from "../_shared/text.ts";
 import { fileRules, shellRule } from "../_shared/tools.ts";
@@ -59,12 +59,11 @@ function body(event: string, outcome: Outcome, warn: (line: string) => void): Re
 	switch (outcome.kind) {
 		case "deny":
 			return deny(outcome.reason);
-		case "ask": {
-			// Gemini's own confirmation, forced whatever its policy says; `systemMessage` is shown in it. A rewrite travels with it.
-			const reason = nonEmpty(outcome.reason, "a hook asks for confirmation");
-			const rewrite = outcome.input === undefined ? {} : specificOutput("BeforeTool", { tool_input: outcome.input });
-			return { decision: "ask", reason, systemMessage: reason, ...rewrite };
-		}
+		case "ask":
+			// Gemini 0.61 turns `decision: "ask"` into its own confirmation even under --yolo, but a headless run
+			// (`-p`) then waits for an answer nobody can give, until it is killed; a hook cannot tell the two
+			// apart, so an ask is our deny, naming it.
+			return deny(askAsDeny(outcome.reason, "Gemini CLI"));
 		case "rewrite":
 			return { decision: "allow", ...specificOutput("BeforeTool", { tool_input: outcome.input }) };
 		case "replace":

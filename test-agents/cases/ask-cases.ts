@@ -1,0 +1,74 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { AgentDriver } from "../agents/types.ts";
+import { drive } from "./drive.ts";
+import { sh } from "./_selfcheck.ts";
+import type { AgentCase } from "./types.ts";
+
+/** The suite's asking hook: `rm -rf` is put to a person (`{ask: true, reason}`), everything else is allowed. */
+export const ASK_HOOK = `export default function (pi) {
+	pi.on("tool_call", (event) => {
+		const command = String(event.input.command ?? "");
+		if (event.toolName === "bash" && command.includes("rm -rf")) return { ask: true, reason: \`XCSH-ASK: a person must approve (\${command})\` };
+	});
+}
+`;
+
+/** What the text of our own deny of an ask says (src/agents/_shared/answer.ts `askAsDeny`). */
+const OUR_DENY = "cannot ask for it here, so the call is denied";
+
+/**
+ * What each agent does, headless, with the ask its bridge answers (docs/ask.md): `agent` = the agent's own
+ * ask, which it turns into a deny since nobody can be asked (the text it adds, when it adds one); `ours` =
+ * the bridge's deny naming the ask, because the agent would run the call or cannot carry an ask.
+ */
+const HEADLESS: Record<string, { by: "agent"; says?: string } | { by: "ours" }> = {
+	claude: { by: "agent" },
+	copilot: { by: "agent", says: "unable to ask user for confirmation" },
+	qwen: { by: "agent" },
+	// Gemini 0.61 honours an ask with its own prompt even under --yolo, but headless it then waits until killed.
+	gemini: { by: "ours" },
+	codex: { by: "ours" },
+	droid: { by: "ours" },
+	cline: { by: "ours" },
+	pi: { by: "ours" },
+};
+
+/**
+ * A hook that asks about `rm -rf data` (given with `--hook`), in the agent's non-interactive run: the call
+ * never runs, the reason reaches the model in that call's result, and the harmless call still runs. Who
+ * said no is checked too: the agent itself where it honours an ask, our deny where it would run the call.
+ */
+export function askCase(driver: AgentDriver): AgentCase {
+	const expected = HEADLESS[driver.id] ?? { by: "ours" };
+	return {
+		agent: driver.id,
+		name: `ask: a hook asks about rm -rf (${expected.by === "agent" ? "the agent's own ask, denied headless" : "our deny, naming the ask"})`,
+		needsBridge: true,
+		run(ctx, checks) {
+			if (!("exe" in ctx.bridge)) throw new Error("unreachable: no bridge");
+			const exe = ctx.bridge.exe;
+			return drive(driver, ctx, checks, "ask", {
+				files: { "own-hooks/ask.ts": ASK_HOOK },
+				hooks(sandbox) {
+					const command = `${sh(exe)} --hook ${sh(join(sandbox.root, "own-hooks", "ask.ts"))} bridge ${driver.id}`;
+					return { pre: command, post: command, prompt: command };
+				},
+				expect: { deny: true, harmless: true, redact: false, context: false },
+				markers: { deny: "XCSH-ASK: a person must approve (rm -rf data)", context: "" },
+				after(c, { server, api, sandbox }) {
+					const denied = api.toolResults(server.main().at(-1)?.body)[0]?.text ?? "";
+					if (expected.by === "ours")
+						c.expect("ask: answered with our deny, which says a hook asked", denied.includes(OUR_DENY), denied.slice(0, 400));
+					else {
+						c.expect("ask: answered with the agent's own ask (not our deny)", !denied.includes(OUR_DENY), denied.slice(0, 400));
+						if (expected.says) c.expect(`ask: the agent says "${expected.says}"`, denied.includes(expected.says), denied.slice(0, 400));
+					}
+					const log = join(sandbox.home, ".xcsh", "agent", "decisions.jsonl");
+					const logged = existsSync(log) ? readFileSync(log, "utf8") : "";
+					c.expect("ask: the decision log records the ask", logged.includes('"decision":"ask"'), logged.slice(-400));
+				},
+			});
+		},
+	};
+}
