@@ -44,7 +44,10 @@ export function recordDecision(
 export function decisionOf(agent: AgentBridge, event: string, payload: unknown, outcome: Outcome, mapped?: Mapped): BridgeDecision {
 	const p = isRecord(payload) ? payload : {};
 	const decision = outcome.kind === "deny" || outcome.kind === "ask" || outcome.kind === "rewrite" ? outcome.kind : "allow";
-	const tool = mapped?.kind === "event" && mapped.event.type === "tool_call" ? mapped.event : undefined;
+	const tool =
+		mapped?.kind === "event" && (mapped.event.type === "tool_call" || mapped.event.type === "permission_request")
+			? mapped.event
+			: undefined;
 	let subagent: ReturnType<NonNullable<AgentBridge["subagent"]>>;
 	try {
 		subagent = agent.subagent?.(p);

@@ -20,9 +20,9 @@ export type Mapped =
 	/** The payload lacks a field or has a wrong type; each message names the field. */
 	| { kind: "invalid"; errors: string[] };
 
-/** Whether the event guards a tool call, so that every failure on it must deny (fail closed). */
+/** Whether the event guards a tool call (or answers its approval prompt), so that every failure on it must deny (fail closed). */
 export function isGuard(spec: AgentEventSpec | undefined): boolean {
-	return spec?.to === "tool_call";
+	return spec?.to === "tool_call" || spec?.to === "permission_request";
 }
 
 const newCallId = (agent: string) => `${agent}_${crypto.randomUUID().slice(0, 8)}`;
@@ -55,6 +55,23 @@ export function mapPayload(agent: AgentBridge, name: string, payload: unknown): 
 			if (spec.to === "tool_call") return { kind: "event", event: { type: "tool_call", ...base }, call, tool };
 			const content: ToolContent = [{ type: "text", text: agent.outputText(call) }];
 			const event: HookEvent = { type: "tool_result", ...base, content, details: call.output, isError: call.isError ?? false };
+			return { kind: "event", event, call, tool };
+		}
+		case "permission_request": {
+			const call = spec.call?.(p);
+			if (!call?.name) return { kind: "invalid", errors: [`the ${name} payload names no tool`] };
+			const tool = toBuiltin(agent.tools, call.name, call.input);
+			const mcp = agent.mcpTool?.(call, p, name);
+			const suggestions = spec.suggestions?.(p);
+			const event: HookEvent = {
+				type: "permission_request",
+				toolName: mcp ? canonicalMcpName(mcp) : tool.toolName,
+				agentToolName: call.name,
+				...(mcp ? { mcp } : {}),
+				...(call.id === undefined ? {} : { toolCallId: call.id }),
+				input: tool.input,
+				...(suggestions === undefined ? {} : { suggestions }),
+			};
 			return { kind: "event", event, call, tool };
 		}
 		case "before_agent_start":
@@ -124,6 +141,10 @@ export function toOutcome(
 			return Array.isArray(result?.messages) ? { kind: "messages", messages: result.messages } : { kind: "none" };
 		case "subagent_start":
 			return dispatched.stopped ? { kind: "deny-start", reason: dispatched.stopped } : { kind: "none" };
+		case "permission_request":
+			if (dispatched.stopped || result?.decision === "deny")
+				return { kind: "deny", reason: dispatched.stopped || String(result?.reason || "denied by a hook") };
+			return result?.decision === "allow" ? { kind: "approve" } : { kind: "none" };
 		case "session_before_compact":
 			return result?.cancel === true
 				? { kind: "cancel", reason: dispatched.stopped || "compaction cancelled by a hook" }

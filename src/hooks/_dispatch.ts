@@ -46,7 +46,13 @@ export interface DispatchTarget {
 
 /** Only these events keep handler results in `emit`. */
 function keepsResult(type: string): boolean {
-	return type.startsWith("session_before_") || type === "tool_result" || type === "session.compacting" || type === "subagent_start";
+	return (
+		type.startsWith("session_before_") ||
+		type === "tool_result" ||
+		type === "session.compacting" ||
+		type === "subagent_start" ||
+		type === "permission_request"
+	);
 }
 
 /** Calls a handler; with `ms > 0`, an async result races a timeout that rejects. */
@@ -85,6 +91,7 @@ export type TimeoutOf = (type: string) => number;
 /**
  * `emit`: errors are reported and dispatch continues. `session_before_*` keeps the last truthy
  * result and returns at once on `cancel: true`; `session.compacting` keeps the last truthy result;
+ * `permission_request` returns the first `{decision: "deny"}` at once, else the last result;
  * `tool_result` is chained: each handler sees `content`/`details` as replaced before it, and the
  * result is everything the handlers replaced (so a later handler cannot drop an earlier redaction).
  * A result that fails its schema is reported and ignored. Every other event resolves `undefined`.
@@ -130,6 +137,8 @@ export async function dispatchEmit(
 				}
 				last = result;
 				if (cancellable && ((result as { cancel?: boolean }).cancel || (result as { block?: boolean }).block)) return result;
+				// permission_request: the first deny wins at once; otherwise the last allow stands.
+				if ((result as { decision?: string }).decision === "deny") return result;
 			} catch (error) {
 				report(target, hooks[h] as LoadedHook, type, error);
 			}

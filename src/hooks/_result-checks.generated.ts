@@ -85,6 +85,16 @@ export const resultChecks: Record<string, (value: unknown) => boolean> = {
 		  )
 		}
 	})(),
+	"permission_request": (() => {
+		return function check(value) {
+		  return (
+		    (typeof value === 'object' && value !== null && !Array.isArray(value)) &&
+		    (((value['decision'] === 'allow')) || ((value['decision'] === 'deny'))) &&
+		    (value['reason'] !== undefined ? ((typeof value['reason'] === 'string')) : true) &&
+		    Object.getOwnPropertyNames(value).every(key => ['decision', 'reason'].includes(key))
+		  )
+		}
+	})(),
 	"subagent_start": (() => {
 		return function check(value) {
 		  return (

@@ -142,6 +142,18 @@ export const HookEventSchemas = {
 		details: Type.Unknown(),
 		isError: Type.Boolean(),
 	}),
+	/**
+	 * The agent is about to show its own approval prompt for a tool call (Claude Code, Codex and Qwen Code
+	 * `PermissionRequest`, Copilot CLI `permissionRequest`); `toolName` and `input` as for `tool_call`,
+	 * `suggestions` the agent's own (e.g. rules it offers to add). See docs/ask.md.
+	 */
+	permission_request: event("permission_request", {
+		toolName: Type.String({ minLength: 1 }),
+		...ToolOrigin,
+		toolCallId: Type.Optional(Type.String()),
+		input: Type.Record(Type.String(), Type.Unknown()),
+		suggestions: Type.Optional(Type.Array(Type.Unknown())),
+	}),
 	subagent_start: event("subagent_start", { subagent: SubagentSchema }),
 	subagent_end: event("subagent_end", {
 		subagent: SubagentSchema,
@@ -188,6 +200,14 @@ export const HookResultSchemas = {
 		ask: Type.Optional(Type.Boolean()),
 		reason: Type.Optional(Type.String()),
 		input: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+	}),
+	/**
+	 * Answers the agent's approval prompt: `allow` approves without asking, `deny` refuses with `reason`
+	 * (the first deny wins); no result lets the agent ask as usual.
+	 */
+	permission_request: result({
+		decision: Type.Union([Type.Literal("allow"), Type.Literal("deny")]),
+		reason: Type.Optional(Type.String()),
 	}),
 	/** `block`: the subagent is not started, where the agent honours it (Cursor); elsewhere reported on stderr. */
 	subagent_start: result({ block: Type.Optional(Type.Boolean()), reason: Type.Optional(Type.String()) }),

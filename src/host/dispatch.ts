@@ -62,6 +62,8 @@ export async function dispatch(host: Host, event: HookEvent, allowLoadErrors: bo
 			if (!gate.block) return { result: gate.result, hookPath: gate.hookPath };
 			return { result: { block: true, reason: gate.reason }, stopped: gate.reason, hookPath: gate.hookPath };
 		}
+		case "permission_request":
+			return dispatchPermission(host, event, allowLoadErrors);
 		case "context":
 			return checked(host, event.type, { result: { messages: await runner.emitContext(event.messages) } });
 		case "before_agent_start":
@@ -78,6 +80,31 @@ export async function dispatch(host: Host, event: HookEvent, allowLoadErrors: bo
 			return { result, stopped: cancelled ? `${event.type} was cancelled by a hook` : undefined };
 		}
 	}
+}
+
+/**
+ * `permission_request` answers an approval prompt, so it fails closed as `tool_call` does: a hook that
+ * failed to load, threw or returned an invalid result (or changed built-ins) denies, naming it. The first
+ * `{decision: "deny"}` wins; no result lets the agent ask as usual.
+ */
+async function dispatchPermission(host: Host, event: HookEvent, allowLoadErrors: boolean): Promise<Dispatched> {
+	const deny = (reason: string, hookPath?: string): Dispatched => ({ result: { decision: "deny", reason }, stopped: reason, hookPath });
+	if (host.loadErrors.length > 0 && !allowLoadErrors) return deny(loadErrorReason(host.loadErrors), host.loadErrors[0]?.path);
+	const failed: Array<{ hookPath: string; error: string }> = [];
+	const off = host.runner.onError((error) => failed.push(error));
+	let result: unknown;
+	try {
+		result = await host.runner.emit(event);
+	} finally {
+		off();
+	}
+	const damaged = reportDamage(host, event.type);
+	if (damaged !== undefined) return deny(damaged);
+	const first = failed[0];
+	if (first) return deny(`hook ${first.hookPath} failed on permission_request (fail closed): ${first.error}`, first.hookPath);
+	const answer = result as { decision?: string; reason?: string } | undefined;
+	if (answer?.decision === "deny") return deny(answer.reason || "denied by a hook");
+	return { result };
 }
 
 /** The paths of the hooks that handle `type`. */

@@ -58,6 +58,7 @@ export function askCase(driver: AgentDriver): AgentCase {
 				markers: { deny: "XCSH-ASK: a person must approve (rm -rf data)", context: "" },
 				after(c, { server, api, sandbox }) {
 					const denied = api.toolResults(server.main().at(-1)?.body)[0]?.text ?? "";
+					ctx.log(`the model got, for rm -rf data: ${JSON.stringify(denied.slice(0, 300))}`);
 					if (expected.by === "ours")
 						c.expect("ask: answered with our deny, which says a hook asked", denied.includes(OUR_DENY), denied.slice(0, 400));
 					else {

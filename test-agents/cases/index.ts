@@ -1,6 +1,7 @@
 import { DRIVERS } from "../agents/index.ts";
 import { mcpCase, subagentCase } from "./actor-cases.ts";
 import { askCase } from "./ask-cases.ts";
+import { claudeTuiAskCase } from "./ask-tui.ts";
 import {
 	bridgeCase,
 	bridgeHookFlagCase,
@@ -35,5 +36,6 @@ export const CASES: AgentCase[] = DRIVERS.flatMap((driver) =>
 				...(driver.id === "codex" ? [managedCase(driver, "codex-plain")] : []),
 				...(driver.id === "claude" || driver.id === "gemini" ? [hostileEnvCase(driver)] : []),
 				askCase(driver),
+				...(driver.id === "claude" ? [claudeTuiAskCase(driver)] : []),
 			],
 );

@@ -18,7 +18,8 @@ export type BridgedEventType =
 	| "session_before_compact"
 	| "agent_end"
 	| "subagent_start"
-	| "subagent_end";
+	| "subagent_end"
+	| "permission_request";
 
 /** An MCP tool: the server that offers it (`""` where the agent does not name it) and the tool's own name there. */
 export interface McpTool {
@@ -55,8 +56,10 @@ export interface AgentEventSpec {
 	fields: Shape;
 	/** Our event, or `null` when it has no counterpart (answered "no opinion"). */
 	to: BridgedEventType | null;
-	/** Tool events: the call the payload describes. */
+	/** Tool events (and `permission_request`): the call the payload describes. */
 	call?(payload: Payload): AgentToolCall;
+	/** `permission_request`: the agent's own suggestions for its prompt, when it sends any. */
+	suggestions?(payload: Payload): unknown[] | undefined;
 	/** Why this occurrence has no counterpart after all (answered "no opinion"), or `undefined` (Qwen's repeated prompt events). */
 	skip?(payload: Payload): string | undefined;
 	/** `subagent_start` / `subagent_end`: the subagent; default: the bridge's {@link AgentBridge.subagent} of the payload, nothing more. */
@@ -91,7 +94,9 @@ export type Outcome =
 	/** Cancel the compaction. */
 	| { kind: "cancel"; reason: string }
 	/** Do not start the subagent (`subagent_start` blocked). */
-	| { kind: "deny-start"; reason: string };
+	| { kind: "deny-start"; reason: string }
+	/** `permission_request`: approve the call without the agent's prompt (a deny there is `deny`). */
+	| { kind: "approve" };
 
 /** Side information for an answer: notifications of hooks and a sink for what the agent cannot take. */
 export interface AnswerNotes {

@@ -10,12 +10,20 @@ import type { AgentEvent } from "./install-spec.ts";
 /**
  * The events whose command hooks, read from the agent's own config, run on an event of ours: the same
  * counterpart as the bridge's. Subagent start and stop are left out: no other host has those events;
- * so is `context` (pi's alone, and pi has no command hooks of its own).
+ * so is `context` (pi's alone, and pi has no command hooks of its own), and `permission_request` (no
+ * host of ours shows an approval prompt of its own for such a hook to answer).
  */
 export function hookTargets(events: Record<string, AgentEventSpec>, omit: readonly string[] = []): Record<string, AgentHookTarget> {
 	const targets: Record<string, AgentHookTarget> = {};
 	for (const [name, spec] of Object.entries(events))
-		if (spec.to !== null && spec.to !== "subagent_start" && spec.to !== "subagent_end" && spec.to !== "context" && !omit.includes(name))
+		if (
+			spec.to !== null &&
+			spec.to !== "subagent_start" &&
+			spec.to !== "subagent_end" &&
+			spec.to !== "context" &&
+			spec.to !== "permission_request" &&
+			!omit.includes(name)
+		)
 			targets[name] = spec.to;
 	return targets;
 }

@@ -164,6 +164,7 @@ function body(event: string, payload: Payload, outcome: Outcome, warn: (line: st
 			// subagentStart takes `{permission, user_message}` (PROTOCOLS B.4.3): the subagent is not started.
 			return { permission: "deny", user_message: nonEmpty(outcome.reason, "blocked by an xcsh hook") };
 		case "messages": // no context event in this agent
+		case "approve": // no approval-prompt event in this agent
 		case "none":
 			return {};
 	}

@@ -73,6 +73,7 @@ function body(event: string, outcome: Outcome, warn: (line: string) => void): Re
 		// No event of this agent becomes subagent_start, so nothing can be refused here.
 		case "deny-start":
 		case "messages": // no context event in this agent
+		case "approve": // no approval-prompt event in this agent
 		case "none":
 			return {};
 	}

@@ -79,6 +79,7 @@ function body(event: string, outcome: Outcome, warn: (line: string) => void): Re
 			return {};
 		case "deny-start": // Gemini has no subagent events
 		case "messages": // no context event in this agent
+		case "approve": // no approval-prompt event in this agent
 		case "none":
 			return {};
 	}

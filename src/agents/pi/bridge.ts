@@ -106,6 +106,7 @@ function body(event: string, payload: Payload, outcome: Outcome, warn: (line: st
 		case "deny-start":
 			warn(`pi ${event}: pi has no subagents; the hook's block was ignored`);
 			return {};
+		case "approve": // no approval-prompt event in this agent
 		case "none":
 			return {};
 	}
