@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentDriver } from "../agents/types.ts";
+import { runProcess } from "../process.ts";
 import { drive } from "./drive.ts";
 import { sh } from "./_selfcheck.ts";
 import type { AgentCase } from "./types.ts";
@@ -68,6 +69,58 @@ export function askCase(driver: AgentDriver): AgentCase {
 					const log = join(sandbox.home, ".xcsh", "agent", "decisions.jsonl");
 					const logged = existsSync(log) ? readFileSync(log, "utf8") : "";
 					c.expect("ask: the decision log records the ask", logged.includes('"decision":"ask"'), logged.slice(-400));
+				},
+			});
+		},
+	};
+}
+
+/** The suite's permission hook: it refuses the agent's approval prompt for `rm -rf`, and says nothing about the rest. */
+const PERMISSION_HOOK = `export default function (pi) {
+	pi.on("permission_request", (event) => {
+		const command = String(event.input.command ?? "");
+		if (event.toolName === "bash" && command.includes("rm -rf")) return { decision: "deny", reason: \`XCSH-PERM-DENY: refused at the approval prompt (\${command})\` };
+	});
+}
+`;
+
+/**
+ * `permission_request` on the real client, the way a user gets it: a project hook approved with `trust
+ * approve`, and `install <agent>`, which registers the agent's permission event. The agent's approval
+ * prompt for `rm -rf data` is refused by the hook: the call never runs and the hook's reason reaches the
+ * model. Copilot CLI fires `permissionRequest` even with --allow-all-tools; Claude Code is given an ask
+ * rule for the command (`permissions.ask`), so it would prompt.
+ */
+export function permissionCase(driver: AgentDriver): AgentCase {
+	const hook = "perm.ts";
+	return {
+		agent: driver.id,
+		name: `permission_request: install ${driver.id}; a hook refuses the approval prompt for rm -rf`,
+		needsBridge: true,
+		run(ctx, checks) {
+			if (!("exe" in ctx.bridge)) throw new Error("unreachable: no bridge");
+			const exe = ctx.bridge.exe;
+			return drive(driver, ctx, checks, "permission", {
+				files: { [`proj/.xcsh/hooks/${hook}`]: PERMISSION_HOOK },
+				async prepare(sandbox, c) {
+					const run = (args: string[]) => runProcess([exe, ...args], { cwd: sandbox.proj, env: sandbox.env(), timeoutMs: 30_000 });
+					const approved = await run(["trust", "approve", join(sandbox.proj, ".xcsh", "hooks", hook)]);
+					if (!c.expect("`xcsh-hooks trust approve` accepted the hook", approved.code === 0, approved.stderr.trim())) return false;
+					const install = await run(["install", driver.id]);
+					if (!c.expect(`\`xcsh-hooks install ${driver.id}\` wrote the agent's config`, install.code === 0, install.stderr.trim()))
+						return false;
+					if (driver.id === "claude") {
+						const file = join(sandbox.proj, ".claude", "settings.json");
+						const settings = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+						writeFileSync(file, `${JSON.stringify({ ...settings, permissions: { ask: ["Bash(rm -rf data)"] } }, null, 2)}\n`);
+					}
+					return true;
+				},
+				expect: { deny: true, harmless: true, redact: false, context: false },
+				markers: { deny: "XCSH-PERM-DENY: refused at the approval prompt (rm -rf data)", context: "" },
+				after(c, { server, api }) {
+					const denied = api.toolResults(server.main().at(-1)?.body)[0]?.text ?? "";
+					ctx.log(`the model got, for rm -rf data: ${JSON.stringify(denied.slice(0, 300))}`);
 				},
 			});
 		},

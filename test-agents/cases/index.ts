@@ -1,6 +1,6 @@
 import { DRIVERS } from "../agents/index.ts";
 import { mcpCase, subagentCase } from "./actor-cases.ts";
-import { askCase } from "./ask-cases.ts";
+import { askCase, permissionCase } from "./ask-cases.ts";
 import { claudeTuiAskCase } from "./ask-tui.ts";
 import {
 	bridgeCase,
@@ -37,5 +37,6 @@ export const CASES: AgentCase[] = DRIVERS.flatMap((driver) =>
 				...(driver.id === "claude" || driver.id === "gemini" ? [hostileEnvCase(driver)] : []),
 				askCase(driver),
 				...(driver.id === "claude" ? [claudeTuiAskCase(driver)] : []),
+				...(driver.id === "claude" || driver.id === "copilot" ? [permissionCase(driver)] : []),
 			],
 );
