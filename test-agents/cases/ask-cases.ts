@@ -118,7 +118,7 @@ export function permissionCase(driver: AgentDriver): AgentCase {
 				},
 				expect: { deny: true, harmless: true, redact: false, context: false },
 				markers: { deny: "XCSH-PERM-DENY: refused at the approval prompt (rm -rf data)", context: "" },
-				after(c, { server, api }) {
+				after(_checks, { server, api }) {
 					const denied = api.toolResults(server.main().at(-1)?.body)[0]?.text ?? "";
 					ctx.log(`the model got, for rm -rf data: ${JSON.stringify(denied.slice(0, 300))}`);
 				},
