@@ -31,7 +31,9 @@ export function claudeTuiAskCase(driver: AgentDriver): AgentCase {
 				checks.skip("the terminal UI checks", "tmux is not installed (apt-get install -y tmux)");
 				return;
 			}
-			for (const answer of ["no", "yes"] as const) await onePrompt(driver, ctx.bridge.exe, ctx, checks, answer);
+			for (const answer of ["no", "yes"] as const) await onePrompt(driver, ctx.bridge.exe, ctx, checks, answer, "default");
+			// Claude 2.1's own default, "auto mode", decides prompts itself: a hook's ask must still reach the person.
+			await onePrompt(driver, ctx.bridge.exe, ctx, checks, "no", "auto");
 		},
 	};
 }
@@ -42,8 +44,10 @@ async function onePrompt(
 	ctx: Parameters<AgentCase["run"]>[0],
 	checks: Checks,
 	answer: "no" | "yes",
+	mode: "default" | "auto",
 ): Promise<void> {
-	const sandbox = createSandbox(`claude-tui-ask-${answer}`);
+	const sandbox = createSandbox(`claude-tui-ask-${mode}-${answer}`);
+	const label = `${mode} mode, ${answer}`;
 	const server = startModelServer(driver.api, standardSteps(sandbox));
 	const socket = join(sandbox.root, "tmux.sock");
 	const env = sandbox.env({
@@ -92,20 +96,21 @@ async function onePrompt(
 			"-c",
 			sandbox.proj,
 			ctx.bin,
+			PROMPT,
+			...(mode === "default" ? ["--permission-mode", "default"] : []),
 			"--allowedTools",
 			"Bash Read",
-			PROMPT,
 		);
-		if (!checks.expect(`tui (${answer}): tmux started Claude Code`, started.code === 0, started.stderr)) return;
+		if (!checks.expect(`tui (${label}): tmux started Claude Code`, started.code === 0, started.stderr)) return;
 		const prompt = await waitFor((text) => text.includes(MARK), 90);
-		await Bun.write(join(sandbox.logs, `screen-prompt-${answer}.txt`), prompt.text);
+		await Bun.write(join(sandbox.logs, `screen-prompt-${mode}-${answer}.txt`), prompt.text);
 		checks.expect(
-			`tui (${answer}): Claude shows its own approval prompt with the hook's reason`,
+			`tui (${label}): Claude shows its own approval prompt with the hook's reason`,
 			prompt.ok && /proceed|allow|Yes/i.test(prompt.text),
 			prompt.text.slice(-1500),
 		);
 		if (!prompt.ok) return;
-		checks.expect(`tui (${answer}): nothing ran before the person answered`, existsSync(join(sandbox.proj, "data", "keep.txt")));
+		checks.expect(`tui (${label}): nothing ran before the person answered`, existsSync(join(sandbox.proj, "data", "keep.txt")));
 		if (answer === "no") await tmux("send-keys", "-t", "ask", "Escape");
 		else await tmux("send-keys", "-t", "ask", "Enter");
 		const after = await waitFor(
@@ -113,15 +118,15 @@ async function onePrompt(
 				answer === "no" ? /interrupted|tell Claude|what to do|rejected|denied/i.test(text) : !existsSync(join(sandbox.proj, "data")),
 			60,
 		);
-		await Bun.write(join(sandbox.logs, `screen-after-${answer}.txt`), after.text);
+		await Bun.write(join(sandbox.logs, `screen-after-${mode}-${answer}.txt`), after.text);
 		if (answer === "no")
 			checks.expect(
-				"tui (no): declined, `rm -rf data` did not run",
+				`tui (${label}): declined, \`rm -rf data\` did not run`,
 				existsSync(join(sandbox.proj, "data", "keep.txt")),
 				after.text.slice(-1500),
 			);
-		else checks.expect("tui (yes): approved, `rm -rf data` ran", !existsSync(join(sandbox.proj, "data")), after.text.slice(-1500));
-		ctx.log(`claude tui (${answer}): ${after.ok ? "as expected" : "not as expected"}`);
+		else checks.expect(`tui (${label}): approved, \`rm -rf data\` ran`, !existsSync(join(sandbox.proj, "data")), after.text.slice(-1500));
+		ctx.log(`claude tui (${label}): ${after.ok ? "as expected" : "not as expected"}`);
 	} finally {
 		await tmux("kill-server");
 		server.stop();
