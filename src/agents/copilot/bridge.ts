@@ -93,7 +93,7 @@ export const copilotEvents: Record<string, AgentEventSpec> = {
 		},
 	},
 	SubagentStart: { fields: { ...camel, agent_id: str }, to: "subagent_start" },
-	// Fires after preToolUse passed, even with --allow-all-tools (A.4.3.1); its payload is camelCase under either key.
+	// Fires after preToolUse passed, even with --allow-all-tools (observed in 1.0.102); its payload is camelCase under either key.
 	permissionRequest: {
 		fields: { ...camel, toolName: str, toolInput: args, permissionSuggestions: opt(any) },
 		to: "permission_request",
