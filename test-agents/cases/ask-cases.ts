@@ -126,3 +126,37 @@ export function permissionCase(driver: AgentDriver): AgentCase {
 		},
 	};
 }
+
+/**
+ * An agent that loads our plugin in-process (OpenCode, Kilo): the plugin has nobody to put an ask to, so
+ * the call is blocked, the reason saying so; installed as a user gets it (`trust approve` + `install`).
+ */
+export function pluginAskCase(driver: AgentDriver): AgentCase {
+	const hook = "ask.ts";
+	return {
+		agent: driver.id,
+		name: `ask: a hook asks about rm -rf in ${driver.id}'s in-process plugin (blocked: nobody to ask)`,
+		needsBridge: true,
+		run(ctx, checks) {
+			if (!("exe" in ctx.bridge)) throw new Error("unreachable: no bridge");
+			const exe = ctx.bridge.exe;
+			return drive(driver, ctx, checks, "ask", {
+				files: { [`proj/.xcsh/hooks/${hook}`]: ASK_HOOK },
+				async prepare(sandbox, c) {
+					const run = (args: string[]) => runProcess([exe, ...args], { cwd: sandbox.proj, env: sandbox.env(), timeoutMs: 30_000 });
+					const approved = await run(["trust", "approve", join(sandbox.proj, ".xcsh", "hooks", hook)]);
+					if (!c.expect("`xcsh-hooks trust approve` accepted the hook", approved.code === 0, approved.stderr.trim())) return false;
+					const install = await run(["install", driver.id]);
+					return c.expect(`\`xcsh-hooks install ${driver.id}\` wrote the plugin`, install.code === 0, install.stderr.trim());
+				},
+				expect: { deny: true, harmless: true, redact: false, context: false },
+				markers: { deny: "XCSH-ASK: a person must approve (rm -rf data)", context: "" },
+				after(c, { server, api }) {
+					const denied = api.toolResults(server.main().at(-1)?.body)[0]?.text ?? "";
+					ctx.log(`the model got, for rm -rf data: ${JSON.stringify(denied.slice(0, 300))}`);
+					c.expect("ask: the block says nobody could be asked", denied.includes("there is no one to ask here"), denied.slice(0, 400));
+				},
+			});
+		},
+	};
+}

@@ -1,6 +1,6 @@
 import { DRIVERS } from "../agents/index.ts";
 import { mcpCase, subagentCase } from "./actor-cases.ts";
-import { askCase, permissionCase } from "./ask-cases.ts";
+import { askCase, permissionCase, pluginAskCase } from "./ask-cases.ts";
 import { claudeTuiAskCase } from "./ask-tui.ts";
 import {
 	bridgeCase,
@@ -20,7 +20,7 @@ import type { AgentCase } from "./types.ts";
 export const CASES: AgentCase[] = DRIVERS.flatMap((driver) =>
 	driver.inProcess
 		? // In-process agents: no command hooks, so no control or self-check of a hook protocol; the plugin cases.
-			[initInstallCase(driver), pluginSuiteCase(driver), pluginLoadErrorCase(driver), pluginUserInstallCase(driver)]
+			[initInstallCase(driver), pluginSuiteCase(driver), pluginLoadErrorCase(driver), pluginUserInstallCase(driver), pluginAskCase(driver)]
 		: [
 				controlCase(driver),
 				selfCheckCase(driver),
