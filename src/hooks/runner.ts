@@ -222,7 +222,8 @@ export class HookRunner {
 	 * `session_before_*`: the last truthy result is kept and `cancel: true` returns at once; so is
 	 * `subagent_start`'s, where `block: true` returns at once.
 	 * `tool_result`: chained — each handler sees the content/details replaced before it; resolves all
-	 * replacements merged. `session.compacting`: the last truthy result wins.
+	 * replacements merged. `session.compacting`: the last truthy result wins. `permission_request`: the
+	 * first `{decision: "deny"}` returns at once, else the last truthy result.
 	 *
 	 * The events that have their own method follow its rule for results (one rule on every path):
 	 * `tool_call` resolves what {@link emitToolCall} decides, except that a handler that throws or returns
