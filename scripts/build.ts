@@ -1,13 +1,13 @@
 #!/usr/bin/env bun
 /**
  * Compiles `src/cli.ts` into one executable (default `dist/xcsh-hooks`) that embeds the runtime,
- * the CLI and the library it serves to hooks (SPEC §9).
+ * the CLI and the library it serves to hooks (docs/contract.md#the-executable-serves-the-library).
  *
  *   bun run build [--outfile PATH] [--target bun-linux-x64|bun-darwin-arm64|…] [--no-bytecode] [--no-minify]
  *                 [--declarations FILE]   (packed declarations to embed, as scripts/release.ts passes them)
  *
  * Every setting below was kept because it shortened the cold start of `xcsh-hooks emit tool_call`
- * with 10 hook files (SPEC §11), measured against the same build without it.
+ * with 10 hook files (docs/contract.md#performance-budgets), measured against the same build without it.
  */
 import { statSync } from "node:fs";
 import { parseArgs } from "node:util";

@@ -2,7 +2,7 @@
  * Generates TypeBox's compiled check of every schema the CLI validates at start-up, as plain
  * functions: events and results (`src/hooks/_event-checks.generated.ts`, `_result-checks.generated.ts`) and settings keys
  * (`src/discovery/_settings-checks.generated.ts`). The CLI checks JSON with them without loading
- * TypeBox or building a schema (≈3 ms of each `emit`, SPEC §11); TypeBox is loaded only to explain a
+ * TypeBox or building a schema (≈3 ms of each `emit`, docs/contract.md#performance-budgets); TypeBox is loaded only to explain a
  * value that fails. `bun run gen` rewrites both files; a test fails when either is stale.
  */
 import type { TSchema } from "@sinclair/typebox";

@@ -1,5 +1,5 @@
 #!/usr/bin/env -S bun --no-env-file --config=/dev/null
-// The first import checks how Bun was started: nothing of a project may run before trust (SPEC §10).
+// The first import checks how Bun was started: nothing of a project may run before trust (docs/contract.md#trust).
 import "./start-guard.ts";
 import { forwardBridgeCall } from "./bridges/forward.ts";
 import { flushDecisionExports } from "./decisions/otlp-queue.ts";

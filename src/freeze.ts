@@ -12,7 +12,7 @@ export function deepFreeze<T>(value: T): T {
 
 /**
  * A deep copy of a tool input, frozen all the way down: a handler that assigns to it throws (ESM
- * hooks are strict mode), and nothing it does can reach the object the tool runs with (SPEC §5).
+ * hooks are strict mode), and nothing it does can reach the object the tool runs with (docs/contract.md#the-runner).
  * A value that cannot be copied (a function, a class instance with private state) throws.
  */
 export function frozenCopy<T>(value: T): T {

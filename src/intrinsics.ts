@@ -19,7 +19,7 @@ import {
  * `Object.prototype.then` or swaps `globalThis.Promise` changes what everything after it computes,
  * the guard that runs next included. This module holds them, compares them with what is in place (a
  * quick look at the most replaced ones, under 1 µs; a full one, a few µs) and puts them back;
- * intrinsic-damage.ts decides what a change means for a call (README "Security model").
+ * intrinsic-damage.ts decides what a change means for a call (docs/security.md).
  *
  * Additions to the prototypes every object, array, function or promise inherits from count as changes
  * (an `Object.prototype.then` makes every object a thenable); added globals do not (a server checks

@@ -2,7 +2,7 @@ import { DRIVERS } from "./agents/index.ts";
 
 /**
  * The agent CLIs this suite drives, each pinned in its driver (test-agents/agents/<agent>.ts) to the
- * version agents/PROTOCOLS.md observed.
+ * version observed on the real client (each agent's page in docs/agents/ names it).
  */
 export interface AgentPin {
 	/** npm package name. */

@@ -1,4 +1,5 @@
 import { prepareBridge } from "./cases/_bridge.ts";
+import { fillBunCache } from "./cases/readme-case.ts";
 import { ensureInstalled } from "./install.ts";
 import { type AgentId, pinOf } from "./pins.ts";
 import { runProcess } from "./process.ts";
@@ -34,6 +35,7 @@ export async function setup(
 			}
 		}),
 	);
+	if (wanted.includes("claude")) await fillBunCache(log);
 	if (!bridge.enabled) return state;
 	const sandbox = createSandbox("probe");
 	try {

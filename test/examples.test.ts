@@ -6,10 +6,11 @@ import { join } from "node:path";
 const ROOT = join(import.meta.dir, "..");
 const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
 
-test("the README shows the example files exactly as they are type-checked and run", () => {
+test("the README and docs show the example files exactly as they are type-checked and run", () => {
 	const readme = read("README.md");
-	for (const file of ["examples/first-hook.ts", "examples/first-hook.test.ts", "examples/embed.ts"])
-		expect(readme).toContain(read(file).trim());
+	expect(readme).toContain(read("examples/first-hook.ts").trim());
+	expect(read("docs/testing.md")).toContain(read("examples/first-hook.test.ts").trim());
+	expect(read("docs/embedding.md")).toContain(read("examples/embed.ts").trim());
 	expect(readme).toContain("bun install && bun run demo");
 	expect(readme).toContain("bun install && bun test");
 }, 60_000);
@@ -23,8 +24,8 @@ test("the embedding example runs: the first hook redacts, blocks and the runner 
 	expect(stdout).toContain("blocked by policy: rm -rf /");
 }, 60_000);
 
-test("the README's Composing hooks section shows the composing example files exactly as they are type-checked and run", () => {
-	const readme = read("README.md");
+test("docs/composing.md shows the composing example files exactly as they are type-checked and run", () => {
+	const readme = read("docs/composing.md");
 	for (const file of ["examples/redact-emails.ts", "examples/rewrite-dry-run.ts"]) expect(readme).toContain(read(file).trim());
 	expect(readme).toContain("bun examples/compose.ts");
 }, 60_000);
@@ -52,8 +53,8 @@ test("the first hook and the e-mail redactor compose through `xcsh-hooks run rea
 	expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: "API_KEY=***\nOWNER=<email>\n", stderr: "" });
 }, 60_000);
 
-test("the README's `run read` command works as written from a clone: its input file ships with the examples", async () => {
-	const readme = read("README.md");
+test("docs/composing.md's `run read` command works as written from a clone: its input file ships with the examples", async () => {
+	const readme = read("docs/composing.md");
 	const line = readme.split("\n").find((l) => l.startsWith("xcsh-hooks run read --hook examples/first-hook.ts")) as string;
 	expect(line).toBeDefined();
 	const argv = (line.match(/'[^']*'|\S+/g) as string[]).slice(1).map((word) => word.replace(/^'|'$/g, ""));

@@ -1,5 +1,5 @@
 /**
- * The layering the README's "How the code is laid out" describes, checked on the imports themselves,
+ * The layering docs/architecture.md describes, checked on the imports themselves,
  * so the map cannot drift from the code: data flows one way, and lower layers never import the ones
  * that drive them.
  */

@@ -1,5 +1,5 @@
 /**
- * Agent calls (SPEC §11, §12): `xcsh-hooks bridge claude` answering a real Claude Code PreToolUse
+ * Agent calls (docs/contract.md#performance-budgets, #bridges): `xcsh-hooks bridge claude` answering a real Claude Code PreToolUse
  * payload, as Claude starts it (one process per call), against the trivial compiled executable and
  * the same one-line guard written as a Node, Python and one-file Bun script; peak RSS of each; and,
  * from `XCSH_HOOKS_PROFILE=1`, where the bridge's cold start goes.
@@ -222,7 +222,7 @@ async function measure(report: Report, commands: Command[]): Promise<void> {
 		await report.note(
 			`a served call's floor: a minimal Bun client ${formatRatio(pairedRatio(instant, base))} trivial with a server that runs nothing, ${formatRatio(pairedRatio(withServer, base))} with serve --socket (its share), against bridge claude's ${formatRatio(ratios.get("bridge claude, 10 hooks, serve --socket running") ?? Number.NaN)}`,
 		);
-	// Without a server every call loads settings, discovery and its hooks itself (README "Performance"
+	// Without a server every call loads settings, discovery and its hooks itself (docs/performance.md
 	// has the breakdown): its own budget, 2.5×.
 	perCall("bridge claude, 10 hooks, no server vs trivial exe (cold call)", "bridge claude, 10 hooks", 2.5);
 

@@ -1,5 +1,5 @@
 /**
- * `serve --http` (SPEC §11): one Claude Code `type: "http"` hook request with 10 discovered hooks,
+ * `serve --http` (docs/contract.md#performance-budgets): one Claude Code `type: "http"` hook request with 10 discovered hooks,
  * answered by a running `dist/xcsh-hooks serve --http 127.0.0.1:0`, timed from the client's
  * `fetch` to the last byte of the answer (keep-alive, as Claude's client), median and p99.
  */

@@ -1,4 +1,4 @@
-/** The README's "Performance" section, regenerated from one run (`bun run bench -- --markdown`). */
+/** docs/performance.md, regenerated from one run (`bun run bench -- --markdown` writes it). */
 import type { Report } from "./report.ts";
 
 /** What the section says about the run it was generated from. */
@@ -11,10 +11,10 @@ export interface RunInfo {
 	sections: readonly string[];
 }
 
-const USAGE = `\`\`\`sh
+const USAGE = `\`\`\`console
 bun run bench                 # every measurement, each budget as met / MISSED, a summary line
 bun run bench -- --check      # the same; exits 1 when a budget is missed or could not be measured
-bun run bench -- --markdown   # the same, plus this section regenerated from the run
+bun run bench -- --markdown   # the same, and this page rewritten from the run
 bun run bench -- --only agents,http   # some sections: dispatch, exec, discovery, executable, agents, entry, http, guard, pi
 \`\`\``;
 
@@ -81,7 +81,12 @@ const NOTES = `Notes on reading the numbers:
   every directory above the working directory and above the first imported hook once per process,
   and a \`/tmp\` holding thousands of entries adds the same milliseconds to both sides of a ratio.`;
 
-/** The whole section, from `## Performance` to the notes. */
+/** What the page says about itself. */
+const ABOUT = `Every figure on this page comes from one run of \`bun run bench -- --markdown\`, which rewrote the page
+(run it on a quiet machine; \`--only\` sections print the page instead of writing it). The budgets are
+those of [the behaviour contract](contract.md#performance-budgets).`;
+
+/** The whole page, from its title to the notes. */
 export function performanceSection(report: Report, run: RunInfo): string {
 	const measured = report.budgets.filter((b) => !Number.isNaN(b.ratio));
 	const met = measured.filter((b) => b.ratio <= b.target).length;
@@ -89,7 +94,9 @@ export function performanceSection(report: Report, run: RunInfo): string {
 	const only = run.sections.length < 6 ? ` (sections: ${run.sections.join(", ")})` : "";
 	const status = `${met} of ${report.budgets.length} budgets met${missed.length ? `; missed: ${missed.join("; ")}` : ""}.`;
 	return [
-		"## Performance",
+		"# Performance",
+		"",
+		ABOUT,
 		"",
 		USAGE,
 		"",

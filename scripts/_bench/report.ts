@@ -1,6 +1,6 @@
 /** Collects the bench's lines and budgets, prints them as they come, and renders the summary. */
 
-/** One budget of SPEC §11: a measured ratio against its ceiling. */
+/** One budget of docs/contract.md#performance-budgets: a measured ratio against its ceiling. */
 export interface Budget {
 	name: string;
 	ratio: number;
@@ -102,7 +102,7 @@ export class Report {
 
 	/** Prints every budget as `met` / `MISSED` with its ratio and target, then one summary line. */
 	async finish(): Promise<void> {
-		await write("\nbudgets (SPEC §11)");
+		await write("\nbudgets (docs/contract.md#performance-budgets)");
 		for (const b of this.budgets) {
 			const status = Number.isNaN(b.ratio) ? "n/a   " : b.ratio <= b.target ? "met   " : "MISSED";
 			const measured = Number.isNaN(b.ratio) ? "—" : formatBudget(b.ratio, b.unit);
@@ -121,7 +121,7 @@ export class Report {
 		);
 	}
 
-	/** The results and budgets as markdown tables (for the README). */
+	/** The results and budgets as markdown tables (for docs/performance.md). */
 	markdown(): string {
 		const lines = ["| section | measurement | result |", "|---|---|---|"];
 		for (const row of this.rows) lines.push(`| ${row.section} | ${row.label} | ${row.value.trim().replace(/\s{2,}/g, " ")} |`);

@@ -1,5 +1,5 @@
 /**
- * The floor of a served agent call (SPEC §11): what the least a Bun client can do costs — read stdin,
+ * The floor of a served agent call (docs/contract.md#performance-budgets): what the least a Bun client can do costs — read stdin,
  * connect to a Unix socket, send the request, confirm it, print the answer — measured against a server
  * that answers at once (no hooks), and against the real `serve --socket` of the same rounds. The two
  * rows split a served call's cost into the client's part (our `bridge` vs this client, same server)

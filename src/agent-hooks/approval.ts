@@ -8,7 +8,7 @@ import type { AgentHookEntry } from "../agents/_shared/entry.ts";
 import { projectVariablePattern } from "./run-command.ts";
 
 /*
- * What approving a project-level agent entry covers (SPEC §10, Trust): the entry itself — the canonical
+ * What approving a project-level agent entry covers (docs/contract.md#trust): the entry itself — the canonical
  * JSON of its matcher and handler, so any edit of the command, arguments, matcher or timeout is a change
  * — the bytes of every script inside the project the command names (`.claude/hooks/guard.sh`,
  * `"$CLAUDE_PROJECT_DIR"/hooks/x.py`, `bun .cursor/hooks/g.ts`), and what those scripts run in turn:

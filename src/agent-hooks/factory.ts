@@ -70,7 +70,7 @@ function send(pi: HookAPI, ctx: HookContext, text: string, details: Json, trigge
 	}
 }
 
-/** Turns an answer into our event's result (SPEC §4), with messages for context. */
+/** Turns an answer into our event's result (docs/contract.md#events-and-results), with messages for context. */
 async function apply(
 	pi: HookAPI,
 	ctx: HookContext,

@@ -81,7 +81,7 @@ export function readAgentConfig(spec: AgentConfigFile): AgentConfigRead {
 			continue;
 		}
 		const target = targets[event];
-		if (!target) continue; // an event with no counterpart among ours: not run (README, "Hooks you already have")
+		if (!target) continue; // an event with no counterpart among ours: not run (docs/sources-and-trust.md#hooks-you-already-have)
 		const add = (handler: unknown, key: string, matcher: unknown, group?: Json) => {
 			if (!isObject(handler)) return warn(key, "must be an object");
 			const type = handler.type ?? "command";

@@ -1,4 +1,5 @@
 import type { AgentDescriptor, AgentOwnHooks } from "./_shared/descriptor.ts";
+import { auggie } from "./auggie/index.ts";
 import { claude } from "./claude/index.ts";
 import { cline } from "./cline/index.ts";
 import { codex } from "./codex/index.ts";
@@ -17,7 +18,7 @@ import { qwen } from "./qwen/index.ts";
  * agent folder imports another. Adding an agent is a folder under src/agents/ and one line below.
  * A descriptor is small data plus loaders, so listing every agent costs next to nothing on start-up.
  */
-const BUILT_IN: readonly AgentDescriptor[] = [claude, codex, gemini, cursor, copilot, qwen, droid, cline, opencode, kilo, pi];
+const BUILT_IN: readonly AgentDescriptor[] = [claude, codex, gemini, cursor, copilot, qwen, droid, auggie, cline, opencode, kilo, pi];
 
 const registry = new Map<string, AgentDescriptor>(BUILT_IN.map((agent) => [agent.name, agent]));
 

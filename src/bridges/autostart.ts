@@ -3,7 +3,7 @@ import { homeDir } from "../paths.ts";
 import { answering } from "./socket-protocol.ts";
 
 /*
- * The hook server starts itself (README "Hook server"): a `bridge <agent>` call that finds no live
+ * The hook server starts itself (docs/serve.md#it-starts-itself): a `bridge <agent>` call that finds no live
  * `serve --socket` starts one, detached, and answers its own call here as before; the calls after it
  * are served. Only on that cold path is this module loaded.
  *

@@ -25,7 +25,7 @@ export interface BridgeDecision {
 }
 
 /**
- * Puts the guard decision of `answer` on record (SPEC §12, the decision log; durations to 0.1 ms), with
+ * Puts the guard decision of `answer` on record (docs/contract.md#bridges, the decision log; durations to 0.1 ms), with
  * the settings of its host and the calling agent's `env` (which may name an OTLP collector); nothing for other events. The answer still goes out if the log cannot be written.
  */
 export function recordDecision(

@@ -11,7 +11,7 @@ import { writeAnswer } from "./write-answer.ts";
 import { encodeRequest, GO_LINE, newerVersion, type SocketRequest, VERDICTS, type Verdict, writeSome } from "./socket-protocol.ts";
 
 /*
- * `bridge <agent>` with a running `serve --socket` (SPEC §11, §12): the call is answered by hooks that
+ * `bridge <agent>` with a running `serve --socket` (docs/contract.md#performance-budgets, #bridges): the call is answered by hooks that
  * are already loaded, and this process only carries the payload there and the answer back — no
  * settings, discovery or hook imports here, so a call costs about what a one-file Bun script does.
  * This module is on the path of every start-up: it imports nothing heavier than the paths — no

@@ -174,7 +174,7 @@ function namingHook(reason: string, hook: string | undefined, host: Host, timedO
 }
 
 /**
- * Answers one agent hook call (SPEC §12): the payload on stdin becomes our event, the hooks decide,
+ * Answers one agent hook call (docs/contract.md#bridges): the payload on stdin becomes our event, the hooks decide,
  * and the agent gets exactly one answer in its own protocol, always with exit 0.
  *
  * Failures, decided once here for every agent:

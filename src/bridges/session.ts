@@ -3,7 +3,7 @@ import { join } from "pathe";
 import { userAgentDir } from "../paths.ts";
 
 /*
- * Session continuity (SPEC §12): each agent call is a new process, so what hooks append lives in one
+ * Session continuity (docs/contract.md#bridges): each agent call is a new process, so what hooks append lives in one
  * JSONL file per agent session, `~/.xcsh/agent/sessions/<agent>/<session id>.jsonl`.
  */
 

@@ -28,7 +28,7 @@
  * served,idleExitMinutes}}\n` (for `serve --status`), then the connection closes.
  *
  * Plain lines of JSON rather than HTTP: both ends are this program, and a client that only writes a
- * line and reads two costs the least to start (SPEC §11).
+ * line and reads two costs the least to start (docs/contract.md#performance-budgets).
  */
 
 /** The client's confirmation, as sent. */

@@ -1,5 +1,5 @@
 /**
- * The capability registry (SPEC §8.1): generic, knows nothing of hooks. The hooks capability, the shared
+ * The capability registry (docs/contract.md#the-capability-registry): generic, knows nothing of hooks. The hooks capability, the shared
  * default registry and its module-level functions (`loadCapability`…) are in src/discovery.
  */
 export {

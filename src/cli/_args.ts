@@ -16,7 +16,7 @@ const aliasesOf = (def: ArgDef): string[] => ("alias" in def && def.alias ? ([] 
 
 /**
  * Parses `rawArgs` against a citty argument definition. Our own parser, not citty's: citty's loads
- * `node:util` (≈1.2 ms of every start-up, SPEC §11). Supports `--name value`, `--name=value`, `-a value`,
+ * `node:util` (≈1.2 ms of every start-up, docs/contract.md#performance-budgets). Supports `--name value`, `--name=value`, `-a value`,
  * booleans with `--no-name`, aliases, enums, required positionals, and `--` to end the options.
  * Unlike citty it refuses unknown options, so a typo is an error instead of being ignored, and it
  * collects repeatable options (`--hook a --hook b`) instead of keeping the last one.

@@ -7,7 +7,7 @@ import { readStdinBytes } from "../host/stdin.ts";
 import { decodeUtf8, parseJsonText } from "../json.ts";
 import { aroundStdoutWrite } from "../ui/stdout-guard.ts";
 
-/** Exit codes of the CLI (SPEC §10). */
+/** Exit codes of the CLI (docs/contract.md#exit-codes). */
 export const EXIT_OK = 0;
 export const EXIT_USAGE = 1;
 export const EXIT_BLOCKED = 2;

@@ -5,7 +5,7 @@ import { hashFile, type TrustStore } from "../trust/trust-store.ts";
 import type { TestGateConfig } from "./_test-gate.ts";
 
 /*
- * Which project code `xcsh-hooks test` may run (SPEC §10: it imports and runs nothing unapproved;
+ * Which project code `xcsh-hooks test` may run (docs/contract.md#trust: it imports and runs nothing unapproved;
  * trust is decided per hook file and per test file). A test file is project code that runs, and what
  * it runs is whatever it imports or starts, so:
  *

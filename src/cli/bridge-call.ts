@@ -53,7 +53,7 @@ function answerOnSignal(answer: (why: string) => string): void {
  */
 export async function runBridgeCall(call: BridgeCall): Promise<number | undefined> {
 	mark("command");
-	claimStdout(); // the one answer is all stdout holds; hooks' output goes to stderr (SPEC §12)
+	claimStdout(); // the one answer is all stdout holds; hooks' output goes to stderr (docs/contract.md#bridges)
 	const agent = await loadBridge(call.agent);
 	mark("stdout+agent");
 	if (!agent) return undefined;

@@ -4,7 +4,7 @@ import { readHookFile, sha256Hex, TrustError, type TrustEntry, type TrustStore, 
 import { filesBeside } from "./hook-folder.ts";
 
 /*
- * What an approval of a hook file covers besides the file itself (SPEC §10, Trust), and how a load
+ * What an approval of a hook file covers besides the file itself (docs/contract.md#trust), and how a load
  * verifies it: a module's import graph (src/hooks/import-graph.ts), a shell hook's folder
  * (./hook-folder.ts). The approval stores each covered file's SHA-256 (`TrustEntry.files`), so a load
  * reads and hashes just those files — the bytes it then runs — instead of walking the graph again.

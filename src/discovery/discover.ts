@@ -92,7 +92,7 @@ function fromDiscovery(hook: Hook, configured: ReadonlySet<string>): Candidate {
 }
 
 /**
- * Decides which hooks will run (SPEC §3, §8, §10) without importing any: discovered hooks (highest
+ * Decides which hooks will run (docs/contract.md#loading, #discovery, #trust) without importing any: discovered hooks (highest
  * priority provider first), then the settings' `hooks`, then `configuredPaths` resolved against
  * `cwd`; deduplicated by absolute path, first occurrence wins. Discovered non-module files run as
  * shell hooks. Settings may disable providers and extension ids.

@@ -3,7 +3,7 @@ import { dirname, join } from "pathe";
 import { readHookFile, TrustError } from "../trust/trust-store.ts";
 
 /*
- * What a script hook runs besides itself (SPEC §10, Trust): a shell script sources and runs the files
+ * What a script hook runs besides itself (docs/contract.md#trust): a shell script sources and runs the files
  * next to it (`. ./lib.sh`, `for f in ./*.sh`), and nothing in the script says which. So an approval of
  * a shell hook or of an agent config entry covers the named scripts and every file beside them in their
  * folder — its direct entries, hidden ones included, not its subfolders: a file added, removed or edited

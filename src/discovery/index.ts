@@ -1,4 +1,4 @@
-/** Discovery (SPEC §8.2–8.3): the hooks capability, its providers, layered settings, and discover-and-load. */
+/** Discovery (docs/contract.md#discovery): the hooks capability, its providers, layered settings, and discover-and-load. */
 export { type Hook, hookCapability, hookExtensionId, hookKey, type HookLevel, type HookType, validateHook } from "./hooks-capability.ts";
 export { claudeProvider } from "./claude.ts";
 export { classifyCodexHook, codexProvider } from "./codex.ts";

@@ -6,7 +6,7 @@ import { hookProviders } from "./register.ts";
 import { projectSettingsPath, userSettingsPath } from "./settings.ts";
 
 /*
- * Which project a folder belongs to (README "Projects: found from any folder inside them").
+ * Which project a folder belongs to (docs/sources-and-trust.md#projects-found-from-any-folder-inside-them).
  *
  * The agents find their own project config from any folder inside the project; so must we, or an
  * agent started in `proj/src/deep` (Codex sends that folder as `cwd`) finds no guard and allows. From

@@ -34,7 +34,7 @@ export function registerHookDiscovery(registry: CapabilityRegistry = defaultRegi
 
 /**
  * The shared registry behind the module-level functions. It has the package's one built-in capability,
- * `"hooks"` (SPEC §3: discovery starts with `loadCapability("hooks")`), defined with its providers on
+ * `"hooks"` (docs/contract.md#loading: discovery starts with `loadCapability("hooks")`), defined with its providers on
  * first use, as the seed documents, without a prior `registerHookDiscovery()`; importing still defines
  * nothing. It lives here, beside the hooks capability, so the generic registry (`capability/`) knows nothing of hooks.
  */

@@ -8,7 +8,7 @@ import { importsOf, isCoveredPath } from "../hooks/import-graph.ts";
 import { isModulePath } from "../hooks/module-files.ts";
 
 /*
- * What a module in the system folder runs besides its own file must be root's alone too (SPEC §14): a
+ * What a module in the system folder runs besides its own file must be root's alone too (docs/contract.md#teams): a
  * helper a user could edit is the guard edited. Every static import (`import`, `export … from`,
  * `require`, `import.meta.require` and `import()` of a literal, a Worker's entry) of the hook and of each project file it reaches is checked
  * the way a user could change what it loads:

@@ -1,3 +1,3 @@
-/** The library the executable serves to its hooks (SPEC §9). */
+/** The library the executable serves to its hooks (docs/contract.md#the-executable-serves-the-library). */
 export { LIBRARY_MODULES, PACKAGE_MODULES } from "./modules.ts";
 export { registerEmbeddedModules } from "./register.ts";

@@ -1,5 +1,5 @@
 /**
- * What the executable serves to the hooks it loads (SPEC §9), by import specifier. Each loader
+ * What the executable serves to the hooks it loads (docs/contract.md#the-executable-serves-the-library), by import specifier. Each loader
  * imports the copy bundled into the executable — the very module instance the CLI runs, so a
  * hook's `HookRunner` is the CLI's `HookRunner`. The imports are dynamic: the bundler turns each
  * into a chunk that is read and evaluated only when a hook first asks for it (a `require` here would

@@ -4,7 +4,7 @@ import { guardWorkers } from "./_approved-workers.ts";
 import { isModulePath, moduleLoader } from "./module-files.ts";
 
 /*
- * Trust approves bytes, so the modules that run must be exactly those bytes (SPEC §10): reading a file
+ * Trust approves bytes, so the modules that run must be exactly those bytes (docs/contract.md#trust): reading a file
  * again to import it would leave a window in which a swapped file runs unapproved. The approved bytes of
  * a hook and of every project file in its import graph are served to Bun's module loader by runtime
  * plugins, decoded as the UTF-8 they are (as Bun decodes a file it reads itself; a byte array would be

@@ -14,7 +14,7 @@ function isError(value: unknown): value is Error {
 	}
 }
 
-/** A value as text: a string as is, else `String(value)`, else (SPEC §6) `<unprintable>`. */
+/** A value as text: a string as is, else `String(value)`, else (docs/contract.md#the-tool-wrapper) `<unprintable>`. */
 export function describeValue(value: unknown): string {
 	if (typeof value === "string") return value;
 	try {
@@ -77,7 +77,7 @@ export function errorStack(error: unknown): string | undefined {
 
 /**
  * A thrown value as an Error that is safe to print: a readable Error is kept as it is; anything
- * else becomes `new Error(prefix + description)` (SPEC §6: `Hook failed, blocking execution: <value>`).
+ * else becomes `new Error(prefix + description)` (docs/contract.md#the-tool-wrapper: `Hook failed, blocking execution: <value>`).
  */
 export function toSafeError(thrown: unknown, prefix: string): Error {
 	if (isError(thrown)) {

@@ -28,7 +28,7 @@ import type {
 } from "./types.ts";
 
 /*
- * The dispatch loops behind HookRunner's `emit*` methods (SPEC §5). They are plain module
+ * The dispatch loops behind HookRunner's `emit*` methods (docs/contract.md#the-runner). They are plain module
  * functions taking what they need as arguments, with indexed loops, so the async frame an emit
  * suspends and resumes on every awaited handler stays small: on the hot path this keeps `emit`
  * within a few percent of a hand-written `Map` + `await` loop. Handlers that do not return a
@@ -292,7 +292,7 @@ async function toolCallLoop(
 }
 
 /**
- * `emit` of a `tool_call` (SPEC §5): {@link dispatchToolCall}'s decision, with `emit`'s error rule
+ * `emit` of a `tool_call` (docs/contract.md#the-runner): {@link dispatchToolCall}'s decision, with `emit`'s error rule
  * read fail closed. `emit` never rejects, so a handler that throws, times out or returns an invalid
  * result is reported to `onError`, its result ignored, and the call resolved as blocked with the
  * error as the reason, exactly where `emitToolCall` would throw (a typo in a guard never allows).

@@ -5,7 +5,7 @@ import { specifierCandidates } from "./_specifiers.ts";
 import { isModulePath, moduleLoader } from "./module-files.ts";
 
 /*
- * What a module hook runs besides its own file (SPEC §10, Trust): every file of the project — any file
+ * What a module hook runs besides its own file (docs/contract.md#trust): every file of the project — any file
  * outside a `node_modules` folder — that its imports reach, statically (`import`, `export … from`,
  * `require("…")`, `import.meta.require("…")`, `import("…")` with a literal, a Worker's entry). Packages
  * (imported by name, or found in `node_modules`) are dependencies, not the hook's source, and are not covered. An approval hashes the whole graph; a load re-verifies it and the

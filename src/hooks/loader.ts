@@ -70,7 +70,7 @@ export function createHookAPI(path: string, resolvedPath: string, cwd: string): 
 
 	const api: HookAPI = {
 		on(event: string, handler: AnyHookHandler) {
-			// A typo would be a guard that never runs: it is a load error instead (SPEC §2).
+			// A typo would be a guard that never runs: it is a load error instead (docs/contract.md#hook-modules).
 			if (!isHookEventType(event)) {
 				const near = typeof event === "string" ? didYouMean(event, hookEventTypes()) : "";
 				throw new TypeError(`Unknown event ${JSON.stringify(String(event))}${near}`);
@@ -189,7 +189,7 @@ class HookLoadFailure extends Error {}
  * upstream), `~` home-expanded, relative against `cwd`. Modules are imported concurrently, then
  * factories run one by one in path order, so `hooks` keeps the order of `paths`; each import and
  * each factory has `loadTimeoutMs`. A bad hook becomes `{path, error: "Failed to load hook: …"}` in
- * `errors` and never stops the others. Non-module files are adapted as shell hooks (SPEC §8.3).
+ * `errors` and never stops the others. Non-module files are adapted as shell hooks (docs/contract.md#shell-hooks).
  * A path that is not a regular file is a load error; with `sources`, approved hooks run exactly
  * the approved bytes.
  */

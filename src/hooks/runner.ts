@@ -78,7 +78,7 @@ function inMemorySession(cwd: string): ReadonlySessionManager {
 }
 
 /**
- * Dispatches events to loaded hooks (SPEC §5). Order is deterministic: hooks in array order, then
+ * Dispatches events to loaded hooks (docs/contract.md#the-runner). Order is deterministic: hooks in array order, then
  * handlers in registration order. Results that are not promises are used without an `await`.
  */
 export class HookRunner {

@@ -192,7 +192,7 @@ export const HookResultSchemas = {
 		),
 	}),
 	/**
-	 * `input`: a whole replacement of the tool's input (SPEC §5), seen by later handlers and run by the tool.
+	 * `input`: a whole replacement of the tool's input (docs/contract.md#the-runner), seen by later handlers and run by the tool.
 	 * `ask`: the person decides (block beats ask beats allow; see docs/ask.md); `reason` is what they are shown.
 	 */
 	tool_call: result({

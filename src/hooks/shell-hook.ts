@@ -106,7 +106,7 @@ async function approvedCopy(path: string, source: ApprovedSource): Promise<strin
 }
 
 /**
- * Adapts an executable as a hook (SPEC §8.3): the event goes to its stdin as JSON, with
+ * Adapts an executable as a hook (docs/contract.md#shell-hooks): the event goes to its stdin as JSON, with
  * `XCSH_HOOK_EVENT`, `XCSH_TOOL_NAME` and `XCSH_PROJECT_DIR` in its environment. Exit 0 allows (a JSON
  * object on stdout is the result), exit 2 blocks with stderr as the reason, anything else is an error —
  * which blocks a `pre` hook's tool call (fail closed) and reaches `onError` for a `post` hook.
@@ -129,7 +129,7 @@ export async function createShellHookFactory(
 	if (!wiring) throw new Error(`cannot tell when to run ${path}: shell hooks live in a pre/ or post/ folder (e.g. hooks/pre/bash.sh)`);
 	const matches = (toolName: string) => wiring.tool === "*" || wiring.tool === toolName;
 	const call = (event: ShellEvent, ctx: HookContext) => {
-		// The files beside it, which it may source from the project, are checked before every run (SPEC §10).
+		// The files beside it, which it may source from the project, are checked before every run (docs/contract.md#trust).
 		approved?.recheck?.();
 		return runShellHook(path, run, event, ctx, timeoutMs);
 	};

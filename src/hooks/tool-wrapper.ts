@@ -3,7 +3,7 @@ import { describeValue, toSafeError } from "./_describe.ts";
 import type { HookRunner } from "./runner.ts";
 import type { AgentTool, AgentToolResult, ToolCallEvent, ToolCallEventResult, ToolResultEventResult } from "./types.ts";
 
-/** Why a tool call did not run: a hook blocked it (SPEC §6). `message` is the reason. */
+/** Why a tool call did not run: a hook blocked it (docs/contract.md#the-tool-wrapper). `message` is the reason. */
 export class ToolBlockedError extends Error {
 	override readonly name = "ToolBlockedError";
 	readonly code = "TOOL_BLOCKED";
@@ -20,7 +20,7 @@ export class ToolBlockedError extends Error {
 const DEFAULT_BLOCK_REASON = "Tool execution was blocked by a hook";
 
 /**
- * Wraps a tool with `tool_call` / `tool_result` interception (SPEC §6):
+ * Wraps a tool with `tool_call` / `tool_result` interception (docs/contract.md#the-tool-wrapper):
  * 1. `tool_call` handlers may block, ask or replace the input; a handler that throws blocks too (fail
  *    closed), and so does a replaced input that fails the tool's `parameters` — the tool never runs.
  *    An ask goes to the person through `ctx.ui.confirm`; declined, or with no UI, the call is blocked.
@@ -179,7 +179,7 @@ export type ToolCallGate =
 	  };
 
 /**
- * `tool_call` read fail-closed (SPEC §6 step 1): a `{block: true}` blocks with its reason (or
+ * `tool_call` read fail-closed (docs/contract.md#the-tool-wrapper step 1): a `{block: true}` blocks with its reason (or
  * `Tool execution was blocked by a hook`); an `{ask: true}` is a block marked `ask`, which a caller
  * that can ask the person resolves with {@link askPerson}; a handler that throws, times out or returns an invalid
  * result blocks with its error (a non-Error becomes `Hook failed, blocking execution: <value>`);

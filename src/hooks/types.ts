@@ -207,7 +207,7 @@ export type AppendEntryHandler = (customType: string, data?: unknown) => void;
 /** The object a hook's factory receives. */
 export interface HookAPI {
 	/**
-	 * Subscribes to an event of SPEC §4; the handler's event and result are typed by the name. A name
+	 * Subscribes to an event of docs/events.md; the handler's event and result are typed by the name. A name
 	 * that is not an event throws at registration (with the nearest known name), a load error.
 	 */
 	on<K extends HookEventType>(event: K, handler: HookHandlerFor<K>): void;

@@ -6,7 +6,7 @@ import { checkIntrinsicsAfter } from "../intrinsic-damage.ts";
 import type { Host } from "./host.ts";
 
 /*
- * One event through the runner method that fits it (SPEC §5, §10): the CLI's `emit`, `serve` and the
+ * One event through the runner method that fits it (docs/contract.md#the-runner, #cli): the CLI's `emit`, `serve` and the
  * bridges share it, so all read `tool_call` fail-closed and treat a cancelled `session_before_*` alike.
  */
 

@@ -23,7 +23,7 @@ import { builtinToolParameters } from "../tools/parameters.ts";
  * fail closed: these agents skip a plugin that throws at init and carry on unguarded, so nothing here
  * throws at start; a load that failed, or a hook that failed to load, blocks every tool call with a
  * reason naming it, until a reload succeeds. Every tool call's decision goes to the decision log and
- * the team's collector, as a bridge call's does (SPEC §12, §14): the agent, its session, the tool, the
+ * the team's collector, as a bridge call's does (docs/contract.md#bridges, #teams): the agent, its session, the tool, the
  * verdict, the deciding hook — never the tool's input.
  */
 

@@ -15,7 +15,7 @@ export function shellQuote(word: string): string {
 /**
  * The program part of the hook command: the compiled executable itself, or — running from source —
  * Bun with the project's `.env` and `bunfig.toml` switched off (nothing from the project the agent
- * runs in may execute before trust is decided, SPEC §10) and this checkout's `src/cli.ts`.
+ * runs in may execute before trust is decided, docs/contract.md#trust) and this checkout's `src/cli.ts`.
  */
 export function defaultCommandPrefix(): string {
 	return selfArgv().map(shellQuote).join(" ");

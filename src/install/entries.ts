@@ -146,7 +146,9 @@ export function addEntries(doc: ConfigText, spec: AgentSpec, command: string, fi
 	for (const event of spec.events) {
 		// The command runs through the shell that cleans Bun's variables out first (src/agents/_shared/entry-shell.ts).
 		const desired =
-			http !== undefined && spec.httpHandler ? spec.httpHandler(event, http) : spec.handler(event, eventCommand(command, event));
+			http !== undefined && spec.httpHandler
+				? spec.httpHandler(event, http)
+				: spec.handler(event, eventCommand(command, event, spec.entryDeadlineSeconds));
 		const change = { event: event.name, ...(event.matcher === undefined ? {} : { matcher: event.matcher }), command: http ?? command };
 		const list = listOf(doc, event.name, file);
 		const [first, ...extra] = list ? findOurs(doc, spec, event.name, list) : [];

@@ -91,7 +91,7 @@ export async function installBridge(agent: Agent, options: InstallOptions = {}):
 	const fresh = !config.exists || !hasEntries(doc, spec);
 	const changes = addEntries(doc, spec, command, file, http);
 	const dir = scope === "user" ? (options.home ?? homeDir()) : (options.cwd ?? process.cwd());
-	const shell = http === undefined ? entryNoteFor(spec.events) : undefined;
+	const shell = http === undefined ? entryNoteFor(spec.events, spec.entryDeadlineSeconds) : undefined;
 	const notes = [...spec.notes(scope, dir), ...(http ? (spec.httpNotes?.(http) ?? []) : []), ...(shell ? [shell] : [])];
 	const result: InstallResult = { agent, scope, file, changes, written: false, notes };
 	if (changes.length === 0) return result;

@@ -17,7 +17,7 @@ export type PooledCall = Pick<
 
 /**
  * Answers one call with the pool's already-loaded hooks — by `runBridge`, the code `bridge <agent>`
- * runs — and puts its guard decision on record as the command does (SPEC §12), unless `record` is
+ * runs — and puts its guard decision on record as the command does (docs/contract.md#bridges), unless `record` is
  * false (the caller records it once it knows the answer reached the agent).
  */
 export async function answerPooled(pool: HostPool, call: PooledCall, record = true): Promise<BridgeAnswer> {

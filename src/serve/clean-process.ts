@@ -7,7 +7,7 @@ import { changedIntrinsics } from "../intrinsics.ts";
  * replaced (src/intrinsics.ts: that call was denied and the built-in put back, but nothing the hook
  * set up since, a captured reference, a cached value, can be trusted), a new global, a changed
  * `process.env`. A server proves it is clean after each call and before it takes the next; when it
- * cannot, it gives up its socket and exits, and the next call runs on its own (README "Security model").
+ * cannot, it gives up its socket and exits, and the next call runs on its own (docs/security.md).
  *
  * Not covered (a documented limit): state inside modules (a package's cache, the module registry,
  * a prototype of a class a hook defined), which no check short of a new process can see.

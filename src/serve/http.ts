@@ -5,7 +5,7 @@ import { createHostPool, type HostPool } from "./http-hosts.ts";
 import { authorized } from "./http-token.ts";
 
 /*
- * `serve --http`: Claude Code's `type: "http"` hooks (PROTOCOLS.md A.1) POST the same JSON a command
+ * `serve --http`: Claude Code's `type: "http"` hooks (docs/agents/claude.md) POST the same JSON a command
  * hook reads on stdin, and read a 2xx body as that hook's stdout. So a request is answered with the
  * body `bridge <agent>` would print — by the same code (`runBridge`), with the hooks already loaded
  * (src/serve/http-hosts.ts). `POST /` and `POST /claude` are Claude; `POST /<agent>` the other

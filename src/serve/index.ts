@@ -8,7 +8,7 @@
  * Each line is written whole, never interleaved with another. Human diagnostics (skipped untrusted
  * hooks, errors outside any request, hooks' `ui.notify`) go to stderr; hooks get the no-op UI.
  *
- * Methods (semantics are exactly the runner's, SPEC §5):
+ * Methods (semantics are exactly the runner's, docs/contract.md#the-runner):
  * - `emit` — params: a hook event with its `type` (`toolCallId` generated when missing), dispatched
  *   as `xcsh-hooks emit` does. Result `{result, errors, loadErrors}`: `result` is the runner's
  *   (`null` when none); `errors` are the handler errors raised by this request only.

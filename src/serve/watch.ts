@@ -107,7 +107,7 @@ export function watchHookFiles(targets: WatchTargets, debounceMs: number, onChan
 }
 
 /**
- * What one loaded hook runs, beyond what discovery watches (SPEC §10: a served guard is never stale): a
+ * What one loaded hook runs, beyond what discovery watches (docs/contract.md#trust: a served guard is never stale): a
  * module's import graph as it is on disk now (its project files, outside `node_modules`), a shell
  * hook's folder (the files beside it, which it may source), an agent entry's scripts, the files beside
  * them and their folders. A file that cannot be read contributes nothing: its load error is watched.

@@ -1,4 +1,4 @@
-/** The trust store: approvals of project hooks by content hash (SPEC §10). */
+/** The trust store: approvals of project hooks by content hash (docs/contract.md#trust). */
 export {
 	createTrustStore,
 	defaultTrustFile,

@@ -3,7 +3,7 @@ import { dirname, isAbsolute, relative, resolve } from "pathe";
 import { RegularFileError, readRegularFile } from "../fs/regular-file.ts";
 
 /*
- * Approvals a team shares (SPEC §14): an organisation publishes a list of approved hook hashes, signed
+ * Approvals a team shares (docs/contract.md#teams): an organisation publishes a list of approved hook hashes, signed
  * with its Ed25519 key; a machine's user settings (or the root-owned /etc/xcsh/settings.json), never a
  * project's, name the list and the public key they trust. A project hook whose exact bytes are on a
  * validly signed list runs without a local `trust approve`. Anything wrong with a list — unreadable, a

@@ -1,4 +1,4 @@
-// Start-up matters (SPEC §11): this module must not import consola (≈22 ms) nor touch
+// Start-up matters (docs/contract.md#performance-budgets): this module must not import consola (≈22 ms) nor touch
 // process.stdout/process.stderr (≈10 ms) when it is imported — only when a method needs them.
 import type { PromptOptions } from "consola";
 import { promptConfirm, promptSelect } from "./_key-prompt.ts";

@@ -4,7 +4,7 @@ import type { Sandbox } from "../sandbox.ts";
 import type { AgentPin } from "../pins.ts";
 import type { AgentDriver } from "./types.ts";
 
-/** What differs between OpenCode and Kilo Code (PROTOCOLS.md D.1, D.2). */
+/** What differs between OpenCode and Kilo Code (docs/agents/opencode.md, docs/agents/kilo.md). */
 interface Family {
 	id: string;
 	pin: AgentPin;

@@ -23,7 +23,7 @@ export function claudeSettings(hooks: HookCommands): string {
 	)}\n`;
 }
 
-/** Claude Code 2.1.x: `claude -p … --output-format json` against `ANTHROPIC_BASE_URL` (PROTOCOLS.md A.1). */
+/** Claude Code 2.1.x: `claude -p … --output-format json` against `ANTHROPIC_BASE_URL` (docs/agents/claude.md). */
 export const claudeDriver: AgentDriver = {
 	id: "claude",
 	pin: { pkg: "@anthropic-ai/claude-code", version: "2.1.328", bin: "claude" },

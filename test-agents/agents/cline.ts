@@ -26,7 +26,7 @@ function endHubDaemons(sandbox: Sandbox): void {
 
 const script = (command: string) => `#!/bin/sh\nexec ${command}\n`;
 
-/** Cline CLI 3.0.65 (its compiled platform binary): `cline auth` once, then `cline --json <prompt>` (PROTOCOLS.md C.3). */
+/** Cline CLI 3.0.65 (its compiled platform binary): `cline auth` once, then `cline --json <prompt>` (docs/agents/cline.md). */
 export const clineDriver: AgentDriver = {
 	id: "cline",
 	pin: { pkg: "cline", version: "3.0.65", bin: "cline", path: join("@cline", "cli-linux-x64", "bin", "cline") },

@@ -4,7 +4,7 @@ import { runProcess } from "../process.ts";
 import type { AgentDriver, HookCommands } from "./types.ts";
 import { join } from "node:path";
 
-/** `config.toml` for an offline run (PROTOCOLS.md A.2.1), trusting the project so its `.codex/hooks.json` loads (A.2.5). */
+/** `config.toml` for an offline run (docs/agents/codex.md), trusting the project so its `.codex/hooks.json` loads (docs/agents/codex.md#how-it-calls-hooks). */
 export function codexConfig(proj: string): string {
 	return `model = "mock-model"
 model_provider = "mock"
@@ -43,7 +43,7 @@ export function codexHooks(hooks: HookCommands): string {
 	return `${JSON.stringify({ hooks: { PreToolUse: tool(hooks.pre), PostToolUse: tool(hooks.post), UserPromptSubmit: entry(hooks.prompt), ...subagent } }, null, 2)}\n`;
 }
 
-/** Codex CLI 0.169: `codex exec` against a Responses API provider at `base_url` (PROTOCOLS.md A.2.1). */
+/** Codex CLI 0.169: `codex exec` against a Responses API provider at `base_url` (docs/agents/codex.md). */
 export const codexDriver: AgentDriver = {
 	id: "codex",
 	pin: { pkg: "@openai/codex", version: "0.169.0", bin: "codex" },
@@ -79,7 +79,7 @@ export const codexDriver: AgentDriver = {
 			JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: reason } }),
 		context: (text) => JSON.stringify({ hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: text } }),
 
-		// Codex replaces the output with a PostToolUse block's reason (PROTOCOLS.md A.2.3 `post-block`).
+		// Codex replaces the output with a PostToolUse block's reason (docs/agents/codex.md `post-block`).
 		redact: (response, redact) => JSON.stringify({ decision: "block", reason: redact(String(response)) }),
 	},
 	actor: {

@@ -20,7 +20,7 @@ export function copilotHooks(hooks: HookCommands): string {
 	return `${JSON.stringify({ version: 1, hooks: { preToolUse: entry(hooks.pre), postToolUse: entry(hooks.post), userPromptSubmitted: entry(hooks.prompt), ...subagent } }, null, 2)}\n`;
 }
 
-/** GitHub Copilot CLI 1.0.x, BYOK Anthropic provider, offline, no GitHub login (PROTOCOLS.md A.4.1.1). */
+/** GitHub Copilot CLI 1.0.x, BYOK Anthropic provider, offline, no GitHub login (docs/agents/copilot.md). */
 export const copilotDriver: AgentDriver = {
 	id: "copilot",
 	pin: { pkg: "@github/copilot", version: "1.0.102", bin: "copilot" },

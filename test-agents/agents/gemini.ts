@@ -3,7 +3,7 @@ import { taskArgs } from "../model/types.ts";
 import { runProcess } from "../process.ts";
 import type { AgentDriver, HookCommands } from "./types.ts";
 
-/** User settings for an offline run: API-key auth, no telemetry, no update checks (PROTOCOLS.md A.3.1). */
+/** User settings for an offline run: API-key auth, no telemetry, no update checks (docs/agents/gemini.md). */
 export const USER_SETTINGS = {
 	security: { auth: { selectedType: "gemini-api-key" } },
 	privacy: { usageStatisticsEnabled: false },
@@ -29,7 +29,7 @@ export function geminiSettings(hooks: HookCommands): string {
 	)}\n`;
 }
 
-/** Gemini CLI 0.61: `gemini -p … --yolo` against `GOOGLE_GEMINI_BASE_URL` (PROTOCOLS.md A.3.1). */
+/** Gemini CLI 0.61: `gemini -p … --yolo` against `GOOGLE_GEMINI_BASE_URL` (docs/agents/gemini.md). */
 export const geminiDriver: AgentDriver = {
 	id: "gemini",
 	pin: { pkg: "@google/gemini-cli", version: "0.61.0", bin: "gemini" },

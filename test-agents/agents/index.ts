@@ -1,3 +1,4 @@
+import { auggieDriver } from "./auggie.ts";
 import { claudeDriver } from "./claude.ts";
 import { clineDriver } from "./cline.ts";
 import { codexDriver } from "./codex.ts";
@@ -18,6 +19,7 @@ export const DRIVERS: readonly AgentDriver[] = [
 	copilotDriver,
 	qwenDriver,
 	droidDriver,
+	auggieDriver,
 	clineDriver,
 	opencodeDriver,
 	kiloDriver,

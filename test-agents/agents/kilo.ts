@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { opencodeFamilyDriver } from "./_opencode-family.ts";
 
-/** Kilo Code CLI 7.7.7 (7.8.1 cannot be installed from the registry): `kilo run`, an OpenCode fork (PROTOCOLS.md D.2). */
+/** Kilo Code CLI 7.7.7 (7.8.1 cannot be installed from the registry): `kilo run`, an OpenCode fork (docs/agents/kilo.md). */
 export const kiloDriver = opencodeFamilyDriver({
 	id: "kilo",
 	pin: { pkg: "@kilocode/cli", version: "7.7.7", bin: "kilo", path: join("@kilocode", "cli-linux-x64", "bin", "kilo") },

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { opencodeFamilyDriver } from "./_opencode-family.ts";
 
-/** OpenCode 1.18.33 (its compiled platform binary): `opencode run` against the scripted model (PROTOCOLS.md D.1). */
+/** OpenCode 1.18.33 (its compiled platform binary): `opencode run` against the scripted model (docs/agents/opencode.md). */
 export const opencodeDriver = opencodeFamilyDriver({
 	id: "opencode",
 	pin: { pkg: "opencode-ai", version: "1.18.33", bin: "opencode", path: join("opencode-linux-x64", "bin", "opencode") },

@@ -6,7 +6,7 @@ import { runProcess } from "../process.ts";
 import type { Sandbox } from "../sandbox.ts";
 import type { AgentDriver } from "./types.ts";
 
-/** `~/.pi/agent/models.json`: the scripted model as an OpenAI-compatible provider (PROTOCOLS.md D.3). */
+/** `~/.pi/agent/models.json`: the scripted model as an OpenAI-compatible provider (docs/agents/pi.md). */
 function models(baseUrl: string): string {
 	const model = { id: "mock-model", name: "mock-model", reasoning: false, input: ["text"], contextWindow: 128000, maxTokens: 4096 };
 	const provider = {
@@ -28,7 +28,7 @@ function writeUserSettings(sandbox: Sandbox, baseUrl: string): void {
 }
 
 /**
- * pi 0.73.1: `pi -p --no-session --provider mock --model mock-model <prompt>` (PROTOCOLS.md D.3). pi has
+ * pi 0.73.1: `pi -p --no-session --provider mock --model mock-model <prompt>` (docs/agents/pi.md). pi has
  * no command hooks, only in-process extensions, so every case's hook commands run through the extension
  * `install pi` writes (extension.ts), given one command per role: the self-check's hand-written shell
  * hooks answer in the extension's protocol (the bridge's answers: `{block, reason}`, `{content}`, `{message}`).

@@ -3,7 +3,7 @@ import { taskArgs } from "../model/types.ts";
 import { runProcess } from "../process.ts";
 import type { AgentDriver, HookCommands } from "./types.ts";
 
-/** User settings for an offline run: OpenAI-compatible auth, no telemetry, no update checks (PROTOCOLS.md C.1). */
+/** User settings for an offline run: OpenAI-compatible auth, no telemetry, no update checks (docs/agents/qwen.md). */
 const USER_SETTINGS = {
 	security: { auth: { selectedType: "openai" } },
 	privacy: { usageStatisticsEnabled: false },
@@ -27,7 +27,7 @@ function qwenSettings(hooks: HookCommands): string {
 	return `${JSON.stringify(settings, null, 2)}\n`;
 }
 
-/** Qwen Code 0.24.4: `qwen --yolo` against `OPENAI_BASE_URL` (PROTOCOLS.md C.1). */
+/** Qwen Code 0.24.4: `qwen --yolo` against `OPENAI_BASE_URL` (docs/agents/qwen.md). */
 export const qwenDriver: AgentDriver = {
 	id: "qwen",
 	pin: { pkg: "@qwen-code/qwen-code", version: "0.24.4", bin: "qwen" },

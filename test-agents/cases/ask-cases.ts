@@ -33,6 +33,7 @@ const HEADLESS: Record<string, { by: "agent"; says?: string } | { by: "ours" }> 
 	droid: { by: "ours" },
 	cline: { by: "ours" },
 	pi: { by: "ours" },
+	auggie: { by: "ours" },
 };
 
 /**

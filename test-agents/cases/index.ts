@@ -2,6 +2,7 @@ import { DRIVERS } from "../agents/index.ts";
 import { mcpCase, subagentCase } from "./actor-cases.ts";
 import { askCase, permissionCase, pluginAskCase } from "./ask-cases.ts";
 import { claudeTuiAskCase } from "./ask-tui.ts";
+import { auggieCases } from "./auggie-cases.ts";
 import {
 	bridgeCase,
 	bridgeHookFlagCase,
@@ -14,6 +15,7 @@ import {
 import { hostileEnvCase } from "./hostile-env.ts";
 import { managedCase } from "./managed.ts";
 import { pluginLoadErrorCase, pluginSuiteCase, pluginUserInstallCase } from "./plugin-cases.ts";
+import { readmeCase } from "./readme-case.ts";
 import type { AgentCase } from "./types.ts";
 
 /** Every case in run order: per agent the control and self-check first, so a harness fault shows before a bridge fault. */
@@ -35,6 +37,9 @@ export const CASES: AgentCase[] = DRIVERS.flatMap((driver) =>
 				...(driver.id === "claude" || driver.id === "codex" || driver.id === "gemini" ? [managedCase(driver)] : []),
 				...(driver.id === "codex" ? [managedCase(driver, "codex-plain")] : []),
 				...(driver.id === "claude" || driver.id === "gemini" ? [hostileEnvCase(driver)] : []),
+				// A new user following the README alone, from a clean clone to a guard in Claude Code.
+				...(driver.id === "claude" ? [readmeCase(driver)] : []),
+				...(driver.id === "auggie" ? auggieCases(driver) : []),
 				askCase(driver),
 				...(driver.id === "claude" ? [claudeTuiAskCase(driver)] : []),
 				...(driver.id === "claude" || driver.id === "copilot" ? [permissionCase(driver)] : []),

@@ -13,7 +13,7 @@ import {
 	type ToolStep,
 } from "./types.ts";
 
-/** Tool names for each step kind: Qwen Code, Factory Droid, Cline, OpenCode/Kilo, pi (PROTOCOLS.md C.1–C.3, D.1–D.3). */
+/** Tool names for each step kind: Qwen Code, Factory Droid, Cline, OpenCode/Kilo, pi (their pages in docs/agents/). */
 const SHELL = ["run_shell_command", "Execute", "run_commands", "bash"];
 const READ = ["read_file", "Read", "read_files", "read"];
 

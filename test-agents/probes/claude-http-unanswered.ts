@@ -1,5 +1,5 @@
 /**
- * What Claude Code does when a `type: "http"` PreToolUse hook does not answer (README "serve --http"):
+ * What Claude Code does when a `type: "http"` PreToolUse hook does not answer (docs/serve.md#when-the-server-is-down):
  * the scripted model asks for `rm -rf build` once per mode; nothing listens at the hook's URL
  * (connection refused), or a server takes the request and never answers (the hook's 3 s timeout).
  *

@@ -1,4 +1,4 @@
-/** Qwen Code and Factory Droid command hooks, each run by the library with its own agent's semantics (PROTOCOLS.md C.1, C.2). */
+/** Qwen Code and Factory Droid command hooks, each run by the library with its own agent's semantics (docs/agents/qwen.md, docs/agents/droid.md). */
 import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";

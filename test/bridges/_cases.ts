@@ -1,7 +1,7 @@
 import { expect } from "bun:test";
 /**
  * Per-agent expectations for the end-to-end bridge suites: which fixture is the guarded call, the
- * tool result, the prompt, and the exact answer each agent must get (PROTOCOLS.md part A; Cursor: B.4).
+ * tool result, the prompt, and the exact answer each agent must get (docs/agents/<agent>.md; Cursor: from its documentation).
  */
 
 /** A fixture file and, for payloads without an event name, the `--event` to pass. */
@@ -189,6 +189,30 @@ export const AGENT_CASES: AgentCase[] = [
 			additionalContext: `xcsh-hooks: a hook replaced the output of this tool call; use this instead of it:\n${R}`,
 		}),
 		context: hso("SessionStart", { additionalContext: C }),
+	},
+	{
+		label: "auggie",
+		agent: "auggie",
+		pre: { file: "PreToolUse.json" },
+		post: { file: "PostToolUse.json" },
+		prompt: { file: "PromptSubmit.json" },
+		setCommand: toolInputCommand,
+		toolField: "tool_input",
+		promptField: "conversation_id",
+		renameEvent: hookEventName,
+		none: undefined,
+		deny: claudeDeny,
+		// Auggie puts updatedInput in place of the whole input: every field of the call goes back (E.2).
+		rewrite: hso("PreToolUse", {
+			permissionDecision: "allow",
+			updatedInput: { command: W, wait: true, cwd: "/home/user/proj", max_wait_seconds: 30 },
+		}),
+		// Auggie has no answer that replaces an output: the replacement is appended as context.
+		replace: hso("PostToolUse", {
+			additionalContext: `xcsh-hooks: a hook replaced the output of this tool call; use this instead of it:\n${R}`,
+		}),
+		// Auggie hands nothing a prompt hook answers to the model: no answer.
+		context: undefined,
 	},
 	{
 		label: "cline",

@@ -2,7 +2,7 @@
  * Who acts and through what (issue 22), through the compiled executable: one guard file, written
  * against `event.mcp` and `ctx.agent.subagent`, blocks an MCP `delete_path` and a subagent's shell
  * call in every agent, and lets the main agent's shell call and another MCP tool through. Payloads
- * are the agents' own forms (PROTOCOLS.md): Claude/Codex `mcp__files__delete_path` + `agent_id`,
+ * are the agents' own forms (docs/agents.md): Claude/Codex `mcp__files__delete_path` + `agent_id`,
  * Gemini `mcp_files_delete_path` (no subagent fields), Copilot `files-delete_path` + `agent_id`,
  * Cursor `beforeMCPExecution` and its subagentStart.
  */

@@ -2,6 +2,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { auggieBridge } from "../../src/agents/auggie/bridge.ts";
 import { claudeBridge } from "../../src/agents/claude/bridge.ts";
 import { clineBridge } from "../../src/agents/cline/bridge.ts";
 import { codexBridge } from "../../src/agents/codex/bridge.ts";
@@ -90,6 +91,12 @@ describe("where an ask could end as a run, it is our deny, and the reason says a
 		expect(json.hookSpecificOutput.permissionDecision).toBe("deny");
 		naming(json.hookSpecificOutput.permissionDecisionReason);
 		expect(decision?.decision).toBe("ask");
+	}, 60_000);
+
+	test("Auggie (ran the call on an ask in --print)", async () => {
+		const { json } = await ask(auggieBridge, "auggie", "PreToolUse.json");
+		expect(json.hookSpecificOutput.permissionDecision).toBe("deny");
+		naming(json.hookSpecificOutput.permissionDecisionReason);
 	}, 60_000);
 
 	test("Factory Droid (ran the call on an ask)", async () => {

@@ -1,4 +1,4 @@
-/** Where the bridge looks for hooks: the agent's project directory, discovery and trust (SPEC §10, §12). */
+/** Where the bridge looks for hooks: the agent's project directory, discovery and trust (docs/contract.md#trust, #bridges). */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-/** Qwen Code and Factory Droid specifics the shared matrix does not cover (PROTOCOLS.md C.1, C.2). */
+/** Qwen Code and Factory Droid specifics the shared matrix does not cover (docs/agents/qwen.md, docs/agents/droid.md). */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { answerOf, CLI, fixture, spawnRun, workspace } from "./_bridge.ts";
 

@@ -3,6 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
+import { auggieBridge } from "../../src/agents/auggie/bridge.ts";
 import { claudeBridge, claudeToolOutput } from "../../src/agents/claude/bridge.ts";
 import { codexBridge } from "../../src/agents/codex/bridge.ts";
 import { copilotBridge } from "../../src/agents/copilot/bridge.ts";
@@ -22,6 +23,7 @@ const AGENTS: Record<string, AgentBridge> = {
 	gemini: geminiBridge,
 	cursor: cursorBridge,
 	copilot: copilotBridge,
+	auggie: auggieBridge,
 };
 
 function mapped(agent: AgentBridge, file: string, hint?: string) {
@@ -71,7 +73,7 @@ describe("every captured payload", () => {
 	}, 60_000);
 
 	test("the registry loads each agent by name and nothing else", async () => {
-		expect(bridgeNames()).toEqual(["claude", "codex", "gemini", "cursor", "copilot", "qwen", "droid", "cline", "pi"]);
+		expect(bridgeNames()).toEqual(["claude", "codex", "gemini", "cursor", "copilot", "qwen", "droid", "auggie", "cline", "pi"]);
 		for (const name of bridgeNames()) expect((await loadBridge(name))?.name).toBe(name);
 		expect(loadBridge("toString")).toBeUndefined();
 	}, 60_000);

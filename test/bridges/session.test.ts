@@ -1,4 +1,4 @@
-/** Session continuity (SPEC §12): one session file per agent session, the agent's transcript in ctx.sessionManager. */
+/** Session continuity (docs/contract.md#bridges): one session file per agent session, the agent's transcript in ctx.sessionManager. */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -55,7 +55,7 @@ const CLAUDE_TRANSCRIPT = [
 	"{torn line",
 ].join("\n");
 
-describe("transcripts → messages (PROTOCOLS.md §17)", () => {
+describe("transcripts → messages (docs/agents.md#sessions-and-transcripts)", () => {
 	test("Claude: prompts, merged assistant blocks, tool calls under built-in names, results; meta and sidechains left out", () => {
 		const messages = readClaudeTranscript(CLAUDE_TRANSCRIPT, claudeBridge.tools).map((m) => m.message);
 		expect(messages).toEqual([

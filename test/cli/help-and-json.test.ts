@@ -89,7 +89,9 @@ const JSON_RUNS: Record<string, JsonRun[]> = {
 	],
 	demo: [{ args: ["demo", "--json"], keys: ["blocked", "allowed", "hookErrors"] }],
 	install: [
-		...["claude", "codex", "gemini", "cursor", "copilot", "qwen", "droid", "cline", "opencode", "kilo", "pi"].map((a) => install(a)),
+		...["claude", "codex", "gemini", "cursor", "copilot", "qwen", "droid", "auggie", "cline", "opencode", "kilo", "pi"].map((a) =>
+			install(a),
+		),
 		{ ...install("claude", "--managed", "--command", "/usr/bin/env"), has: { agent: "claude", scope: "managed", written: false } },
 	],
 	uninstall: [{ args: ["uninstall", "claude", "--dry-run", "--json"], keys: INSTALL_KEYS, has: { written: false } }],

@@ -1,5 +1,5 @@
 /**
- * `xcsh-hooks test` (SPEC §10): a hook author with nothing but the downloaded executable can `init`,
+ * `xcsh-hooks test` (docs/contract.md#cli): a hook author with nothing but the downloaded executable can `init`,
  * `test`, `check` and try the hook. Run with the real compiled executable in a folder with no
  * `node_modules` anywhere above it, an empty HOME, and only the executable's folder on PATH.
  */

@@ -1,5 +1,5 @@
 /**
- * Shared pieces of the composition tests (SPEC §5, §6, §8.3): hook sources that redact, rewrite and
+ * Shared pieces of the composition tests (docs/contract.md#the-runner, #the-tool-wrapper, #shell-hooks): hook sources that redact, rewrite and
  * guard, a temp project to put them in, and the two ways a user starts `xcsh-hooks` — `bun src/cli.ts`
  * and the compiled executable, built once per test file into a temp dir. Every process has a private
  * HOME and is killed when its time is up.
@@ -32,7 +32,7 @@ export const SECRET_TEXT = "API_KEY=s3cr3t owner=ops@example.com";
 export const REDACTED_TEXT = "API_KEY=*** owner=<email>";
 
 /**
- * A shell post hook (SPEC §8.3): keeps the event it got on stdin in `seen.json` of the project, and
+ * A shell post hook (docs/contract.md#shell-hooks): keeps the event it got on stdin in `seen.json` of the project, and
  * answers that event's content with e-mail addresses redacted.
  */
 export const SHELL_REDACT_EMAILS = `#!/bin/sh

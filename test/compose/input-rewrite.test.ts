@@ -1,5 +1,5 @@
 /**
- * A `tool_call` result `{input}` replaces the whole input, chained (SPEC §5 `emitToolCall`, §6): later
+ * A `tool_call` result `{input}` replaces the whole input, chained (docs/contract.md#the-runner `emitToolCall`, #the-tool-wrapper): later
  * handlers see it, the tool runs with it, and the first block still wins. A replaced input that does not
  * fit the tool's parameters blocks, naming the field; changing `event.input` in place blocks too.
  */

@@ -1,5 +1,5 @@
 /**
- * What a hook author notices when something is off (SPEC §2, §3, §5, §6): a misspelt event is a load
+ * What a hook author notices when something is off (docs/contract.md#hook-modules, #loading, #the-runner, #the-tool-wrapper): a misspelt event is a load
  * error (and so blocks `tool_call`), load errors read exactly as upstream's, absolute paths stay as
  * given, `before_agent_start` handlers cannot leak changes to each other, and a block is a
  * `ToolBlockedError` while a hook's own error comes back as it was thrown.

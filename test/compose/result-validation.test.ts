@@ -1,5 +1,5 @@
 /**
- * Handler results are checked against their event's result schema (SPEC §5 "Results are validated",
+ * Handler results are checked against their event's result schema (docs/contract.md#the-runner "Results are validated",
  * §8.3): a typo or a wrong type in a guard's answer blocks the call, naming the hook, the event and the
  * field; a bad `tool_result` answer is reported and the tool's own output is kept. A shell hook's JSON
  * goes through the same check. Events that take no result ignore what handlers return.

@@ -1,5 +1,5 @@
 /**
- * Two redactors with different patterns both apply (SPEC §5 `tool_result` chained, §6 step 3, §8.3):
+ * Two redactors with different patterns both apply (docs/contract.md#the-runner `tool_result` chained, #the-tool-wrapper step 3, #shell-hooks):
  * each handler sees the content as the handlers before it left it, so no redaction is lost — in the
  * runner, the wrapper, the harness, a shell post hook mixed with a module hook, `run`, `emit` and `serve`.
  */

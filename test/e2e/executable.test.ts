@@ -1,5 +1,5 @@
 /**
- * The real compiled executable, end to end (SPEC §9, §10): built once, run from a directory with no
+ * The real compiled executable, end to end (docs/contract.md#the-executable-serves-the-library, #cli): built once, run from a directory with no
  * `node_modules` anywhere above it, with a minimal environment, loading hooks that value-import
  * every module the executable serves.
  */

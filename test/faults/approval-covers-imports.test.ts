@@ -1,5 +1,5 @@
 /**
- * An approval covers every project file that runs (SPEC §10, Trust): a module hook's import graph, and
+ * An approval covers every project file that runs (docs/contract.md#trust): a module hook's import graph, and
  * for a shell hook or an agent config entry the scripts and the files beside them in their folder. A
  * change to any of them after approval fails closed with the exact approve command — never "the edited
  * policy silently runs" — and an import the approval never saw (a file that now wins the resolution, a

@@ -1,5 +1,5 @@
 /**
- * What an approved hook loads beyond its imports runs approved bytes only (SPEC §10, Trust): a file it
+ * What an approved hook loads beyond its imports runs approved bytes only (docs/contract.md#trust): a file it
  * loads with `import.meta.require`, and a Worker's module, which runs in a thread of its own where the
  * approved-bytes loader does not reach. A Worker from a file the approval covers starts only while it
  * is unchanged; from a project file no approval covers (a path computed at run time) it never starts.

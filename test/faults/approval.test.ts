@@ -1,5 +1,5 @@
 /**
- * Project hooks run only as approved (SPEC §10, Trust): an approved hook that changed fails closed
+ * Project hooks run only as approved (docs/contract.md#trust): an approved hook that changed fails closed
  * with the exact `trust approve` command, `check` refuses to pass while a hook awaits approval,
  * `list` shows what will run, and what runs is exactly the approved bytes, even while the file is
  * being swapped under the CLI.

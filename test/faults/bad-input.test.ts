@@ -1,5 +1,5 @@
 /**
- * Bad input is refused quickly with exit 1 and one line naming what is wrong (SPEC §10): invalid
+ * Bad input is refused quickly with exit 1 and one line naming what is wrong (docs/contract.md#cli): invalid
  * UTF-8 on stdin (the byte offset), JSON nested 100,000 deep (the nesting limit), and `--cwd` or
  * `--session` naming a FIFO or a directory — without ever blocking on the FIFO.
  */

@@ -1,5 +1,5 @@
 /**
- * `pi.exec` / execCommand timeouts (SPEC §6, execCommand): a positive finite number of ms; one larger
+ * `pi.exec` / execCommand timeouts (docs/contract.md#execcommand): a positive finite number of ms; one larger
  * than a timer can hold means "no timeout", never "kill at once"; zero, negative or NaN is an error
  * naming `timeout`. In-process: execCommand is what `pi.exec` calls.
  */

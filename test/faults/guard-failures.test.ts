@@ -1,5 +1,5 @@
 /**
- * A guard that fails in any way blocks the call (SPEC §6, §10): every failure mode of a `tool_call`
+ * A guard that fails in any way blocks the call (docs/contract.md#the-tool-wrapper, #cli): every failure mode of a `tool_call`
  * hook × every surface that gates a call (`emit tool_call`, `run bash`, `serve` toolCall) × both CLIs.
  * Each cell: blocked, the right exit code or answer, a one-line reason, and the tool did not run.
  */

@@ -1,8 +1,8 @@
 /**
  * What hooks print. A shell pre hook whose stdout is torn, garbage after `{`, or cut at the output cap
- * is an error, never "allow" (SPEC §8.3). A module hook's writes to stdout never reach a
+ * is an error, never "allow" (docs/contract.md#shell-hooks). A module hook's writes to stdout never reach a
  * machine-read stream: `emit` prints one JSON document, `serve` only NDJSON lines; the noise goes
- * to stderr (SPEC §10, Trust).
+ * to stderr (docs/contract.md#trust).
  */
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";

@@ -82,6 +82,8 @@ const CASES: AgentCase[] = [
 	{ agent: "copilot", payload: "copilot/PreToolUse.json", event: "PreToolUse", runners: { "bash -c": BASH } },
 	{ agent: "qwen", payload: "qwen/PreToolUse.json", event: "PreToolUse", runners: { "sh -c": SH } },
 	{ agent: "droid", payload: "droid/PreToolUse.json", event: "PreToolUse", runners: { "sh -c": SH } },
+	// Auggie runs a command holding `;` or `$` with `bash -c` (0.36.0).
+	{ agent: "auggie", payload: "auggie/PreToolUse.json", event: "PreToolUse", runners: { "bash -c": BASH } },
 ];
 
 /** A project with the preload file, a home whose user hook denies `rm -rf`. */

@@ -1,5 +1,5 @@
 /**
- * Hooks change a tool's input only by returning `input`, never in place (SPEC §5, §6): a hook loaded
+ * Hooks change a tool's input only by returning `input`, never in place (docs/contract.md#the-runner, #the-tool-wrapper): a hook loaded
  * after the guard that rewrites `event.input.command` must not make the tool run the rewritten command.
  * Either the call is blocked (assigning to the frozen input throws) or the original command runs.
  */

@@ -1,5 +1,5 @@
 /**
- * A neighbour hook cannot unmake a guard (README "Security model"). Two of your own hooks run in one
+ * A neighbour hook cannot unmake a guard (docs/security.md). Two of your own hooks run in one
  * process: `a-neighbour.ts` (first by name, so first to run) replaces a JavaScript built-in in its
  * `tool_call` handler — `Map.prototype.get`, the array iterator, `Promise.race`, `structuredClone`,
  * `JSON.stringify`… — and `b-guard.ts` blocks `rm -rf`. Whatever the neighbour replaced, the call is

@@ -10,7 +10,7 @@ import { assetName, buildRelease, type ReleasePlatform } from "../../scripts/rel
 import { CELL_TIMEOUT_MS, ROOT, runArgv, useClis } from "./_cli.ts";
 import { bashCall, privateHome, tempDir } from "./_fixtures.ts";
 
-describe("the embedding example (examples/embed.ts, shown in the README)", () => {
+describe("the embedding example (examples/embed.ts, shown in docs/embedding.md)", () => {
 	test(
 		"runs from a folder whose path has a space: the first hook loads, redacts and blocks",
 		async () => {

@@ -1,5 +1,5 @@
 /**
- * Nothing from the project runs before trust is decided, whichever way the CLI was started (SPEC §10,
+ * Nothing from the project runs before trust is decided, whichever way the CLI was started (docs/contract.md#trust,
  * Trust): not its `bunfig.toml` preload, not its `.env`. A project that tries both, run with `list`,
  * `trust` and `emit tool_call` from its own directory by (a) the compiled executable, (b) src/cli.ts
  * started as a program through its shebang (as the package's `bin` is), (c) `bun src/cli.ts`.

@@ -1,6 +1,6 @@
 /**
- * The project is found from any folder inside it (README "Projects: found from any folder inside
- * them"). An agent started in `proj/src/deep` names that folder (Codex's payload `cwd`, Claude's
+ * The project is found from any folder inside it
+ * (docs/sources-and-trust.md#projects-found-from-any-folder-inside-them). An agent started in `proj/src/deep` names that folder (Codex's payload `cwd`, Claude's
  * `CLAUDE_PROJECT_DIR`, Gemini's `GEMINI_PROJECT_DIR`); the project's approved guard must still
  * decide — through every bridge, a served call, `emit --cwd`, the in-process plugin `install` wrote —
  * with `ctx.cwd` still the folder the agent runs in. The climb stops at the git root and below the

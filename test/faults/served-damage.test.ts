@@ -1,5 +1,5 @@
 /**
- * A served call never inherits another call's damage (README "Security model"). The hook server a
+ * A served call never inherits another call's damage (docs/security.md). The hook server a
  * bridge call starts by itself answers every project's calls in one process. Project A's approved hook
  * replaces a built-in (`structuredClone`, `Map.prototype.get`) or leaves a global behind; project B's
  * approved guard denies `rm -rf`. A's call is denied naming A's hook (or, for a mere global, answered as

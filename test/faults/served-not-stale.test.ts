@@ -1,5 +1,5 @@
 /**
- * A served guard is never stale (SPEC §10): `serve`, `serve --socket` and `serve --http` reload when a
+ * A served guard is never stale (docs/contract.md#trust): `serve`, `serve --socket` and `serve --http` reload when a
  * file a loaded hook imports changes, not only the hook file. An approved project guard whose imported
  * policy was edited then fails closed in the server exactly as a lone call does, and runs the new policy
  * once approved; a user hook's edited import runs anew (never the cached module).

@@ -1,5 +1,5 @@
 /**
- * A hook path that is not a regular file — a directory, a FIFO — is never imported (SPEC §10, Trust):
+ * A hook path that is not a regular file — a directory, a FIFO — is never imported (docs/contract.md#trust):
  * it is a load error naming the path, so `tool_call` is blocked; approving it is refused; nothing hangs.
  */
 import { describe, expect, test } from "bun:test";

@@ -1,5 +1,5 @@
 /**
- * `xcsh-hooks test` never imports or runs anything unapproved (issue 18, item 2; SPEC §10 Trust). A
+ * `xcsh-hooks test` never imports or runs anything unapproved (issue 18, item 2; docs/contract.md#trust). A
  * fresh clone beside the user's own approved hook holds hooks and tests that, the moment any of them
  * is imported or run, leave a marker file. Through both CLIs: none of them may leave one; each skipped
  * test is named with the `trust approve` command that lets it run, and that printed command works.

@@ -1,5 +1,5 @@
 /**
- * Approved project hooks run exactly as written, non-ASCII included (SPEC §10, Trust): a module
+ * Approved project hooks run exactly as written, non-ASCII included (docs/contract.md#trust): a module
  * served from its approved bytes is decoded as the UTF-8 it is — its `café` matches a command's
  * `café`, its reason `no café — ever` and its status line `working…` reach the agent and the terminal
  * unchanged — and the same holds for its imported data, a shell hook's private copy and an agent

@@ -1,5 +1,5 @@
 /**
- * A small stand-in for OpenCode's plugin host (PROTOCOLS.md D.1): imports the plugin file given as
+ * A small stand-in for OpenCode's plugin host (docs/agents/opencode.md): imports the plugin file given as
  * argv[2] the way OpenCode does (every exported function is a plugin factory), then calls the hooks as
  * its `Plugin.trigger` does, awaited, with the payload shapes of the recorded fixtures. Prints one JSON
  * object with what each call did. Run with cwd = the project and HOME = a temp home.

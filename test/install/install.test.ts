@@ -16,7 +16,7 @@ import { entryCommand } from "../../src/agents/_shared/entry-shell.ts";
 import { tempDir } from "../_helpers.ts";
 
 /** The built-in agents this file covers. */
-type Agent = "claude" | "codex" | "gemini" | "cursor" | "copilot" | "qwen" | "droid";
+type Agent = "claude" | "codex" | "gemini" | "cursor" | "copilot" | "qwen" | "droid" | "auggie";
 
 const CMD = "/opt/xcsh/xcsh-hooks";
 
@@ -80,6 +80,17 @@ const EXISTING: Record<Agent, { path: string; value: unknown; indent: string | n
 		value: {
 			customModels: [{ model: "m", provider: "anthropic" }],
 			hooks: { PreToolUse: [{ matcher: "Execute", hooks: [{ type: "command", command: "./guard.sh", timeout: 5 }] }] },
+		},
+	},
+	auggie: {
+		path: ".augment/settings.json",
+		indent: 4,
+		value: {
+			model: "sonnet4.5",
+			hooks: {
+				PreToolUse: [{ matcher: "launch-process", hooks: [{ type: "command", command: "./guard.sh", timeout: 5000 }] }],
+				Notification: [{ hooks: [{ type: "command", command: "notify-send hi" }] }],
+			},
 		},
 	},
 };

@@ -43,7 +43,7 @@ export function suggestionsOf(value: unknown): unknown[] | undefined {
 	return Array.isArray(value) ? value : undefined;
 }
 
-/** Reasons must never be empty: several agents read an empty deny reason as "allow" (PROTOCOLS A.2.4). */
+/** Reasons must never be empty: several agents read an empty deny reason as "allow" (docs/agents/codex.md#answers). */
 export function nonEmpty(text: string, fallback: string): string {
 	return text.trim() ? text : fallback;
 }

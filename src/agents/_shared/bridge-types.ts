@@ -7,7 +7,7 @@ import type { AgentMessage } from "../../messages.ts";
 /** A hook payload that passed its event's {@link Shape} check. */
 export type Payload = Record<string, unknown>;
 
-/** The events of ours an agent event can become (SPEC §12); `null` is "no counterpart". */
+/** The events of ours an agent event can become (docs/contract.md#bridges); `null` is "no counterpart". */
 export type BridgedEventType =
 	| "tool_call"
 	| "tool_result"
@@ -114,7 +114,7 @@ export interface AgentBridge {
 	name: string;
 	/** The agent's events (names as the agent spells them). */
 	events: Record<string, AgentEventSpec>;
-	/** Maps the agent's tools to the built-in ones (SPEC §12). */
+	/** Maps the agent's tools to the built-in ones (docs/contract.md#bridges). */
 	tools: ToolRule[];
 	/**
 	 * Seconds after which the bridge answers by itself (a guard: deny): below the agent's default hook
@@ -142,7 +142,7 @@ export interface AgentBridge {
 	mcpTool?(call: AgentToolCall, payload: Payload, event: string): McpTool | undefined;
 	/** The agent's transcript file, when the payload names one. */
 	transcript?(payload: Payload): string | undefined;
-	/** How to read that transcript (PROTOCOLS.md §17); without one the session view holds the hooks' entries only. */
+	/** How to read that transcript (docs/agents.md#sessions-and-transcripts); without one the session view holds the hooks' entries only. */
 	readTranscript?(text: string): TranscriptMessage[];
 	/** The text a tool output stands for (our `tool_result` content). */
 	outputText(call: AgentToolCall): string;

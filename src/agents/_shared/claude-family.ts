@@ -8,7 +8,7 @@ import { opt, str as strField, type Shape } from "./fields.ts";
 /*
  * The Claude-style hook protocol that several agents took over (Claude Code's event names, payload
  * fields and `hookSpecificOutput` answers: Qwen Code, Factory Droid). What each of them honours
- * differs (PROTOCOLS.md C.1, C.2), so the helpers here take those differences as options.
+ * differs (docs/agents/qwen.md, docs/agents/droid.md), so the helpers here take those differences as options.
  */
 
 /** The fields every Claude-style payload carries. */

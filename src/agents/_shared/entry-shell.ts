@@ -33,14 +33,32 @@ export const CLEAN_ENV_SH =
  * background (stdin handed over on fd 3: an asynchronous command would get /dev/null) so that a
  * signal the agent sends to end the hook reaches it as SIGTERM: the bridge then writes its own
  * fail-closed answer, and this shell waits for it.
+ *
+ * With `deadline` (seconds) the shell also ends a call still running then: SIGTERM (the bridge writes
+ * its fail-closed answer), SIGKILL 3 s later (then `onFailure` runs). For agents that let the call run
+ * when their own hook timeout passes, which an agent's timer may do while the bridge hangs before its
+ * own deadline can fire. The timer is `sleep` from PATH, in a background subshell with no stdio (so it
+ * never holds the agent's pipes open); without `sleep` there is no timer, never a deny of every call.
+ * A call that ends before the subshell has set its trap (a bridge that could not start) leaves the
+ * `sleep` to run out alone: its subshell is gone, so it signals nothing when it does.
  */
-export function runOrElse(onFailure: string): string {
+export function runOrElse(onFailure: string, deadline?: number): string {
 	return [
 		'exec 3<&0; "$@" <&3 3<&- & p=$!; exec 3<&-',
+		...(deadline === undefined ? [] : [watchdog(deadline)]),
 		'for g in TERM INT HUP QUIT; do trap "t=1; kill -s TERM $p 2>/dev/null" $g; done',
 		"t=1; while [ $t = 1 ]; do t=0; wait $p; s=$?; done",
+		...(deadline === undefined ? [] : ['[ -z "$w" ] || kill $w 2>/dev/null']),
 		`[ $s = 0 ] && exit; ${onFailure}`,
 	].join("; ");
+}
+
+/** The timer of {@link runOrElse}: `$w` is its pid, or empty without `sleep`. */
+function watchdog(seconds: number): string {
+	if (!Number.isInteger(seconds) || seconds <= 0) throw new Error(`entry deadline must be whole seconds > 0, got ${seconds}`);
+	// Once fired, stopping the timer only ends it: `$q` is gone, and its pid may be another process's by then.
+	const fire = 'trap "exit 0" TERM; kill -s TERM $p; sleep 3; kill -s KILL $p';
+	return `w=; command -v sleep >/dev/null 2>&1 && { (sleep ${seconds} & q=$!; trap "kill $q; exit 0" TERM; wait $q && { ${fire}; }) >/dev/null 2>&1 & w=$!; }`;
 }
 
 /** The reason a blocked call gives (`$1` is the program, `$s` its exit status). */
@@ -49,32 +67,36 @@ export const NO_ANSWER = "xcsh-hooks: $1 ended without an answer (exit status $s
 /** Whether an entry for `event` blocks when the bridge ends without an answer: the pre-tool events (a guard's). */
 export const blocksWithoutAnswer = (event: AgentEvent): boolean => event.xcsh === "tool_call";
 
-const SCRIPT = {
-	exec: `${CLEAN_ENV_SH}; exec "$@"`,
-	block: `${CLEAN_ENV_SH}; ${runOrElse(`echo "${NO_ANSWER}" >&2; exit 2`)}`,
-};
+const EXEC_SCRIPT = `${CLEAN_ENV_SH}; exec "$@"`;
+const blockScript = (deadline?: number) => `${CLEAN_ENV_SH}; ${runOrElse(`echo "${NO_ANSWER}" >&2; exit 2`, deadline)}`;
 
 /**
  * The command line an entry runs: `/bin/sh -c '<script>' xcsh-hooks <command>`, `command` being the
  * bridge command (`<program> bridge <agent> --installed-by=xcsh-hooks`, which still ends the line, so
  * the entry is recognised as ours). Windows has no `/bin/sh`: there the command is left as it is.
+ * `deadline` (a blocking entry only): seconds after which the call is ended and blocked (see {@link runOrElse}).
  */
-export function entryCommand(command: string, block: boolean): string {
+export function entryCommand(command: string, block: boolean, deadline?: number): string {
 	if (process.platform === "win32") return command;
-	return `/bin/sh -c '${block ? SCRIPT.block : SCRIPT.exec}' xcsh-hooks ${command}`;
+	return `/bin/sh -c '${block ? blockScript(deadline) : EXEC_SCRIPT}' xcsh-hooks ${command}`;
 }
 
-/** {@link entryCommand} for one of `install`'s events. */
-export const eventCommand = (command: string, event: AgentEvent): string => entryCommand(command, blocksWithoutAnswer(event));
+/** {@link entryCommand} for one of `install`'s events; `deadline` applies to its blocking entries. */
+export const eventCommand = (command: string, event: AgentEvent, deadline?: number): string =>
+	entryCommand(command, blocksWithoutAnswer(event), deadline);
 
-/** What `install` says about the entries it wrote (`events`: the agent's pre-tool events). */
-export function entryNote(events: readonly string[]): string | undefined {
+/** What `install` says about the entries it wrote (`events`: the agent's pre-tool events; `deadline`: see {@link runOrElse}). */
+export function entryNote(events: readonly string[], deadline?: number): string | undefined {
 	if (process.platform === "win32") return undefined;
+	const ended = deadline === undefined ? "" : `, and one still running after ${deadline} s is ended and blocked`;
 	const guarded =
-		events.length > 0 ? `; on ${events.join(", ")} a call that ends without an answer exits 2, which blocks the tool call` : "";
+		events.length > 0 ? `; on ${events.join(", ")} a call that ends without an answer exits 2, which blocks the tool call${ended}` : "";
 	return `each entry runs the bridge through /bin/sh, which first removes BUN_*, MIMALLOC_* and NODE_PATH from the agent's environment (Bun acts on them before xcsh-hooks starts)${guarded}.`;
 }
 
 /** {@link entryNote} for an agent's install events. */
-export const entryNoteFor = (events: readonly AgentEvent[]): string | undefined =>
-	entryNote(events.filter(blocksWithoutAnswer).map((event) => event.name));
+export const entryNoteFor = (events: readonly AgentEvent[], deadline?: number): string | undefined =>
+	entryNote(
+		events.filter(blocksWithoutAnswer).map((event) => event.name),
+		deadline,
+	);

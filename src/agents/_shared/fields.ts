@@ -1,6 +1,6 @@
 /*
  * The shape of an agent's hook payload, written once as plain data: the bridge checks payloads with
- * it on every call without loading TypeBox (≈15 ms of start-up, SPEC §11), and `schema.ts` turns the
+ * it on every call without loading TypeBox (≈15 ms of start-up, docs/contract.md#performance-budgets), and `schema.ts` turns the
  * same shape into the TypeBox schema that documents and exports it. Fields not listed are tolerated.
  */
 

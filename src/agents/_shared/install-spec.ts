@@ -9,7 +9,7 @@ export type Scope = "project" | "user";
 export interface AgentEvent {
 	/** The agent's own event name, exactly as its config spells it. */
 	name: string;
-	/** The xcsh event it maps to (PROTOCOLS.md §13). */
+	/** The xcsh event it maps to (docs/agents.md#what-maps-to-what). */
 	xcsh: string;
 	/** Tool events get `"*"`; omitted means every occurrence of the event. */
 	matcher?: string;
@@ -54,6 +54,12 @@ export interface AgentSpec {
 	notes(scope: Scope, dir: string): string[];
 	/** The agent's managed (administrator) configuration, when it has one (`install --managed`). */
 	managed?: ManagedSpec;
+	/**
+	 * Seconds after which a pre-tool entry's shell ends a bridge call still running and blocks the call
+	 * (src/agents/_shared/entry-shell.ts): for an agent that runs the call when its own hook timeout passes,
+	 * set below that timeout. Absent: the agent's timeout is the only one.
+	 */
+	entryDeadlineSeconds?: number;
 }
 
 /** Where an agent reads the configuration an administrator deploys, per OS, as its documentation gives it. */

@@ -1,5 +1,5 @@
 /**
- * How an agent reads a matcher (PROTOCOLS.md B.1–B.4). Absent, `""` and `*` match everything in all four.
+ * How an agent reads a matcher (docs/sources-and-trust.md#hooks-you-already-have). Absent, `""` and `*` match everything in all four.
  * - `claude`: a matcher made only of letters, digits, `_`, `-`, spaces, `,` and `|` is a list of exact
  *   names (`Edit|Write`, `Edit, Write`); anything else is an unanchored regular expression (`Edit.*`
  *   also matches `NotebookEdit`). An invalid expression matches nothing.

@@ -5,7 +5,7 @@ import { contentText } from "./text.ts";
 import { type MappedTool, setOwn, shellRule, type ToolRule, toAgentInput, toBuiltin } from "./tools.ts";
 
 /*
- * The plugin hooks of OpenCode and its fork Kilo Code (PROTOCOLS.md D.1, D.2; the same API in both,
+ * The plugin hooks of OpenCode and its fork Kilo Code (docs/agents/opencode.md, docs/agents/kilo.md; the same API in both,
  * observed on OpenCode 1.18.33 and Kilo 7.7.7), on our in-process runtime:
  *
  * - `tool.execute.before` → `tool_call`. A block throws an Error whose message is the reason (the

@@ -1,5 +1,5 @@
 /*
- * Tool names and inputs both ways (SPEC §12). Hooks see the built-in names and fields (`bash
+ * Tool names and inputs both ways (docs/contract.md#bridges). Hooks see the built-in names and fields (`bash
  * {command}`, `read {path, offset?, limit?}`, `write {path, content}`, `edit {path, oldText,
  * newText}`) whatever agent called them; a rewritten input goes back as the agent's whole input,
  * in its own field names, with the agent's other fields (`description`, `replace_all`…) kept.

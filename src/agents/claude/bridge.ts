@@ -7,7 +7,7 @@ import { claudeStyleSubagentEvent, nestedString, splitPrefixed, subagentOf } fro
 import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } from "../_shared/bridge-types.ts";
 
 /**
- * Claude Code (PROTOCOLS.md A.1, B.1): `xcsh-hooks bridge claude` as a command hook.
+ * Claude Code (docs/agents/claude.md): `xcsh-hooks bridge claude` as a command hook.
  *
  * - PreToolUse → `tool_call`: deny is `hookSpecificOutput.permissionDecision: "deny"` with the reason;
  *   an ask is `permissionDecision: "ask"` with the reason (Claude prompts the person; docs/ask.md);

@@ -19,7 +19,7 @@ import {
 } from "../_shared/dialect.ts";
 
 /**
- * Claude Code's command hooks (PROTOCOLS.md A.1, B.1.1–B.1.3). Exit 2 blocks with stderr as the reason;
+ * Claude Code's command hooks (docs/agents/claude.md). Exit 2 blocks with stderr as the reason;
  * exit 0 answers with JSON (`hookSpecificOutput.permissionDecision`, `updatedInput`, `additionalContext`,
  * `updatedToolOutput`, top-level `decision: "block"`, `continue: false`). Any other code, a timeout or
  * JSON Claude would reject is a failure, which Claude lets pass and we do not (on `tool_call`).

@@ -1,5 +1,5 @@
 /**
- * Claude Code's protocol facts that more than one direction reads (PROTOCOLS.md A.1, B.1): the bridge,
+ * Claude Code's protocol facts that more than one direction reads (docs/agents/claude.md): the bridge,
  * the dialect that runs Claude's own hooks, the forwarding client and `install`.
  */
 export const CLAUDE = {

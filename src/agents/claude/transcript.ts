@@ -6,7 +6,7 @@ import { type ToolRule, toBuiltin } from "../_shared/tools.ts";
 type AssistantBlock = AssistantMessage["content"][number];
 
 /**
- * Claude Code's JSONL transcript as messages (PROTOCOLS.md §17, B.1.5), in file order: user prompts
+ * Claude Code's JSONL transcript as messages (docs/agents.md#sessions-and-transcripts), in file order: user prompts
  * (meta lines skipped), assistant text, thinking and tool calls (lines of one API message merged),
  * and tool results. Sub-agent (sidechain) lines, summaries and snapshots are left out. Tool calls
  * carry the built-in names hooks know (`Bash` → `bash {command}`).

@@ -9,7 +9,7 @@ import { splitPrefixed, subagentOf } from "../_shared/actor.ts";
 import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } from "../_shared/bridge-types.ts";
 
 /**
- * Cline CLI (PROTOCOLS.md C.3): one executable per event in `.clinerules/hooks/` or `~/.cline/hooks/`,
+ * Cline CLI (docs/agents/cline.md): one executable per event in `.clinerules/hooks/` or `~/.cline/hooks/`,
  * each running `xcsh-hooks bridge cline --event <Event>`. The payload names its event as `hookName`
  * (`tool_call`, `tool_result`, …), the call as `tool_call {id, name, input}`; the answer is
  * `{cancel?, overrideInput?, contextModification?, errorMessage?}`; exit codes and other shapes are ignored.

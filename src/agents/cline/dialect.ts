@@ -15,7 +15,7 @@ import { clineBridge, clineEvents } from "./bridge.ts";
 import { CLINE } from "./protocol.ts";
 
 /**
- * Cline's own hook files in our runner (PROTOCOLS.md C.3): each executable in `.clinerules/hooks/` or
+ * Cline's own hook files in our runner (docs/agents/cline.md): each executable in `.clinerules/hooks/` or
  * `~/.cline/hooks/` runs on its event with the payload Cline sends (`hookName`, `taskId`,
  * `workspaceRoots`, `tool_call {id, name, input}` / `tool_result`, `preToolUse.parameters` with
  * JSON-stringified values) and answers `{cancel?, overrideInput?, contextModification?|context?,

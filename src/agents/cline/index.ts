@@ -21,7 +21,7 @@ export const cline: AgentDescriptor = {
 			{ level: "user", file: join(home, ".cline", "hooks") },
 		],
 		timeoutUnitMs: 1000,
-		// Cline waits 120 s for a hook file (PROTOCOLS.md C.3).
+		// Cline waits 120 s for a hook file (docs/agents/cline.md).
 		defaultTimeoutMs: 120_000,
 		matchMode: "regex-or-exact",
 		projectVariables: [],

@@ -1,4 +1,4 @@
-/** Cline CLI's protocol facts that more than one direction reads (PROTOCOLS.md C.3, observed on 3.0.65). */
+/** Cline CLI's protocol facts that more than one direction reads (docs/agents/cline.md, observed on 3.0.65). */
 export const CLINE = {
 	name: "cline",
 	label: "Cline",

@@ -7,7 +7,7 @@ import { claudeStyleSubagentEvent, splitPrefixed, subagentOf } from "../_shared/
 import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } from "../_shared/bridge-types.ts";
 
 /**
- * OpenAI Codex CLI (PROTOCOLS.md A.2, B.2): `xcsh-hooks bridge codex` as a command hook. Codex reads
+ * OpenAI Codex CLI (docs/agents/codex.md): `xcsh-hooks bridge codex` as a command hook. Codex reads
  * answers against strict schemas: an unknown key, a deny without a reason or an `allow` without
  * `updatedInput` makes the hook "Failed", which lets the call run. So every answer here is exactly one
  * of the observed forms and nothing more.

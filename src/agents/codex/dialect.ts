@@ -18,7 +18,7 @@ import {
 } from "../_shared/dialect.ts";
 
 /**
- * Codex CLI's command hooks (PROTOCOLS.md A.2, B.2). Like Claude's, with Codex's own readings: exit 2
+ * Codex CLI's command hooks (docs/agents/codex.md). Like Claude's, with Codex's own readings: exit 2
  * needs a reason on stderr, a PostToolUse `decision: "block"` (or exit 2) *replaces* the tool output
  * with its reason, `updatedInput` counts only with `permissionDecision: "allow"`. Everything Codex marks
  * "Failed" (and lets pass) is a failure here, which blocks a `tool_call`.

@@ -1,4 +1,4 @@
-/** Codex CLI's protocol facts that more than one direction reads (PROTOCOLS.md A.2, B.2). */
+/** Codex CLI's protocol facts that more than one direction reads (docs/agents/codex.md). */
 export const CODEX = {
 	name: "codex",
 	label: "Codex CLI",

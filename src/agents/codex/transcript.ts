@@ -1,7 +1,7 @@
 import { isRecord } from "../_shared/answer.ts";
 import { isoTime, jsonLines, type TranscriptMessage, textOf } from "../_shared/jsonl.ts";
 
-/** Codex's shell tools as the model calls them; hooks know them as `bash {command}` (PROTOCOLS.md A.2.1). */
+/** Codex's shell tools as the model calls them; hooks know them as `bash {command}` (docs/agents/codex.md). */
 const SHELL_TOOLS = new Set(["exec_command", "shell", "shell_command", "local_shell", "container.exec"]);
 
 /** Injected context Codex records as user messages; not something the user said. */
@@ -25,7 +25,7 @@ function toolCall(name: string, args: Record<string, unknown>): { name: string; 
 }
 
 /**
- * A Codex rollout file as messages (PROTOCOLS.md §17, B.2.5): user and assistant messages (injected
+ * A Codex rollout file as messages (docs/agents.md#sessions-and-transcripts): user and assistant messages (injected
  * environment/instructions blocks left out), function and custom tool calls with their outputs.
  * Reasoning (encrypted), turn context and event lines are left out.
  */

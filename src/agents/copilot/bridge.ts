@@ -7,7 +7,7 @@ import { claudeStyleSubagentEvent, splitLast, subagentOf } from "../_shared/acto
 import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } from "../_shared/bridge-types.ts";
 
 /**
- * GitHub Copilot CLI (PROTOCOLS.md A.4, B.5): `xcsh-hooks bridge copilot` in `.github/hooks/*.json`.
+ * GitHub Copilot CLI (docs/agents/copilot.md): `xcsh-hooks bridge copilot` in `.github/hooks/*.json`.
  * Copilot has two event spellings with two payloads: camelCase (`preToolUse`: `sessionId`, `toolName`,
  * `toolArgs`, epoch-ms `timestamp`, and **no event name** — register those with `--event preToolUse`;
  * without it the event is recognised by its fields) and PascalCase (`PreToolUse`: Claude-style

@@ -1,4 +1,4 @@
-/** GitHub Copilot CLI's protocol facts that more than one direction reads (PROTOCOLS.md A.4). */
+/** GitHub Copilot CLI's protocol facts that more than one direction reads (docs/agents/copilot.md). */
 export const COPILOT = {
 	name: "copilot",
 	label: "GitHub Copilot CLI",

@@ -7,7 +7,7 @@ import { splitPrefixed, subagentOf } from "../_shared/actor.ts";
 import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } from "../_shared/bridge-types.ts";
 
 /**
- * Cursor (PROTOCOLS.md B.4 — not yet observed on the real client, unlike the other four):
+ * Cursor (docs/agents/cursor.md — not yet observed on the real client, unlike the other four):
  * `xcsh-hooks bridge cursor` in `.cursor/hooks.json`. Events are camelCase and carry `hook_event_name`.
  * Every answer is a JSON object, `{}` for "no opinion" (an empty stdout could count as invalid JSON
  * under `failClosed`); `permission: "allow"` is sent only with a rewrite, never as a bare opinion.
@@ -161,7 +161,7 @@ function body(event: string, payload: Payload, outcome: Outcome, warn: (line: st
 			warn(`cursor ${event}: Cursor cannot cancel a compaction; the hook's cancel was ignored`);
 			return {};
 		case "deny-start":
-			// subagentStart takes `{permission, user_message}` (PROTOCOLS B.4.3): the subagent is not started.
+			// subagentStart takes `{permission, user_message}` (docs/agents/cursor.md): the subagent is not started.
 			return { permission: "deny", user_message: nonEmpty(outcome.reason, "blocked by an xcsh hook") };
 		case "messages": // no context event in this agent
 		case "approve": // no approval-prompt event in this agent

@@ -18,7 +18,7 @@ import {
 } from "../_shared/dialect.ts";
 
 /**
- * Cursor's command hooks (PROTOCOLS.md B.4; not observed on the real client). Exit 2 denies; exit 0
+ * Cursor's command hooks (docs/agents/cursor.md; not observed on the real client). Exit 2 denies; exit 0
  * answers with JSON (`permission`, `updated_input`, `agent_message`/`user_message`,
  * `additional_context`, `followup_message`). Any other exit, a timeout or stdout that is not JSON is a
  * failure: what Cursor's `failClosed: true` does, and what we always do on `tool_call`.

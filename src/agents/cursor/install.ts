@@ -20,7 +20,7 @@ export const cursorInstall: AgentSpec = {
 		{ name: "preCompact" },
 		{ name: "stop" },
 	]),
-	// `failClosed` is Cursor's switch for "a crash, timeout or invalid JSON blocks" (PROTOCOLS §4.3).
+	// `failClosed` is Cursor's switch for "a crash, timeout or invalid JSON blocks" (docs/agents/cursor.md).
 	handler: (event, command) => ({ command, timeout: TIMEOUT_S, ...(event.guard ? { failClosed: true } : {}) }),
 	// Cursor's enterprise hooks file (conflict priority: enterprise before team, project and user).
 	managed: {

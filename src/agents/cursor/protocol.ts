@@ -1,4 +1,4 @@
-/** Cursor's protocol facts that more than one direction reads (PROTOCOLS.md B.4; not on npm: from its docs). */
+/** Cursor's protocol facts that more than one direction reads (docs/agents/cursor.md; not on npm: from its docs). */
 export const CURSOR = {
 	name: "cursor",
 	label: "Cursor",

@@ -8,7 +8,7 @@ import { splitPrefixed, subagentOf } from "../_shared/actor.ts";
 import type { AgentBridge, AgentEventSpec, Outcome } from "../_shared/bridge-types.ts";
 
 /**
- * Factory Droid (PROTOCOLS.md C.2): `xcsh-hooks bridge droid` as a command hook. Claude Code's events
+ * Factory Droid (docs/agents/droid.md): `xcsh-hooks bridge droid` as a command hook. Claude Code's events
  * and answers; its own tool names (`Execute {command}`, `Read {file_path}`); no `tool_use_id`;
  * `tool_response` is a string.
  *

@@ -6,7 +6,7 @@ import { outputAsText } from "../_shared/text.ts";
 import { type Dialect, type Json, lastAssistantText, lifecycle, type RunInfo } from "../_shared/dialect.ts";
 
 /**
- * Factory Droid's own command hooks in our runner (PROTOCOLS.md C.2): Claude-style payloads with a
+ * Factory Droid's own command hooks in our runner (docs/agents/droid.md): Claude-style payloads with a
  * string `tool_response` and no `tool_use_id`. Droid honours `permissionDecision` (not top-level
  * `decision`), merges `updatedInput` over the input, blocks on exit 2 even without stderr, adds
  * PostToolUse `additionalContext` and exit-2 stderr as context, and ends the run on PostToolUse

@@ -6,7 +6,7 @@ import { type AgentSpec, TIMEOUT_S } from "../_shared/install-spec.ts";
 
 /**
  * `hooks` in `.factory/settings.json` / `~/.factory/settings.json`. Droid also reads a bare event map in
- * `hooks.json`, but silently ignores one wrapped in `{"hooks": …}` (PROTOCOLS.md C.2): the settings file
+ * `hooks.json`, but silently ignores one wrapped in `{"hooks": …}` (docs/agents/droid.md): the settings file
  * has one shape that works, the one every other Claude-style agent uses, and it is where users look.
  */
 export const droidInstall: AgentSpec = {

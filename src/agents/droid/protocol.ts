@@ -1,4 +1,4 @@
-/** Factory Droid's protocol facts that more than one direction reads (PROTOCOLS.md C.2, observed on 0.225.2). */
+/** Factory Droid's protocol facts that more than one direction reads (docs/agents/droid.md, observed on 0.225.2). */
 export const DROID = {
 	name: "droid",
 	label: "Factory Droid",

@@ -7,7 +7,7 @@ import { nestedString, splitPrefixed } from "../_shared/actor.ts";
 import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } from "../_shared/bridge-types.ts";
 
 /**
- * Google Gemini CLI (PROTOCOLS.md A.3, B.3): `xcsh-hooks bridge gemini` as a command hook. Gemini
+ * Google Gemini CLI (docs/agents/gemini.md): `xcsh-hooks bridge gemini` as a command hook. Gemini
  * ignores Claude-style `hookSpecificOutput.permissionDecision`; it reads top-level `decision`.
  *
  * - BeforeTool → `tool_call` (no call id in the payload: one is generated): deny =

@@ -16,7 +16,7 @@ import {
 } from "../_shared/dialect.ts";
 
 /**
- * Gemini CLI's command hooks (PROTOCOLS.md A.3, B.3). The answer is JSON on stdout (stderr when stdout
+ * Gemini CLI's command hooks (docs/agents/gemini.md). The answer is JSON on stdout (stderr when stdout
  * is empty; a JSON-encoded string is read twice). Text that is not JSON: exit 0 is a message for the
  * user, exit 2 or more blocks with the text as reason; exit 1 is a warning, which Gemini lets pass and
  * we count as a failure. `decision: "deny" | "block"` blocks BeforeTool and replaces AfterTool's output;

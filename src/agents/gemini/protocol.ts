@@ -1,4 +1,4 @@
-/** Gemini CLI's protocol facts that more than one direction reads (PROTOCOLS.md A.3, B.3). */
+/** Gemini CLI's protocol facts that more than one direction reads (docs/agents/gemini.md). */
 export const GEMINI = {
 	name: "gemini",
 	label: "Gemini CLI",

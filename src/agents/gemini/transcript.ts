@@ -34,7 +34,7 @@ function records(text: string): Record<string, unknown>[] {
 }
 
 /**
- * A Gemini CLI chat file (JSONL) as messages (PROTOCOLS.md §17, B.3.5): user and model messages,
+ * A Gemini CLI chat file (JSONL) as messages (docs/agents.md#sessions-and-transcripts): user and model messages,
  * and each model message's tool calls followed by their results. Info/warning/error records are left out.
  */
 export function readGeminiTranscript(text: string, rules: readonly ToolRule[]): TranscriptMessage[] {

@@ -1,4 +1,4 @@
-/** Kilo Code CLI's protocol facts (PROTOCOLS.md D.2, observed on 7.7.7): an OpenCode fork, same plugin API. */
+/** Kilo Code CLI's protocol facts (docs/agents/kilo.md, observed on 7.7.7): an OpenCode fork, same plugin API. */
 export const KILO = {
 	name: "kilo",
 	label: "Kilo Code",

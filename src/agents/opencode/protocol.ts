@@ -1,4 +1,4 @@
-/** OpenCode's protocol facts (PROTOCOLS.md D.1, observed on 1.18.33). */
+/** OpenCode's protocol facts (docs/agents/opencode.md, observed on 1.18.33). */
 export const OPENCODE = {
 	name: "opencode",
 	label: "OpenCode",

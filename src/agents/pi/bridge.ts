@@ -7,7 +7,7 @@ import { shellRule, type ToolRule } from "../_shared/tools.ts";
 import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } from "../_shared/bridge-types.ts";
 
 /**
- * pi (PROTOCOLS.md D.3): `install pi` writes one extension file into pi's extensions folder
+ * pi (docs/agents/pi.md): `install pi` writes one extension file into pi's extensions folder
  * (extension.ts), which forwards each pi event it handles to `xcsh-hooks bridge pi` as one call. The
  * payload is pi's own event object (`type` names the event) plus `cwd` (pi's `ctx.cwd`) and `sessionId`;
  * the answer is a JSON object the extension applies pi's way:

@@ -2,7 +2,7 @@ import { isRecord } from "../_shared/answer.ts";
 import type { AgentMessage } from "../../messages.ts";
 
 /*
- * pi's `context` messages and ours (PROTOCOLS.md D.3: pi's message form is the one ours descends from).
+ * pi's `context` messages and ours (docs/agents/pi.md: pi's message form is the one ours descends from).
  * To ours: each user, assistant, toolResult and custom message keeps only the fields our schema has
  * (pi adds `api`, `provider`, `usage`, `responseId`, block signatures…, which a hook's result would
  * fail validation with), and pi's other messages (`bashExecution`, `branchSummary`,

@@ -1,4 +1,4 @@
-/** pi coding agent's protocol facts that more than one direction reads (PROTOCOLS.md D.3, observed on 0.73.1). */
+/** pi coding agent's protocol facts that more than one direction reads (docs/agents/pi.md, observed on 0.73.1). */
 export const PI = {
 	name: "pi",
 	label: "pi",

@@ -17,7 +17,7 @@ import { splitPrefixed, subagentOf } from "../_shared/actor.ts";
 import type { AgentBridge, AgentEventSpec, Outcome } from "../_shared/bridge-types.ts";
 
 /**
- * Qwen Code (PROTOCOLS.md C.1): `xcsh-hooks bridge qwen` as a command hook. Claude Code's event names
+ * Qwen Code (docs/agents/qwen.md): `xcsh-hooks bridge qwen` as a command hook. Claude Code's event names
  * and answers, Gemini CLI's tool names (`run_shell_command`, `read_file {file_path}`…) and output shape
  * (`tool_response.llmContent`).
  *

@@ -6,7 +6,7 @@ import { outputAsText } from "../_shared/text.ts";
 import { type Dialect, type Json, lastAssistantText, lifecycle, type RunInfo } from "../_shared/dialect.ts";
 
 /**
- * Qwen Code's own command hooks in our runner (PROTOCOLS.md C.1): Claude-style payloads with Gemini's
+ * Qwen Code's own command hooks in our runner (docs/agents/qwen.md): Claude-style payloads with Gemini's
  * tool names and `tool_response: {llmContent, returnDisplay}`. Qwen honours `permissionDecision` and
  * top-level `decision: "deny" | "block"` on PreToolUse, ignores `updatedInput`, replaces a PostToolUse
  * output only with `continue: false` + `stopReason`, and appends `additionalContext`. It lets the call

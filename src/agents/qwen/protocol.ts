@@ -1,4 +1,4 @@
-/** Qwen Code's protocol facts that more than one direction reads (PROTOCOLS.md C.1, observed on 0.24.4). */
+/** Qwen Code's protocol facts that more than one direction reads (docs/agents/qwen.md, observed on 0.24.4). */
 export const QWEN = {
 	name: "qwen",
 	label: "Qwen Code",

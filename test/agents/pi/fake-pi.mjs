@@ -1,4 +1,4 @@
-// A small stand-in for pi 0.73.1's extension runner (PROTOCOLS.md D.3), run under real Node: it loads
+// A small stand-in for pi 0.73.1's extension runner (docs/agents/pi.md), run under real Node: it loads
 // one extension file the way pi's loader does (default export called with the API object, awaited),
 // then emits the events read from stdin as pi does: every handler awaited in sequence; tool_call: the
 // first `{block}` wins, a returned `input` is ignored (only in-place changes of `event.input` count),

@@ -2,7 +2,7 @@
  * pi: `install pi` writes one extension file that forwards pi's events to `xcsh-hooks bridge pi`.
  * The written file runs under real Node in a small stand-in for pi's extension runner (fake-pi.mjs,
  * which calls the handlers the way pi 0.73.1 does), against real hook files and both CLIs. It closes
- * the rows of the xcsh-vs-pi difference table (PROTOCOLS.md D.3.2): `pi.logger`/`pi.typebox`/`pi.pi`
+ * the rows of the xcsh-vs-pi difference table (docs/agents/pi.md): `pi.logger`/`pi.typebox`/`pi.pi`
  * exist, a returned `{input}` is applied (in place, as pi needs), an unknown event name and an invalid
  * result block, `isError` is not applied; and it fails closed where pi fails open.
  */
