@@ -128,12 +128,25 @@ async function onePrompt(
 		else checks.expect(`tui (${label}): approved, \`rm -rf data\` ran`, !existsSync(join(sandbox.proj, "data")), after.text.slice(-1500));
 		ctx.log(`claude tui (${label}): ${after.ok ? "as expected" : "not as expected"}`);
 	} finally {
+		// Claude writes its state on the way out: the sandbox goes only once its process has ended.
+		const pane = Number((await tmux("display-message", "-p", "-t", "ask", "#{pane_pid}")).stdout.trim());
 		await tmux("kill-server");
+		for (let i = 0; i < 50 && pane > 0 && alive(pane); i++) await Bun.sleep(200);
 		server.stop();
 		await Bun.write(join(sandbox.logs, "requests.json"), JSON.stringify(server.requests, null, 1));
 		await sandbox.stopServers(checks);
 		const keep = ctx.keep || !checks.ok;
 		await sandbox.dispose(keep);
 		if (keep) ctx.log(`kept ${sandbox.root}`);
+	}
+}
+
+/** Whether a process of ours is still running. */
+function alive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
 	}
 }
