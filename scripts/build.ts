@@ -12,7 +12,7 @@
 import { statSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { join, relative, resolve } from "pathe";
-import { clientAgents } from "../src/bridges/client-agents.ts";
+import { clientAgents } from "../src/socket/client-agents.ts";
 import { packedDeclarations } from "../src/declarations/collect.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
@@ -93,15 +93,15 @@ export async function buildExecutable(options: BuildExecutableOptions = {}): Pro
 }
 
 /**
- * Replaces `src/bridges/client-agents.ts` by the table it computes, as a literal: the forwarding
+ * Replaces `src/socket/client-agents.ts` by the table it computes, as a literal: the forwarding
  * client on every bridge call's start-up then does not import the agent registry (≈0.3 ms).
  */
 function inlineClientAgents(): Bun.BunPlugin {
-	const file = join(ROOT, "src", "bridges", "client-agents.ts");
+	const file = join(ROOT, "src", "socket", "client-agents.ts");
 	return {
 		name: "xcsh-hooks-client-agents",
 		setup(build) {
-			build.onLoad({ filter: /[\\/]bridges[\\/]client-agents\.ts$/ }, (args) => {
+			build.onLoad({ filter: /[\\/]socket[\\/]client-agents\.ts$/ }, (args) => {
 				if (resolve(args.path) !== file) return undefined;
 				const table = JSON.stringify(clientAgents());
 				return {

@@ -28,7 +28,7 @@ while [ $# -gt 0 ]; do
 		--dir=*) dir="${1#--dir=}"; shift ;;
 		--version) [ $# -ge 2 ] || fail "--version needs a version such as 0.1.0"; version="$2"; shift 2 ;;
 		--version=*) version="${1#--version=}"; shift ;;
-		-h | --help) sed -n '2,13p' "$0" 2>/dev/null | sed 's/^# \{0,1\}//'; exit 0 ;;
+		-h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0" 2>/dev/null; exit 0 ;;
 		*) fail "unknown option $1 (expected --dir DIR or --version X.Y.Z)" ;;
 	esac
 done

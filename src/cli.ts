@@ -1,7 +1,7 @@
 #!/usr/bin/env -S bun --no-env-file --config=/dev/null
 // The first import checks how Bun was started: nothing of a project may run before trust (docs/contract.md#trust).
 import "./start-guard.ts";
-import { forwardBridgeCall } from "./bridges/forward.ts";
+import { forwardBridgeCall } from "./socket/forward.ts";
 import { flushDecisionExports } from "./decisions/otlp-queue.ts";
 import { flushProfile, mark } from "./profile.ts";
 
@@ -17,7 +17,7 @@ if (forwarded !== undefined) {
 const [cli, { registerEmbeddedModules }, { exitProcess }, { ownIntrinsics }] = await Promise.all([
 	argv[0] === "bridge" ? import("./cli/bridge-call.ts") : import("./cli/main.ts"),
 	import("./embedded/index.ts"),
-	import("./host/exit-guard.ts"),
+	import("./process/exit-guard.ts"),
 	import("./intrinsic-damage.ts"),
 ]);
 // Only our code and the hooks run in this process: a built-in that changed was changed by a hook (src/intrinsics.ts).

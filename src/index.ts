@@ -1,7 +1,19 @@
 /**
  * xcsh-hooks — typed AI-agent hooks for Bun. The package root names every public export; nothing
- * here registers or runs anything on import. `xcsh-hooks/hooks` is the narrower hooks surface.
+ * here registers or runs anything on import but handing itself to the hook loader, as `pi.pi`.
+ * `xcsh-hooks/hooks` is the narrower hooks surface (src/hooks-surface.ts).
  */
+import { handPackageRoot } from "./hooks/package-root.ts";
+import * as packageRoot from "./index.ts";
+
+/** What hooks get as `pi.pi`: this module, whole (the contracts in src/hooks declare it without members). */
+type Root = typeof packageRoot;
+declare module "./hooks/package-root.ts" {
+	interface PackageRoot extends Root {}
+}
+handPackageRoot(() => packageRoot);
+
+export { isXcshError, XcshError, type XcshErrorCode, type XcshErrorOptions } from "./errors.ts";
 export {
 	type AgentEndEvent,
 	type AgentStartEvent,
@@ -22,9 +34,6 @@ export {
 	createShellHookFactory,
 	DEFAULT_SHELL_HOOK_TIMEOUT_MS,
 	defineHook,
-	discoverAndLoadHooks,
-	type DiscoverAndLoadOptions,
-	type DiscoverAndLoadResult,
 	execCommand,
 	type ExecOptions,
 	type ExecResult,
@@ -86,7 +95,6 @@ export {
 	type SessionSwitchEvent,
 	type SessionTreeEvent,
 	type ShellHookSpec,
-	type SkippedHook,
 	type TodoReminderEvent,
 	ToolBlockedError,
 	type ToolCallEvent,
@@ -193,7 +201,6 @@ export {
 	type OpenSessionOptions,
 	type SessionEntry,
 	SessionEntrySchemas,
-	SessionError,
 	type SessionErrorCode,
 	type SessionHeader,
 	SessionHeaderSchema,
@@ -213,7 +220,7 @@ export {
 	type LoadResult,
 	type ProviderDefinition,
 	type ProviderSummary,
-} from "./capability/index.ts";
+} from "./discovery/capability/index.ts";
 export {
 	classifyCodexHook,
 	claudeProvider,
@@ -248,6 +255,10 @@ export {
 	type CoveredCheck,
 	coveredFiles,
 	verifyCovered,
+	discoverAndLoadHooks,
+	type DiscoverAndLoadOptions,
+	type DiscoverAndLoadResult,
+	type SkippedHook,
 } from "./discovery/index.ts";
 export {
 	createTrustStore,
@@ -257,7 +268,6 @@ export {
 	sha256Hex,
 	type TrustCheck,
 	type TrustEntry,
-	TrustError,
 	type TrustErrorCode,
 	type TrustFile,
 	TrustStore,

@@ -12,7 +12,7 @@ import { acceptAllIntrinsics, changedIntrinsics, hotIntrinsicsChanged, restoreIn
  * uses these built-ins, and so is everything the agent runs next when we are inside it. A hook that
  * polyfills a built-in that exists is denied like any other change. One that cannot be put back (made
  * read-only) denies every later guarded call of the process, and a bridge answers with the deny it
- * formed before any hook ran (src/bridges/run.ts).
+ * formed before any hook ran (src/agent-call/run.ts).
  */
 
 /** A change of the intrinsics seen in this process: who made it, what changed, whether it was put back. */

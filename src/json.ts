@@ -1,3 +1,5 @@
+import { XcshError } from "./errors.ts";
+
 /*
  * Untrusted JSON and text from outside (stdin, flags, request lines, hook output): invalid UTF-8 is
  * refused with the byte offset instead of being decoded lossily (`ba\uFFFDsh` is not what was sent),
@@ -13,7 +15,7 @@ export function decodeUtf8(bytes: Uint8Array, source: string): string {
 	try {
 		return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
 	} catch {
-		throw new Error(`${source} is not valid UTF-8: invalid byte at offset ${invalidUtf8Offset(bytes)}`);
+		throw new XcshError("INVALID_JSON", `${source} is not valid UTF-8: invalid byte at offset ${invalidUtf8Offset(bytes)}`);
 	}
 }
 
@@ -61,11 +63,11 @@ function nestingDepth(text: string, limit: number): number {
 /** `JSON.parse` with the nesting limit; errors name `source`. */
 export function parseJsonText(text: string, source: string): unknown {
 	if (nestingDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH)
-		throw new Error(`${source} is nested more than ${MAX_JSON_DEPTH} levels deep (the limit for JSON input)`);
+		throw new XcshError("INVALID_JSON", `${source} is nested more than ${MAX_JSON_DEPTH} levels deep (the limit for JSON input)`);
 	try {
 		return JSON.parse(text);
 	} catch (error) {
-		throw new Error(`${source} is not valid JSON: ${(error as Error).message}`);
+		throw new XcshError("INVALID_JSON", `${source} is not valid JSON: ${(error as Error).message}`);
 	}
 }
 

@@ -1,4 +1,4 @@
-import { onEndingSignal } from "./host/signals.ts";
+import { onEndingSignal } from "./process/signals.ts";
 import { mark } from "./profile.ts";
 // node:fs is required where needed: the compiled executable never needs it here, and this is every start-up's first module.
 const fs = () => require("node:fs") as typeof import("node:fs");
@@ -88,7 +88,7 @@ async function restartClean(): Promise<void> {
 			stdio: ["inherit", "inherit", "inherit"],
 		},
 	);
-	// Every signal that would end this process goes to the CLI instead, which answers it (src/host/signals.ts).
+	// Every signal that would end this process goes to the CLI instead, which answers it (src/process/signals.ts).
 	onEndingSignal((signal) => child.kill(signal));
 	process.exit(await child.exited);
 }

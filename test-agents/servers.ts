@@ -1,10 +1,10 @@
 import { readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
-import type { ServerStatus } from "../src/bridges/socket-protocol.ts";
+import type { ServerStatus } from "../src/socket/protocol.ts";
 import { askStatus } from "../src/serve/status.ts";
 
 /*
- * The hook server starts itself on an agent's first `xcsh-hooks bridge` call (src/bridges/autostart.ts)
+ * The hook server starts itself on an agent's first `xcsh-hooks bridge` call (src/socket/autostart.ts)
  * and lives on, detached, until 10 idle minutes pass. The suite keeps that on (it is what users get) and
  * stops, at each sandbox's cleanup, the servers started under that sandbox's HOME. They are found by
  * pid, never by name: the pid the socket reports (`serve --status` asks the same way) and the pid in the

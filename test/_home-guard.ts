@@ -57,7 +57,7 @@ export function installSpawnGuard(homes: readonly string[]): void {
 }
 
 /**
- * A bridge call starts a hook server that outlives it (src/bridges/autostart.ts); a test must not
+ * A bridge call starts a hook server that outlives it (src/socket/autostart.ts); a test must not
  * leave one behind. So every spawn whose `env` does not name `XCSH_HOOKS_SERVER` gets it `off`; a test
  * of the server itself passes `XCSH_HOOKS_SERVER: ""` (the default: on) and kills what it started.
  */

@@ -1,7 +1,7 @@
 /**
- * The layering docs/architecture.md describes, checked on the imports themselves,
- * so the map cannot drift from the code: data flows one way, and lower layers never import the ones
- * that drive them.
+ * The layering docs/architecture.md describes, checked on the imports themselves, so the map cannot
+ * drift from the code: every part of src/ stands on a floor, data flows one way (a part imports only
+ * parts on lower floors), and no import circle runs anywhere.
  */
 import { expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -9,7 +9,10 @@ import { dirname, join, normalize, relative } from "node:path";
 
 const SRC = join(import.meta.dir, "..", "src");
 
-/** Every `.ts` file under src with the src-relative paths it imports (static, dynamic and require). */
+/**
+ * Every `.ts` file under src with the src-relative paths it imports: static imports, `export … from`,
+ * bare `import "…"`, dynamic `import()` (types named with `typeof import()` too) and `require`.
+ */
 function imports(): Array<{ file: string; targets: string[] }> {
 	const out: Array<{ file: string; targets: string[] }> = [];
 	const walk = (dir: string) => {
@@ -18,7 +21,7 @@ function imports(): Array<{ file: string; targets: string[] }> {
 			if (statSync(path).isDirectory()) walk(path);
 			else if (name.endsWith(".ts")) {
 				const text = readFileSync(path, "utf8");
-				const targets = [...text.matchAll(/(?:from|import\(|require\()\s*["'](\.{1,2}\/[^"']+)["']/g)].map((m) =>
+				const targets = [...text.matchAll(/(?:\bfrom|\bimport\s*\(|\brequire\s*\(|\bimport)\s*["'](\.{1,2}\/[^"']+)["']/g)].map((m) =>
 					relative(SRC, normalize(join(dirname(path), m[1] as string))),
 				);
 				out.push({ file: relative(SRC, path), targets });
@@ -31,64 +34,72 @@ function imports(): Array<{ file: string; targets: string[] }> {
 
 const layerOf = (path: string) => (path.includes("/") ? (path.split("/")[0] as string) : path);
 
-/** Layers and what each must never import. */
-const FORBIDDEN: Record<string, string[]> = {
-	"paths.ts": ["*"],
-	"json.ts": ["*"],
-	"timeouts.ts": ["*"],
-	"primordials.ts": ["*"],
-	"intrinsics.ts": ["*"],
-	"intrinsic-damage.ts": ["*"],
-	"profile.ts": ["*"],
-	fs: ["*"],
-	exec: ["hooks", "host", "discovery", "bridges", "serve", "cli", "tools", "install"],
-	session: ["hooks", "host", "discovery", "bridges", "serve", "cli", "tools", "install"],
-	ui: ["hooks", "host", "discovery", "bridges", "serve", "cli", "tools", "install"],
-	capability: ["hooks", "host", "discovery", "bridges", "serve", "cli", "tools", "install", "agent-hooks"],
-	trust: ["hooks", "host", "discovery", "bridges", "serve", "cli", "tools", "install"],
-	decisions: ["hooks", "host", "discovery", "bridges", "serve", "cli", "tools", "install"],
-	hooks: ["host", "bridges", "serve", "cli", "install", "tools", "trust", "agent-hooks"],
-	tools: ["host", "discovery", "bridges", "serve", "cli", "install"],
-	discovery: ["host", "serve", "cli", "bridges"],
-	"agent-hooks": ["host", "serve", "cli"],
-	host: ["bridges", "serve", "cli"],
-	bridges: ["serve", "cli", "discovery"],
-	agents: ["host", "discovery", "bridges", "serve", "cli", "install", "agent-hooks", "trust", "tools", "session", "ui", "decisions"],
-	install: ["host", "bridges", "serve", "cli"],
-	serve: ["cli"],
-	guards: [
-		"host",
-		"discovery",
-		"bridges",
-		"serve",
-		"cli",
-		"install",
-		"agent-hooks",
-		"trust",
-		"tools",
-		"session",
-		"ui",
-		"decisions",
-		"exec",
-	],
-};
+const MAP = join(import.meta.dir, "..", "docs", "architecture.md");
 
-test("lower layers never import the layers that drive them (the README's map, enforced)", () => {
+/** The parts of src/ and their floors, as the table of docs/architecture.md gives them (`| 5 | \`agents/\` | … |`). */
+function floorsOnTheMap(): Map<string, number> {
+	const floors = new Map<string, number>();
+	for (const [, floor, part] of readFileSync(MAP, "utf8").matchAll(/^\| (\d+) \| `([^`]+)` \|/gm))
+		floors.set((part as string).replace(/\/$/, ""), Number(floor));
+	return floors;
+}
+
+/** The floors as the page's drawing shows them: floor number → the parts named on its line (and the lines under it). */
+function floorsDrawn(): Map<number, string[]> {
+	const drawing = /## The floors\s+```text\n([\s\S]*?)```/.exec(readFileSync(MAP, "utf8"))?.[1] ?? "";
+	const drawn = new Map<number, string[]>();
+	let floor = 0;
+	for (const line of drawing.split("\n")) {
+		const numbered = /^\s*(\d+)\s+(.*)$/.exec(line);
+		if (numbered) floor = Number(numbered[1]);
+		const names = (numbered ? (numbered[2] as string) : line).split(/\s+/).filter(Boolean);
+		drawn.set(floor, [...(drawn.get(floor) ?? []), ...names.map((name) => name.replace(/\/$/, ""))]);
+	}
+	return drawn;
+}
+
+test("every top-level folder and file of src/ is on the code map (docs/architecture.md), drawn on its floor", () => {
+	const parts = readdirSync(SRC)
+		.filter((name) => statSync(join(SRC, name)).isDirectory() || name.endsWith(".ts"))
+		.sort();
+	const floors = floorsOnTheMap();
+	expect([...floors.keys()].sort()).toEqual(parts);
+	const byFloor = new Map<number, string[]>();
+	for (const [part, floor] of floors) byFloor.set(floor, [...(byFloor.get(floor) ?? []), part]);
+	const sorted = (map: Map<number, string[]>) =>
+		[...map].map(([floor, names]) => [floor, [...names].sort()]).sort((a, b) => Number(b[0]) - Number(a[0]));
+	expect(sorted(floorsDrawn())).toEqual(sorted(byFloor));
+});
+
+test("a part of src/ imports only parts on lower floors (the code map's floors, enforced)", () => {
+	const floors = floorsOnTheMap();
 	const problems: string[] = [];
 	for (const { file, targets } of imports()) {
-		const layer = layerOf(file);
-		const forbidden = FORBIDDEN[layer] ?? [];
+		const from = layerOf(file);
 		for (const target of targets) {
 			const to = layerOf(target);
-			if (to === layer) continue;
-			// The built-ins taken at start-up (and their check) are the lowest leaf: anything may use them.
-			if (to === "primordials.ts" || ((to === "intrinsics.ts" || to === "intrinsic-damage.ts") && layer !== "primordials.ts")) continue;
-			// The `xcsh-hooks/hooks` surface re-exports discover-and-load; `pi.pi` is the package root, loaded lazily.
-			if (file === "hooks/index.ts" && to === "discovery") continue;
-			if (to === "index.ts" && (file === "hooks/loader.ts" || file === "hooks/package-root.ts")) continue;
-			if (forbidden.includes("*") || forbidden.includes(to)) problems.push(`${file} imports ${target}`);
+			// Outside src/ (package.json), or inside the part itself.
+			if (to === ".." || to === from) continue;
+			const [above, below] = [floors.get(from), floors.get(to)];
+			if (above === undefined || below === undefined || below >= above)
+				problems.push(`${file} (floor ${above ?? "not on the map"}) imports ${target} (floor ${below ?? "not on the map"})`);
 		}
 	}
+	expect(problems).toEqual([]);
+});
+
+/** What a part must not import although it stands above it (docs/architecture.md, "Rules beyond the floors"). */
+const NEVER: Record<string, string[]> = {
+	// `xcsh-hooks/guards` stands alone: the analyser and its packs need nothing but the hook contracts and the leaves.
+	guards: ["exec", "session", "ui", "decisions", "trust", "fs", "declarations", "templates", "intrinsic-damage.ts"],
+	// The runner knows no trust store and keeps no decision log: discovery and the callers above it do.
+	hooks: ["trust", "decisions", "declarations", "templates"],
+};
+
+test("the parts kept lean import none of what they must not, floors aside", () => {
+	const problems = imports().flatMap(({ file, targets }) =>
+		targets.filter((target) => NEVER[layerOf(file)]?.includes(layerOf(target))).map((target) => `${file} imports ${target}`),
+	);
 	expect(problems).toEqual([]);
 });
 
@@ -110,6 +121,7 @@ test("an agent folder imports only the kit and the lower layers, never another a
 		"freeze.ts",
 		"fs",
 		"primordials.ts",
+		"errors.ts",
 	]);
 	const problems: string[] = [];
 	for (const { file, targets } of imports()) {
@@ -181,9 +193,8 @@ test("no file outside src/agents/ holds an agent's protocol strings (comments as
 	expect(problems).toEqual([]);
 });
 
-/** Strongly connected groups of files (Tarjan) in the import graph, minus the given edges. */
-function cycles(skip: (from: string, to: string) => boolean): string[][] {
-	const graph = new Map(imports().map(({ file, targets }) => [file, targets.filter((t) => !skip(file, t))]));
+/** Strongly connected groups of files (Tarjan) in the import graph of src/: each group of two or more files is a circle. */
+function circles(graph: Map<string, string[]>): string[][] {
 	const index = new Map<string, number>();
 	const low = new Map<string, number>();
 	const stack: string[] = [];
@@ -217,12 +228,54 @@ function cycles(skip: (from: string, to: string) => boolean): string[][] {
 	return groups;
 }
 
-test("no import circle runs through discovery, the agents or the bridges", () => {
-	// `pi.pi` is the package root, required lazily by the loader when a hook reads it (and named by a type
-	// alias): the public surface sits above every layer, so those two edges are not part of the layering.
-	const rootEdge = (from: string, to: string) => to === "index.ts" && (from === "hooks/loader.ts" || from === "hooks/package-root.ts");
-	const through = cycles(rootEdge).filter((group) =>
-		group.some((file) => ["discovery", "agents", "bridges", "agent-hooks"].includes(layerOf(file))),
-	);
-	expect(through).toEqual([]);
+/** One loop through a circle, as `a.ts > b.ts > … > a.ts` (the shortest from its first file back to it). */
+function loopThrough(graph: Map<string, string[]>, group: string[]): string {
+	const inside = new Set(group);
+	const start = group[0] as string;
+	const cameFrom = new Map<string, string>();
+	const queue = [start];
+	while (queue.length > 0) {
+		const v = queue.shift() as string;
+		for (const w of graph.get(v) ?? []) {
+			if (!inside.has(w) || cameFrom.has(w)) continue;
+			cameFrom.set(w, v);
+			if (w === start) {
+				const path: string[] = [];
+				for (let at = v; at !== start; at = cameFrom.get(at) as string) path.unshift(at);
+				return [start, ...path, start].join(" > ");
+			}
+			queue.push(w);
+		}
+	}
+	return group.join(", ");
+}
+
+test("no import circle anywhere in src/ (static, dynamic, require, type and re-export imports alike)", () => {
+	// A file naming itself (the package root hands its own namespace to the hook loader) is no circle between files.
+	const graph = new Map(imports().map(({ file, targets }) => [file, targets.filter((target) => target !== file)]));
+	expect(circles(graph).map((group) => `${group.length} files: ${loopThrough(graph, group)}`)).toEqual([]);
+});
+
+test("a tool call is decided one way: its reasons are formed in decisions/decide.ts, its record written by decisions/write.ts", () => {
+	// What only the one decider may say (load errors, the deciding hook), and the one call that writes the log.
+	const owners: Array<[RegExp, string]> = [
+		[/failed to load \(fail closed/, "decisions/decide.ts"],
+		[/\[xcsh-hooks: /, "decisions/decide.ts"],
+		[/failed \(fail closed\)/, "decisions/decide.ts"],
+		[/\bappendDecision\(/, "decisions/write.ts"],
+	];
+	const problems: string[] = [];
+	const walk = (dir: string) => {
+		for (const name of readdirSync(dir)) {
+			const path = join(dir, name);
+			if (statSync(path).isDirectory()) walk(path);
+			else if (name.endsWith(".ts")) {
+				const file = relative(SRC, path);
+				const code = codeOf(readFileSync(path, "utf8")).replace(/export function appendDecision\(/, "");
+				for (const [said, owner] of owners) if (file !== owner && said.test(code)) problems.push(`${file}: ${said.source}`);
+			}
+		}
+	};
+	walk(SRC);
+	expect(problems).toEqual([]);
 });

@@ -1,5 +1,5 @@
 /** Discovery of 1,000 hook files in a temporary project: absolute time, no budget. */
-import { CapabilityRegistry } from "../../src/capability/registry.ts";
+import { CapabilityRegistry } from "../../src/discovery/capability/registry.ts";
 import { registerHookDiscovery } from "../../src/discovery/register.ts";
 import { tempDir, writeFiles } from "./fixtures.ts";
 import { median, percentile } from "./micro.ts";

@@ -33,8 +33,8 @@ moved a trivial program's start-up by 25–40% between runs, on one side of a ra
 const START_UP = `Where an agent call goes. With \`serve --socket\` running, \`bridge claude\` reads stdin
 (≈ 0.5 ms, overlapped with connecting), sends it to the server, which answers from hooks already
 loaded (≈ 0.5–1 ms between calls, ≈ 0.13 ms in a tight loop), and exits: about what the one-file
-\`bun guard.ts\` costs. Without a server each call loads settings, discovery and its hooks itself; its
-budget is 2.5×, and the breakdown above shows where it goes (measured in the compiled executable, each
+\`bun guard.ts\` costs (its budget: 1.2× that script, same rounds). Without a server each call loads settings, discovery and its hooks itself; its
+budget is 2.0× the same script, and the breakdown above shows where it goes (measured in the compiled executable, each
 figure Bun's own cost of the API, not of our code):
 
 - Bun itself: a trivial compiled program runs its first statement ≈ 2–3.5 ms after spawn and is gone

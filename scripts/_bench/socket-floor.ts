@@ -7,7 +7,7 @@
  */
 import { rmSync } from "node:fs";
 import { join } from "pathe";
-import { encodeLine, GO_LINE, type SocketRequest } from "../../src/bridges/socket-protocol.ts";
+import { encodeLine, GO_LINE, type SocketRequest } from "../../src/socket/protocol.ts";
 import { trivialExecutable } from "./binary.ts";
 import { tempDir } from "./fixtures.ts";
 

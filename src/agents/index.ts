@@ -1,5 +1,7 @@
+import { XcshError } from "../errors.ts";
 import type { AgentDescriptor, AgentOwnHooks } from "./_shared/descriptor.ts";
 import { auggie } from "./auggie/index.ts";
+import type { AgentHookFolders } from "./_shared/hook-folders.ts";
 import { claude } from "./claude/index.ts";
 import { cline } from "./cline/index.ts";
 import { codex } from "./codex/index.ts";
@@ -37,14 +39,21 @@ export function agentsWithOwnHooks(): Array<AgentDescriptor & { ownHooks: AgentO
 	return [...registry.values()].filter((agent): agent is AgentDescriptor & { ownHooks: AgentOwnHooks } => agent.ownHooks !== undefined);
 }
 
+/** Every agent that names folders of hook files, with that part of its descriptor, in registry order. */
+export function agentsWithHookFolders(): Array<AgentDescriptor & { hookFolders: AgentHookFolders }> {
+	return [...registry.values()].filter(
+		(agent): agent is AgentDescriptor & { hookFolders: AgentHookFolders } => agent.hookFolders !== undefined,
+	);
+}
+
 /**
  * Adds an agent for this process (an embedder's own agent, or a test's fake one); its name must be new.
  * Returns a function that removes it again.
  */
 export function registerAgent(agent: AgentDescriptor): () => void {
 	if (!/^[a-z][a-z0-9-]*$/.test(agent.name))
-		throw new Error(`agent name ${JSON.stringify(agent.name)} must be lower-case letters, digits and dashes`);
-	if (registry.has(agent.name)) throw new Error(`agent "${agent.name}" is already registered`);
+		throw new XcshError("INVALID_OPTION", `agent name ${JSON.stringify(agent.name)} must be lower-case letters, digits and dashes`);
+	if (registry.has(agent.name)) throw new XcshError("ALREADY_REGISTERED", `agent "${agent.name}" is already registered`);
 	registry.set(agent.name, agent);
 	return () => {
 		if (registry.get(agent.name) === agent) registry.delete(agent.name);

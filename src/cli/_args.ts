@@ -1,5 +1,6 @@
 import type { ArgDef, ArgsDef } from "citty";
-import { CliError } from "./_shared.ts";
+import { didYouMean } from "../suggest.ts";
+import { cliError } from "./_shared.ts";
 
 /** Options of {@link parseArgs}. */
 export interface ParseOptions {
@@ -13,6 +14,12 @@ export interface ParseOptions {
 export type ParsedArgs = { _: string[] } & Record<string, string | boolean | string[] | undefined>;
 
 const aliasesOf = (def: ArgDef): string[] => ("alias" in def && def.alias ? ([] as string[]).concat(def.alias) : []);
+
+/** `unknown option --jsn (did you mean "--json"?)`, or where the command's options are listed. */
+export function unknownOption(flag: string, known: readonly string[], command: string): string {
+	const near = didYouMean(flag, known);
+	return `unknown option ${flag}${near || `; see xcsh-hooks ${command} --help`}`;
+}
 
 /**
  * Parses `rawArgs` against a citty argument definition. Our own parser, not citty's: citty's loads
@@ -50,16 +57,16 @@ export function parseArgs(rawArgs: readonly string[], defs: ArgsDef, command: st
 			continue;
 		}
 		const found = byFlag.get(flag);
-		if (!found) throw new CliError(`unknown option ${flag}; see xcsh-hooks ${command} --help`);
+		if (!found) throw cliError(unknownOption(flag, [...byFlag.keys()], command));
 		const [name, def] = found;
 		if (def.type === "boolean") {
 			parsed[name] = eq > 0 ? arg.slice(eq + 1) !== "false" : true;
 			continue;
 		}
 		const value = eq > 0 ? arg.slice(eq + 1) : rawArgs[++i];
-		if (value === undefined) throw new CliError(`${flag} needs a value`);
+		if (value === undefined) throw cliError(`${flag} needs a value`);
 		if (def.type === "enum" && def.options && !def.options.includes(value))
-			throw new CliError(`${flag} ${value}: expected one of ${def.options.join(", ")}`);
+			throw cliError(`${flag} ${value}: expected one of ${def.options.join(", ")}`);
 		parsed[name] = repeatable.has(name) ? [...((parsed[name] as string[] | undefined) ?? []), value] : value;
 	}
 
@@ -69,7 +76,7 @@ export function parseArgs(rawArgs: readonly string[], defs: ArgsDef, command: st
 		const value = parsed._[next++];
 		if (value !== undefined) parsed[name] = value;
 		else if (def.required !== false && def.default === undefined)
-			throw new CliError(`missing ${name.toUpperCase()}; see xcsh-hooks ${command} --help`);
+			throw cliError(`missing ${name.toUpperCase()}; see xcsh-hooks ${command} --help`);
 	}
 	return parsed;
 }

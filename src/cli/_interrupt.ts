@@ -1,6 +1,7 @@
+import { XcshError } from "../errors.ts";
 import { constants } from "node:os";
-import { exitProcess } from "../host/exit-guard.ts";
-import { type EndingSignal, onEndingSignal } from "../host/signals.ts";
+import { exitProcess } from "../process/exit-guard.ts";
+import { type EndingSignal, onEndingSignal } from "../process/signals.ts";
 
 /** What {@link onInterrupt} hands back. */
 export interface Interrupt {
@@ -13,7 +14,7 @@ export interface Interrupt {
 }
 
 /**
- * Turns every signal that would end the process (src/host/signals.ts) into an abort, so what runs can
+ * Turns every signal that would end the process (src/process/signals.ts) into an abort, so what runs can
  * stop its children (a tool's process group) before the command ends with `128 + n`: a signal ending
  * the process by itself runs no `exit` listener and would leave the group running. A second signal
  * ends the process at once, with the same code; the `exit` listeners still SIGKILL any process group
@@ -25,7 +26,7 @@ export function onInterrupt(): Interrupt {
 	const dispose = onEndingSignal((signal: EndingSignal) => {
 		if (code !== undefined) exitProcess(code);
 		code = 128 + (constants.signals[signal] ?? 0);
-		controller.abort(new Error(`interrupted by ${signal}`));
+		controller.abort(new XcshError("ABORTED", `interrupted by ${signal}`));
 	});
 	return {
 		signal: controller.signal,

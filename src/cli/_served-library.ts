@@ -1,3 +1,4 @@
+import { XcshError } from "../errors.ts";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "pathe";
 import { LIBRARY_MODULES, PACKAGE_MODULES } from "../embedded/index.ts";
@@ -45,7 +46,8 @@ export async function writeTestPreload(dir: string, prelude = ""): Promise<strin
 	for (const [specifier, load] of Object.entries({ ...LIBRARY_MODULES, ...PACKAGE_MODULES })) {
 		const chunk = BUNFS_IMPORT.exec(load.toString())?.[1];
 		if (!chunk || (await import(chunk)) !== (await load()))
-			throw new Error(
+			throw new XcshError(
+				"COMMAND_FAILED",
 				`cannot find the embedded copy of ${specifier} in this executable; run the tests with bun test and the xcsh-hooks package instead`,
 			);
 		map[specifier] = join(lib, chunk.slice(BUNFS.length));

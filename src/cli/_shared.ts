@@ -1,9 +1,10 @@
-import type { ArgsDef, CommandDef } from "citty";
+import { XcshError } from "../errors.ts";
+import type { ArgsDef, CommandDef, CommandMeta } from "citty";
 import { statSync, writeSync } from "node:fs";
 import { resolve } from "pathe";
-import { writeOrDrop, writeOrDropSync } from "../host/closed-pipe.ts";
-import { protocolFd } from "../host/stdout.ts";
-import { readStdinBytes } from "../host/stdin.ts";
+import { writeOrDrop, writeOrDropSync } from "../process/closed-pipe.ts";
+import { protocolFd } from "../process/stdout.ts";
+import { readStdinBytes } from "../process/stdin.ts";
 import { decodeUtf8, parseJsonText } from "../json.ts";
 import { aroundStdoutWrite } from "../ui/stdout-guard.ts";
 
@@ -12,22 +13,33 @@ export const EXIT_OK = 0;
 export const EXIT_USAGE = 1;
 export const EXIT_BLOCKED = 2;
 
-/** An error the CLI reports as one clear line (no stack trace) with its exit code. */
-export class CliError extends Error {
-	constructor(
-		message: string,
-		readonly exitCode: number = EXIT_USAGE,
-	) {
-		super(message);
-		this.name = "CliError";
-	}
+/**
+ * An error the CLI reports as one clear line (no stack trace) with its exit code: an `XcshError`
+ * `USAGE` (a command called wrongly, exit 1) or, with another exit code, `COMMAND_FAILED`.
+ */
+export function cliError(message: string, exitCode: number = EXIT_USAGE): XcshError {
+	return new XcshError(exitCode === EXIT_USAGE ? "USAGE" : "COMMAND_FAILED", message, { exitCode });
 }
 
 /**
- * citty's `defineCommand` (an identity function that types the definition), without loading citty
- * at run time: `main` parses arguments itself and loads citty only to render `--help`.
+ * What a command says about itself: `description` is its one-line summary (the command list in
+ * `xcsh-hooks --help`, completion and docs/cli.md show it; short enough for 80 columns next to the
+ * name), `details` the longer text its own `--help` shows under it.
  */
-export function defineCommand<const T extends ArgsDef = ArgsDef>(def: CommandDef<T>): CommandDef<T> {
+export interface CliMeta extends CommandMeta {
+	name: string;
+	description: string;
+	details?: string;
+}
+
+/** A command as the CLI defines it: a citty command whose `meta` is a plain {@link CliMeta}. */
+export type CliCommand<T extends ArgsDef = ArgsDef> = Omit<CommandDef<T>, "meta"> & { meta: CliMeta };
+
+/**
+ * citty's `defineCommand` (an identity function that types the definition), here so that defining a
+ * command never loads citty: `emit` and `bridge` run on an agent's hot path without it (src/cli/main.ts).
+ */
+export function defineCommand<const T extends ArgsDef = ArgsDef>(def: CliCommand<T>): CliCommand<T> {
 	return def;
 }
 
@@ -74,7 +86,7 @@ export function hookPaths(args: { hook?: unknown }): string[] {
 /**
  * Writes to stdout without touching `process.stdout` (its getter costs start-up time). After
  * {@link claimStdout} this is the only way to the real stdout: hooks' writes to fd 1 go to stderr.
- * A reader that went away (EPIPE) is no error: the output is dropped (src/host/closed-pipe.ts).
+ * A reader that went away (EPIPE) is no error: the output is dropped (src/process/closed-pipe.ts).
  */
 export async function writeOut(text: string): Promise<void> {
 	await writeOutExactly(text.endsWith("\n") ? text : `${text}\n`);
@@ -136,11 +148,11 @@ export function toJson(value: unknown, indent?: number): string {
 
 /** Parses JSON from a flag or stdin, naming the source when it is not valid JSON or nested too deep. */
 export function parseJson(text: string, source: string): unknown {
-	if (!text.trim()) throw new CliError(`${source} is empty; expected a JSON object`);
+	if (!text.trim()) throw cliError(`${source} is empty; expected a JSON object`);
 	try {
 		return parseJsonText(text, source);
 	} catch (error) {
-		throw new CliError((error as Error).message);
+		throw cliError((error as Error).message);
 	}
 }
 
@@ -153,7 +165,7 @@ export function readStdin(): string | undefined {
 		const bytes = readStdinBytes();
 		return bytes === undefined ? undefined : decodeUtf8(bytes, "stdin");
 	} catch (error) {
-		throw new CliError((error as Error).message);
+		throw cliError((error as Error).message);
 	}
 }
 
@@ -168,8 +180,8 @@ export function projectDir(cwd: string | undefined): string {
 	try {
 		info = statSync(dir);
 	} catch {
-		throw new CliError(`--cwd ${cwd}: no such directory`);
+		throw cliError(`--cwd ${cwd}: no such directory`);
 	}
-	if (!info.isDirectory()) throw new CliError(`--cwd ${cwd}: not a directory`);
+	if (!info.isDirectory()) throw cliError(`--cwd ${cwd}: not a directory`);
 	return dir;
 }

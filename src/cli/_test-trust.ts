@@ -1,7 +1,10 @@
 import { readdirSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "pathe";
 import { userAgentDir } from "../paths.ts";
-import { hashFile, type TrustStore } from "../trust/trust-store.ts";
+import { coveredFiles, verifyCovered } from "../discovery/covered.ts";
+import { teamApproved } from "../discovery/team-approvals.ts";
+import type { TeamApprovals } from "../trust/team-list.ts";
+import { hashFile, readHookFile, sha256Hex, type TrustStore, trustKey } from "../trust/trust-store.ts";
 import type { TestGateConfig } from "./_test-gate.ts";
 
 /*
@@ -12,14 +15,18 @@ import type { TestGateConfig } from "./_test-gate.ts";
  * - A guarded file is one in the project (`--cwd`) or in the folder of one of its project-level hooks
  *   (a path the project's settings list may lie outside it), except the user directory `~/.xcsh/agent`.
  *   Everything else is the user's own and runs as it is, like user-level hooks do.
- * - A guarded test file runs only when it is approved itself (`xcsh-hooks trust approve <test>`) and so
- *   is the hook it is named after: every file beside it whose name without its last extension is the
+ * - A guarded test file runs only when it is approved itself (`xcsh-hooks trust approve <test>`, or a
+ *   signed team list the user trusts holds its bytes) and so is the hook it is named after: every file beside it whose name without its last extension is the
  *   test's name (`guard.test.ts` tests `guard.ts`, `pre/bash.test.ts` tests `pre/bash.sh`). That hook
  *   may be a shell script the test starts, which no import gate sees. Otherwise the test file is skipped
  *   with one line naming why and the one `trust approve` command that would let it run.
  * - While the tests run, every guarded file Bun loads passes the gate of `_test-gate.ts`: loaded from
  *   approved bytes, or refused. A file given with `--hook` counts as approved as it is now (the user
- *   named it, as everywhere else).
+ *   named it, as everywhere else). A hook's approval admits the files it covers too (its imports, as when
+ *   the hook runs); a test's approval pins the test alone.
+ * - `test --approve` is the author's loop: every guarded test runs, with the files it and its hook cover
+ *   admitted as they are now (pinned: read and hashed once, before the run), and afterwards exactly those
+ *   pinned bytes are approved for the tests that passed — never a file a failing test pinned too.
  *
  * This holds however the tests were named: discovered next to the hooks, or given as files or folders.
  * What an approved test starts by itself — a process, a `Worker` (Bun's loader plugins do not reach
@@ -35,11 +42,21 @@ export interface SkippedTest {
 	approve: string[];
 }
 
+/** A guarded file not approved yet, read once for `test --approve`: the bytes that run, and what they cover. */
+export interface PinnedFile {
+	path: string;
+	bytes: Uint8Array;
+	/** The other files the approval covers (real path → SHA-256): its import graph, the files beside it. */
+	files: Record<string, string>;
+}
+
 /** What {@link selectTests} decided. */
 export interface TestSelection {
 	run: string[];
 	skipped: SkippedTest[];
 	gate: TestGateConfig;
+	/** With `pin`: each test to run → the files (the test, its hook) that its passing would approve. */
+	pins: Map<string, PinnedFile[]>;
 }
 
 /** Inputs of {@link selectTests}. */
@@ -53,6 +70,10 @@ export interface SelectTestsOptions {
 	given: string[];
 	/** Folders of this run that are ours, not the project's (the preload's temp dir, the library source). */
 	ours: string[];
+	/** The signed team lists the user trusts (src/trust/team-list.ts): a file on one counts as approved. */
+	team?: TeamApprovals | undefined;
+	/** `test --approve`: run the tests of files awaiting approval too, pinned as they are now (see above). */
+	pin?: boolean | undefined;
 }
 
 const real = (path: string): string | undefined => {
@@ -73,6 +94,9 @@ function testedName(file: string): string | undefined {
 	const at = file.lastIndexOf(".test.");
 	return at > 0 ? file.slice(0, at) : undefined;
 }
+
+/** Whether `path` is a test file (`*.test.*`): its approval pins it alone, never what it imports. */
+const isTestFile = (path: string) => testedName(basename(path)) !== undefined;
 
 /** Files beside `test` (a real path) named after it: the hook it tests. */
 function testedHooks(test: string): string[] {
@@ -104,7 +128,13 @@ export async function selectTests(candidates: string[], options: SelectTestsOpti
 	const guarded = (path: string) => roots.some((root) => inside(path, root)) && !exempt.some((dir) => inside(path, dir));
 
 	const approved: Record<string, string> = {};
-	for (const entry of await options.store.list()) if (!entry.path.includes("#")) approved[entry.path] = entry.sha256;
+	const admit = (files: Readonly<Record<string, string>>) => {
+		for (const [file, sha] of Object.entries(files)) approved[file] ??= sha;
+	};
+	const approvals = (await options.store.list()).filter((entry) => !entry.path.includes("#"));
+	for (const entry of approvals) approved[entry.path] = entry.sha256;
+	// What a hook's approval covers loads too (its imports), as when the hook runs; a test's approval pins the test alone.
+	for (const entry of approvals) if (!isTestFile(entry.path)) admit(entry.files ?? {});
 	const given = new Set<string>();
 	for (const path of options.given) {
 		const key = real(path);
@@ -121,15 +151,46 @@ export async function selectTests(candidates: string[], options: SelectTestsOpti
 		if (key && given.has(key)) return undefined;
 		try {
 			const check = await options.store.check(path);
+			// A hook's approval covers the files it runs (its imports): one of them edited makes it changed too.
+			const covered = check.trusted && !isTestFile(check.key) ? verifyCovered(check.key, check.files) : undefined;
+			if (covered && "changed" in covered)
+				return { why: `changed since it was approved (${covered.changed}, which it runs)`, approvable: true };
 			if (check.trusted) return undefined;
+			const shared = await teamApproved(options.team, check, false);
+			if (shared) {
+				approved[check.key] = check.sha256;
+				if (!isTestFile(check.key)) admit(shared.approved);
+				return undefined;
+			}
 			return { why: check.reason === "changed" ? "changed since it was approved" : "not approved", approvable: true };
 		} catch (error) {
 			return { why: (error as Error).message, approvable: false };
 		}
 	};
 
+	/** `path` read once, with what its approval would cover, admitted to the gate as it is now; `undefined`: it cannot be. */
+	const pinned = new Map<string, PinnedFile | string>();
+	const pin = (path: string): PinnedFile | string => {
+		const key = real(path) ?? path;
+		const known = pinned.get(key);
+		if (known !== undefined) return known;
+		let result: PinnedFile | string;
+		try {
+			const bytes = readHookFile(trustKey(path));
+			const files = Object.fromEntries([...coveredFiles(key, bytes)].map(([file, content]) => [file, sha256Hex(content)]));
+			approved[key] = sha256Hex(bytes);
+			if (!isTestFile(key)) for (const [file, sha] of Object.entries(files)) approved[file] = sha;
+			result = { path, bytes, files };
+		} catch (error) {
+			result = (error as Error).message;
+		}
+		pinned.set(key, result);
+		return result;
+	};
+
 	const run: string[] = [];
 	const skipped: SkippedTest[] = [];
+	const pins = new Map<string, PinnedFile[]>();
 	for (const path of candidates) {
 		const key = real(path);
 		if (key === undefined) {
@@ -158,9 +219,17 @@ export async function selectTests(candidates: string[], options: SelectTestsOpti
 			approvable &&= found.approvable;
 		}
 		if (reasons.length === 0) run.push(path);
-		else skipped.push({ path, why: reasons.join("; "), approve: approvable ? approve : [] });
+		else if (options.pin && approvable) {
+			// The author's loop: these files run as they are now, and are approved if the test passes.
+			const files = approve.map(pin);
+			const problem = files.find((file): file is string => typeof file === "string");
+			if (problem === undefined) {
+				run.push(path);
+				pins.set(path, files as PinnedFile[]);
+			} else skipped.push({ path, why: problem, approve: [] });
+		} else skipped.push({ path, why: reasons.join("; "), approve: approvable ? approve : [] });
 	}
-	return { run, skipped, gate: { roots, exempt, approved } };
+	return { run, skipped, gate: { roots, exempt, approved }, pins };
 }
 
 /** The line `xcsh-hooks test` prints for a skipped test file. */

@@ -1,11 +1,12 @@
-import { recordDecision } from "../bridges/decision.ts";
-import { forwarding } from "../bridges/forward.ts";
-import { loadBridge } from "../bridges/index.ts";
-import { type BridgeOptions, runBridge } from "../bridges/run.ts";
-import { exitProcess } from "../host/exit-guard.ts";
-import { onEndingSignal } from "../host/signals.ts";
-import { readStdinBytes } from "../host/stdin.ts";
-import { claimStdout, protocolFd } from "../host/stdout.ts";
+import { XcshError } from "../errors.ts";
+import { recordDecision } from "../decisions/write.ts";
+import { forwarding } from "../socket/forward.ts";
+import { loadBridge } from "../agent-call/index.ts";
+import { type BridgeOptions, runBridge } from "../agent-call/run.ts";
+import { exitProcess } from "../process/exit-guard.ts";
+import { onEndingSignal } from "../process/signals.ts";
+import { readStdinBytes } from "../process/stdin.ts";
+import { claimStdout, protocolFd } from "../process/stdout.ts";
 import { mark } from "../profile.ts";
 import { EXIT_OK, writeAll, writeErr, writeOut } from "./_shared.ts";
 
@@ -27,7 +28,7 @@ export interface BridgeCall extends Pick<BridgeOptions, "event" | "cwd" | "hookP
 /**
  * A signal (the agent's own timeout, or a hook signalling its own process) must not end the call with
  * no answer, which Codex and Gemini read as "allow": once the event is known, every signal that would
- * end the process (src/host/signals.ts: SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM…)
+ * end the process (src/process/signals.ts: SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM…)
  * writes the fallback answer (the deny, for a guard event) and exits 0. Once the real answer is being
  * written a signal is ignored: the command ends as soon as it is out, and ending earlier could cut it short.
  */
@@ -61,7 +62,7 @@ export async function runBridgeCall(call: BridgeCall): Promise<number | undefine
 	try {
 		stdin = readStdinBytes();
 	} catch (error) {
-		stdin = error instanceof Error ? error : new Error(String(error));
+		stdin = error instanceof Error ? error : new XcshError("INVALID_INPUT", String(error));
 	}
 	mark("stdin");
 	const answer = await runBridge(agent, {

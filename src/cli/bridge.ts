@@ -1,18 +1,22 @@
-import { bridgeNames } from "../bridges/index.ts";
-import { CliError, defineCommand, hookArgs, hookPaths, projectDir } from "./_shared.ts";
+import { bridgeNames } from "../agent-call/index.ts";
+import { cliError, defineCommand, hookArgs, hookPaths, projectDir } from "./_shared.ts";
 import { runBridgeCall } from "./bridge-call.ts";
 
 /** `--timeout SECONDS`: a positive number. */
 function timeoutSeconds(value: unknown): number | undefined {
 	if (value === undefined) return undefined;
 	const seconds = Number(value);
-	if (!Number.isFinite(seconds) || seconds <= 0) throw new CliError(`--timeout ${String(value)}: expected a positive number of seconds`);
+	if (!Number.isFinite(seconds) || seconds <= 0) throw cliError(`--timeout ${String(value)}: expected a positive number of seconds`);
 	return seconds;
 }
 
 /** `xcsh-hooks bridge <agent>`: one agent hook call in, exactly one answer in that agent's protocol out, exit 0. */
 export const bridgeCommand = defineCommand({
-	meta: { name: "bridge", description: "Be another agent's hook command: read its hook JSON on stdin, answer in its protocol" },
+	meta: {
+		name: "bridge",
+		description: "Answer another agent's hook call with these hooks",
+		details: "Be another agent's hook command: read its hook JSON on stdin, answer in its protocol",
+	},
 	args: {
 		agent: { type: "positional", description: `The agent: ${bridgeNames().join(", ")}` },
 		event: {
@@ -46,7 +50,7 @@ export const bridgeCommand = defineCommand({
 			managed: args.managed === true,
 			timeoutSeconds: timeoutSeconds(args.timeout),
 		});
-		if (code === undefined) throw new CliError((await import("../suggest.ts")).unknownName("agent", name, bridgeNames()));
+		if (code === undefined) throw cliError((await import("../suggest.ts")).unknownName("agent", name, bridgeNames()));
 		return code;
 	},
 });

@@ -1,11 +1,12 @@
-import { relative } from "pathe";
 import { EXIT_OK, EXIT_USAGE, globalArgs, hookPaths, printJson, projectDir, writeErr, writeOut, defineCommand } from "./_shared.ts";
 import { createHost, describeSkips, reportedSkips } from "../host/host.ts";
+import { shownPath } from "./_layout.ts";
 
 export const checkCommand = defineCommand({
 	meta: {
 		name: "check",
-		description: "Load every hook and report its events, commands and renderers; exit 1 on any load error or hook not approved",
+		description: "Load every hook and report what it registers",
+		details: "Load every hook and report its events, commands and renderers; exit 1 on any load error or hook not approved",
 	},
 	args: { ...globalArgs },
 	async run({ args }) {
@@ -24,7 +25,7 @@ export const checkCommand = defineCommand({
 			await printJson({ ok, hooks, loadErrors: host.loadErrors, skipped: reportedSkips(host.skipped), warnings: host.warnings });
 			return ok ? EXIT_OK : EXIT_USAGE;
 		}
-		const show = (path: string) => (path.startsWith(cwd) ? relative(cwd, path) : path);
+		const show = (path: string) => shownPath(path, cwd); // as `list` shows it: relative, `~/…`, else absolute
 		const lines: string[] = [];
 		for (const hook of hooks) {
 			const from = hook.source ? ` (${hook.source.provider ?? hook.source.origin}, ${hook.source.level})` : "";

@@ -1,10 +1,11 @@
-import { CliError, EXIT_OK, EXIT_USAGE, globalArgs, hookPaths, printJson, projectDir, writeErr, defineCommand } from "./_shared.ts";
+import { cliError, EXIT_OK, EXIT_USAGE, globalArgs, hookPaths, printJson, projectDir, writeErr, defineCommand } from "./_shared.ts";
 import { createHost, describeSkips } from "../host/host.ts";
 
 export const commandCommand = defineCommand({
 	meta: {
 		name: "command",
-		description:
+		description: "Run a slash command registered by a hook",
+		details:
 			"Run a slash command registered by a hook: xcsh-hooks command [options] <name> [args…] (everything after the name goes to the command)",
 	},
 	args: {
@@ -28,7 +29,7 @@ export const commandCommand = defineCommand({
 			const command = host.runner.getCommand(name);
 			if (!command) {
 				const known = host.runner.getRegisteredCommands().map((c) => `/${c.name}`);
-				throw new CliError(
+				throw cliError(
 					`no hook registers /${name}; ${known.length ? `registered: ${[...new Set(known)].join(", ")}` : "no commands are registered"}`,
 				);
 			}

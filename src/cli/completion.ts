@@ -1,8 +1,6 @@
 import type { ArgDef, ArgsDef, CommandDef } from "citty";
-import { CliError, EXIT_OK, defineCommand, printJson, writeOut } from "./_shared.ts";
+import { type CliCommand, cliError, EXIT_OK, defineCommand, printJson, writeOut } from "./_shared.ts";
 import { TEMPLATE_NAMES } from "../templates/index.ts";
-import { summaryOf } from "./help.ts";
-import { SUMMARIES } from "./_summaries.ts";
 
 /** Shells `xcsh-hooks completion` writes a script for. */
 export const COMPLETION_SHELLS = ["bash", "zsh", "fish"] as const;
@@ -33,7 +31,7 @@ export interface CompletionValues {
  */
 export async function completionValues(commandNames: readonly string[]): Promise<CompletionValues> {
 	const [{ bridgeNames }, { installableAgents }, { hookEventTypes }, { BUILTIN_TOOL_NAMES }, { TRUST_ACTIONS }] = await Promise.all([
-		import("../bridges/index.ts"),
+		import("../agent-call/index.ts"),
 		import("../install/index.ts"),
 		import("../hooks/checks.ts"),
 		import("../tools/builtin.ts"),
@@ -49,7 +47,6 @@ export async function completionValues(commandNames: readonly string[]): Promise
 			schema: events,
 			run: BUILTIN_TOOL_NAMES,
 			trust: TRUST_ACTIONS,
-			guard: ["explain"],
 			completion: COMPLETION_SHELLS,
 			help: commandNames,
 		},
@@ -77,15 +74,25 @@ function infoOf(name: string, command: CommandDef<ArgsDef>, known: CompletionVal
 			...(known.options[`${name} --${arg}`] ? { values: known.options[`${name} --${arg}`] } : {}),
 		});
 	}
-	return { name, summary: summary(name, meta?.description), options, words: known.words[name] };
+	return { name, summary: meta?.description ?? "", options, words: known.words[name] };
 }
 
-/** The `help` pseudo-command, completed like the others (its argument is a command's name). */
-const HELP_INFO: CommandDef<ArgsDef> = { meta: { name: "help", description: "Show the help of a command" } };
+/** The first sentence of an option's description: what a completion menu has room for. */
+function summaryOf(description: string | undefined): string {
+	const first = (description ?? "").split("\n", 1)[0] ?? "";
+	return (/^(.*?[^.])\.(\s|$)/.exec(first)?.[1] ?? first).trim();
+}
 
-/** A command's summary as the root help shows it (short), else its description's first sentence. */
-function summary(name: string, description: string | undefined): string {
-	return SUMMARIES[name] ?? summaryOf(description);
+/**
+ * A command with sub-commands (`guard explain`) as completion sees it: its first word is a sub-command's
+ * name, and its options are those of its sub-commands.
+ */
+async function flattened(command: CliCommand): Promise<{ command: CliCommand; words?: string[] }> {
+	const subs = command.subCommands as Record<string, CliCommand | (() => Promise<CliCommand>)> | undefined;
+	if (!subs) return { command };
+	const args: ArgsDef = {};
+	for (const sub of Object.values(subs)) Object.assign(args, (typeof sub === "function" ? await sub() : sub).args);
+	return { command: { ...command, args }, words: Object.keys(subs) };
 }
 
 /** `text` inside single quotes for sh, zsh and fish. */
@@ -198,28 +205,40 @@ export function renderCompletion(
 	return shell === "bash" ? bash(infos) : shell === "zsh" ? zsh(infos) : fish(infos);
 }
 
-/** `xcsh-hooks completion bash|zsh|fish`: prints a script that completes commands and their options. */
-export const completionCommand = defineCommand({
-	meta: {
-		name: "completion",
-		description:
-			'Print a shell completion script: eval "$(xcsh-hooks completion bash)" in ~/.bashrc, the same with zsh in ~/.zshrc, ' +
-			"or xcsh-hooks completion fish > ~/.config/fish/completions/xcsh-hooks.fish",
-	},
-	args: {
-		shell: { type: "positional", description: `Shell: ${COMPLETION_SHELLS.join(", ")}` },
-		json: { type: "boolean", description: 'Print {"shell", "script"} as JSON' },
-	},
-	async run({ args }) {
-		const shell = String(args.shell);
-		if (!(COMPLETION_SHELLS as readonly string[]).includes(shell))
-			throw new CliError((await import("../suggest.ts")).unknownName("shell", shell, COMPLETION_SHELLS));
-		const { commandList } = await import("./main.ts");
-		const commands = await commandList();
-		const known = await completionValues([...commands.map(([name]) => name), "help"]);
-		const script = renderCompletion(shell as CompletionShell, [...commands, ["help", HELP_INFO]], known);
-		if (args.json) await printJson({ shell, script });
-		else await writeOut(script);
-		return EXIT_OK;
-	},
-});
+/**
+ * `xcsh-hooks completion bash|zsh|fish`: prints a script that completes commands and their options.
+ * The command table that names this command hands it the list of every command (`commandList`) and
+ * the `help` command, so
+ * this file never imports the table (which would be an import circle).
+ */
+export const completionCommand = (commandList: () => Promise<Array<[string, CliCommand]>>, help: CliCommand) =>
+	defineCommand({
+		meta: {
+			name: "completion",
+			description: "Print a shell completion script (bash, zsh, fish)",
+			details:
+				'Print a shell completion script: eval "$(xcsh-hooks completion bash)" in ~/.bashrc, the same with zsh in ~/.zshrc, ' +
+				"or xcsh-hooks completion fish > ~/.config/fish/completions/xcsh-hooks.fish",
+		},
+		args: {
+			shell: { type: "positional", description: `Shell: ${COMPLETION_SHELLS.join(", ")}` },
+			json: { type: "boolean", description: 'Print {"shell", "script"} as JSON' },
+		},
+		async run({ args }) {
+			const shell = String(args.shell);
+			if (!(COMPLETION_SHELLS as readonly string[]).includes(shell))
+				throw cliError((await import("../suggest.ts")).unknownName("shell", shell, COMPLETION_SHELLS));
+			const commands: Array<[string, CliCommand]> = [];
+			const known = await completionValues([...(await commandList()).map(([name]) => name), "help"]);
+			for (const [name, defined] of await commandList()) {
+				const { command, words } = await flattened(defined);
+				commands.push([name, command]);
+				if (words) known.words[name] = words;
+			}
+			commands.push(["help", help]);
+			const script = renderCompletion(shell as CompletionShell, commands as Array<[string, CommandDef<ArgsDef>]>, known);
+			if (args.json) await printJson({ shell, script });
+			else await writeOut(script);
+			return EXIT_OK;
+		},
+	});

@@ -1,10 +1,11 @@
 import { runDemo } from "../demo/run-demo.ts";
-import { CliError, defineCommand, EXIT_OK, EXIT_USAGE, printJson, writeErr, writeOut } from "./_shared.ts";
+import { cliError, defineCommand, EXIT_OK, EXIT_USAGE, printJson, writeErr, writeOut } from "./_shared.ts";
 
 export const demoCommand = defineCommand({
 	meta: {
 		name: "demo",
-		description: "Run the bundled example hooks over a scripted agent session in a temp workspace, with real tools",
+		description: "Run the example hooks over a scripted agent session",
+		details: "Run the bundled example hooks over a scripted agent session in a temp workspace, with real tools",
 	},
 	args: {
 		workspace: { type: "string", description: "Use this empty (or new) directory instead of a temp dir", valueHint: "dir" },
@@ -19,7 +20,7 @@ export const demoCommand = defineCommand({
 			// A --workspace is the user's folder: kept. The temp dir goes unless asked to keep it.
 			removeWorkspace: args.workspace === undefined && !args.keep,
 		}).catch((error: Error) => {
-			throw new CliError(error.message);
+			throw cliError(error.message);
 		});
 		// One format per stream: with --json stdout holds the summary alone, and the trace is still seen.
 		if (args.json) {

@@ -1,8 +1,9 @@
 import { dispatch } from "../host/dispatch.ts";
 import type { HookEvent } from "../hooks/types.ts";
 import { hookEventTypes, isHookEvent, isHookEventType } from "../hooks/checks.ts";
+import { deniedResult, eventRule } from "../hooks/event-rules.ts";
 import {
-	CliError,
+	cliError,
 	EXIT_BLOCKED,
 	EXIT_OK,
 	globalArgs,
@@ -17,34 +18,34 @@ import {
 	defineCommand,
 } from "./_shared.ts";
 import { createHost, describeSkips, type Host } from "../host/host.ts";
-import { decisionOf, logDecision } from "../host/decisions.ts";
-import { exitProcess } from "../host/exit-guard.ts";
-import { onEndingSignal } from "../host/signals.ts";
-import { claimStdout, protocolFd } from "../host/stdout.ts";
+import { loggedDecision, toolCallDecision } from "../decisions/decide.ts";
+import { logDecision } from "../decisions/write.ts";
+import { exitProcess } from "../process/exit-guard.ts";
+import { onEndingSignal } from "../process/signals.ts";
+import { claimStdout, protocolFd } from "../process/stdout.ts";
 
 /** Reads the event JSON from `--data` or stdin, fills `type` and `toolCallId`, and validates it. */
 async function readEvent(type: string, data: string | undefined): Promise<HookEvent> {
 	if (!isHookEventType(type))
-		throw new CliError(
+		throw cliError(
 			(await import("../suggest.ts")).unknownName("event type", type, hookEventTypes(), "xcsh-hooks emit --help lists the events"),
 		);
 	const text = data ?? readStdin();
-	if (text === undefined) throw new CliError(`no event given: pass --data '<json>' or pipe the event JSON on stdin`);
+	if (text === undefined) throw cliError(`no event given: pass --data '<json>' or pipe the event JSON on stdin`);
 	const value = parseJson(text, data === undefined ? "stdin" : "--data");
 	if (typeof value !== "object" || value === null || Array.isArray(value))
-		throw new CliError(
-			`the event must be a JSON object, got ${Array.isArray(value) ? "an array" : value === null ? "null" : typeof value}`,
-		);
+		throw cliError(`the event must be a JSON object, got ${Array.isArray(value) ? "an array" : value === null ? "null" : typeof value}`);
 	const event = value as Record<string, unknown>;
 	if (event.type !== undefined && event.type !== type)
-		throw new CliError(`the event's type "${String(event.type)}" does not match the command's "${type}"`);
+		throw cliError(`the event's type "${String(event.type)}" does not match the command's "${type}"`);
 	event.type = type;
-	if ((type === "tool_call" || type === "tool_result") && event.toolCallId === undefined)
-		event.toolCallId = `call_${crypto.randomUUID().slice(0, 8)}`;
+	if (eventRule(type)?.callId && event.toolCallId === undefined) event.toolCallId = `call_${crypto.randomUUID().slice(0, 8)}`;
+	// A tool's structured details are its own business (many have none): as an agent's bridge does, emit passes none.
+	if (type === "tool_result" && !("details" in event)) event.details = undefined;
 	if (isHookEvent(event)) return event;
 	// TypeBox is loaded only to name the offending fields.
 	const checked = (await import("../hooks/validate.ts")).validateEvent(event);
-	throw new CliError(`invalid ${type} event: ${checked.ok ? "rejected" : checked.errors.join("; ")}`);
+	throw cliError(`invalid ${type} event: ${checked.ok ? "rejected" : checked.errors.join("; ")}`);
 }
 
 /**
@@ -59,7 +60,7 @@ function answerOnSignal(event: HookEvent, session: string | undefined, settings:
 		if (answered) return;
 		answered = true;
 		const why = `interrupted by ${signal} before the hooks decided`;
-		if (event.type !== "tool_call") {
+		if (!eventRule(event.type)?.guard) {
 			writeAll(2, `xcsh-hooks emit: ${why}\n`);
 			// node:os only here: it stays off emit's start-up.
 			void import("node:os").then(({ constants }) => exitProcess(128 + (constants.signals[signal] ?? 0)));
@@ -68,9 +69,9 @@ function answerOnSignal(event: HookEvent, session: string | undefined, settings:
 		const reason = `${why} (fail closed)`;
 		logDecision(
 			{ settings: settings() ?? {} },
-			{ agent: "cli", session, event: "tool_call", tool: event.toolName, decision: "deny", reason },
+			{ agent: "cli", session, event: event.type, tool: toolOf(event), decision: "deny", reason },
 		);
-		writeAll(protocolFd() ?? 1, `${toJson({ event, result: { block: true, reason }, errors: [], loadErrors: [] }, 2)}\n`);
+		writeAll(protocolFd() ?? 1, `${toJson({ event, result: deniedResult(event.type, reason), errors: [], loadErrors: [] }, 2)}\n`);
 		writeAll(2, `${reason}\n`);
 		exitProcess(EXIT_BLOCKED);
 	});
@@ -79,8 +80,15 @@ function answerOnSignal(event: HookEvent, session: string | undefined, settings:
 	};
 }
 
+/** The tool a guard event names, for its decision record. */
+const toolOf = (event: HookEvent): string | undefined => (event as { toolName?: string }).toolName;
+
 export const emitCommand = defineCommand({
-	meta: { name: "emit", description: "Dispatch one event to the hooks and print {event, result, errors, loadErrors}" },
+	meta: {
+		name: "emit",
+		description: "Dispatch one event to the hooks and print the result",
+		details: "Dispatch one event to the hooks and print {event, result, errors, loadErrors}",
+	},
 	args: {
 		type: { type: "positional", description: `Event type: ${hookEventTypes().join(", ")}` },
 		data: { type: "string", description: "Event JSON (default: read from stdin); `type` may be omitted", valueHint: "json" },
@@ -104,13 +112,13 @@ export const emitCommand = defineCommand({
 			const dispatched = await dispatch(host, event, args["allow-load-errors"] === true);
 			answering(); // decided: from here the real answer is logged and written
 			const { result, stopped } = dispatched;
-			if (event.type === "tool_call")
+			if (eventRule(event.type)?.guard)
 				logDecision(host, {
 					agent: "cli",
 					session: args.session,
-					event: "tool_call",
-					tool: event.toolName,
-					...decisionOf(dispatched),
+					event: event.type,
+					tool: toolOf(event),
+					...loggedDecision(toolCallDecision(dispatched)),
 					durationMs: Math.round(performance.now() - started),
 				});
 			for (const line of describeSkips(host)) await writeErr(line);

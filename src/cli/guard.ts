@@ -4,7 +4,7 @@ import { observeShellGuards } from "../guards/observe.ts";
 import type { Dispatched } from "../host/dispatch.ts";
 import type { Host } from "../host/host.ts";
 import { unknownName } from "../suggest.ts";
-import { CliError, EXIT_BLOCKED, EXIT_OK, defineCommand, globalArgs, hookPaths, printJson, projectDir, writeOut } from "./_shared.ts";
+import { cliError, EXIT_BLOCKED, EXIT_OK, defineCommand, globalArgs, hookPaths, printJson, projectDir, writeOut } from "./_shared.ts";
 
 /*
  * `guard explain` judges a command as the project's hooks do: it loads them as `emit` does (discovery,
@@ -115,7 +115,7 @@ async function judgeWithHooks(command: string, cwd: string, args: { hook?: unkno
 	const [{ createHost }, { dispatch }, { claimStdout }] = await Promise.all([
 		import("../host/host.ts"),
 		import("../host/dispatch.ts"),
-		import("../host/stdout.ts"),
+		import("../process/stdout.ts"),
 	]);
 	claimStdout(); // what hooks print goes to stderr; stdout is the explanation
 	const heard: ShellExplanation[] = [];
@@ -134,24 +134,25 @@ async function judgeWithHooks(command: string, cwd: string, args: { hook?: unkno
 }
 
 /** `xcsh-hooks guard explain "<command>"`: how the project's shell guard judges a command line, and why. */
-export const guardCommand = defineCommand({
+const explainCommand = defineCommand({
 	meta: {
-		name: "guard",
-		description: "Show how the project's shell guard judges a command: what it sees after unwrapping and which rule decides",
+		name: "explain",
+		description: "Explain how the shell guard judges a command line",
+		details:
+			"Show how the project's shell guard judges a command: what it sees after unwrapping and which rule decides. " +
+			"Exit 2 when the command is blocked (or would be asked about), 0 when it is allowed.",
 	},
 	args: {
-		action: { type: "positional", required: true, description: "explain", valueHint: "explain" },
-		command: { type: "positional", required: true, description: "The command line, quoted", valueHint: "command" },
+		command: { type: "positional", required: true, description: "The command line, quoted" },
 		packs: { type: "string", description: "Judge with these packs instead (comma-separated)", valueHint: "list" },
 		"allow-path": { type: "string", description: "Judge with these deletable paths instead (comma-separated)", valueHint: "paths" },
 		tool: { type: "string", default: "bash", description: "The tool the call is for, as the hooks see it", valueHint: "name" },
 		...globalArgs,
 	},
 	async run({ args }) {
-		if (args.action !== "explain") throw new CliError(unknownName("action", String(args.action), ["explain"]));
 		const names = args.packs === undefined ? undefined : String(args.packs).split(",").filter(Boolean);
 		const unknown = names?.filter((name) => !Object.hasOwn(PACKS, name)) ?? [];
-		if (unknown.length > 0) throw new CliError(`--packs: ${unknownName("pack", unknown[0] as string, Object.keys(PACKS))}`);
+		if (unknown.length > 0) throw cliError(`--packs: ${unknownName("pack", unknown[0] as string, Object.keys(PACKS))}`);
 		const cwd = projectDir(args.cwd);
 		const command = String(args.command);
 		const allowPaths = args["allow-path"] === undefined ? undefined : String(args["allow-path"]).split(",").filter(Boolean);
@@ -188,4 +189,14 @@ export const guardCommand = defineCommand({
 		const refused = explanation.verdict !== "allow" || (source.answer !== undefined && source.answer.verdict !== "allow");
 		return refused ? EXIT_BLOCKED : EXIT_OK;
 	},
+});
+
+/** `xcsh-hooks guard <action>`: the shell guard, seen from the command line (one action so far: `explain`). */
+export const guardCommand = defineCommand({
+	meta: {
+		name: "guard",
+		description: "Explain what the shell guard sees in a command",
+		details: 'The shell guard, seen from the command line: `guard explain "<command>"` shows what it sees and which rule decides.',
+	},
+	subCommands: { explain: explainCommand },
 });

@@ -1,24 +1,17 @@
 import type { ArgDef, ArgsDef, CommandDef } from "citty";
-import { isTerminal } from "../host/tty.ts";
+import { isTerminal } from "../process/tty.ts";
+import type { CliCommand, CliMeta } from "./_shared.ts";
+
+/*
+ * Help is citty's `renderUsage` of the command's own definition (its summary, arguments, options and
+ * sub-commands), fitted to a terminal of 80 columns: citty lays out columns at any width and colours
+ * by environment variables only, so here its lines are wrapped under their column, its colour is
+ * dropped unless stdout is a terminal (and NO_COLOR is unset), and the command's `details` go under
+ * its summary. Loaded only for help and docs: never on an agent's hot path.
+ */
 
 /** Help text is laid out for this many columns (a narrower terminal wraps, nothing is cut). */
 export const HELP_WIDTH = 80;
-
-/** How help text is styled: ANSI on a terminal, plain in a pipe or with `NO_COLOR`. */
-export interface HelpStyle {
-	heading(text: string): string;
-	name(text: string): string;
-	dim(text: string): string;
-}
-
-const plain = (text: string) => text;
-const sgr = (open: number, close: number) => (text: string) => `\x1b[${open}m${text}\x1b[${close}m`;
-
-/** The style for output on `fd`: colour only when it is a terminal and `NO_COLOR` is unset or empty (no-color.org). */
-export function helpStyle(fd = 1): HelpStyle {
-	if (process.env.NO_COLOR || !isTerminal(fd)) return { heading: plain, name: plain, dim: plain };
-	return { heading: sgr(1, 22), name: sgr(36, 39), dim: sgr(90, 39) };
-}
 
 /** Words of `text` in lines of at most `width` columns; a word longer than that gets a line of its own. */
 export function wrap(text: string, width: number): string[] {
@@ -36,7 +29,7 @@ export function wrap(text: string, width: number): string[] {
 
 /**
  * Unindented lines that follow each other are one paragraph (source text wrapped at its own width),
- * joined here so that {@link wrapBlock} reflows them; indented lines (a table) and blank lines stay.
+ * joined here so that they reflow; indented lines (a table, as `serve` has) and blank lines stay.
  */
 function paragraphs(text: string): string[] {
 	const lines: string[] = [];
@@ -51,132 +44,81 @@ function paragraphs(text: string): string[] {
 }
 
 /**
- * A description that may hold its own layout (`serve`'s protocol table): paragraphs are reflowed,
- * each table line is kept, and one longer than `width` is wrapped with a hanging indent under where
- * its text starts.
+ * One line in at most `width` columns: a line of a two-column section (`  --cwd=<dir>  A folder…`)
+ * wraps under its second column (or, when that starts past the middle, under its first); a row of
+ * names joined by `|` breaks after a `|`.
  */
-function wrapBlock(text: string, width: number): string[] {
-	const out: string[] = [];
-	for (const raw of paragraphs(text)) {
-		if (Bun.stringWidth(raw) <= width) {
-			out.push(raw);
-			continue;
-		}
-		const hang = /^(\s*\S+\s{2,})/.exec(raw)?.[1]?.length ?? /^\s*/.exec(raw)?.[0].length ?? 0;
-		const indent = " ".repeat(hang < width / 2 ? hang : 0);
-		const [first = "", ...rest] = wrap(raw.slice(indent.length), width - indent.length);
-		out.push(raw.slice(0, indent.length) + first, ...rest.map((l) => indent + l));
+function fit(line: string, width: number): string[] {
+	if (Bun.stringWidth(line) <= width) return [line];
+	const column = /^(\s*\S(?:\S| (?! ))*\s{2,})/.exec(line)?.[1]?.length ?? /^\s*/.exec(line)?.[0].length ?? 0;
+	const hang = column < width / 2 ? column : (/^\s*/.exec(line)?.[0].length ?? 0) + 4;
+	const words = line.slice(column).replaceAll("|", "| ");
+	const [first = "", ...rest] = wrap(words, width - hang).map((l) => l.replaceAll("| ", "|"));
+	const head = column < width / 2 ? line.slice(0, column) + first : [line.slice(0, column).trimEnd(), " ".repeat(hang) + first];
+	return [...(Array.isArray(head) ? head : [head]), ...rest.map((l) => " ".repeat(hang) + l)];
+}
+
+/** `text` (prose paragraphs and indented tables) in at most `width` columns. */
+export function fitText(text: string, width = HELP_WIDTH): string[] {
+	return paragraphs(text).flatMap((line) => (/^\s/.test(line) ? fit(line, width) : line === "" ? [""] : wrap(line, width)));
+}
+
+/** The definition citty renders: long aliases (`--extension`) are named in the description (citty would print `-extension`). */
+function shownArgs(args: ArgsDef, withHelp: boolean): ArgsDef {
+	const shown: ArgsDef = {};
+	for (const [name, def] of Object.entries(args)) {
+		const aliases = "alias" in def && def.alias ? ([] as string[]).concat(def.alias) : [];
+		const copy = { ...def } as ArgDef & { alias?: string[]; valueHint?: string };
+		if (def.type === "positional") delete copy.valueHint;
+		else if (aliases.length > 0) copy.alias = aliases.filter((a) => a.length === 1);
+		shown[name] = copy;
 	}
-	return out;
+	if (withHelp) shown.help = { type: "boolean", alias: ["h"], description: "Show this help" };
+	return shown;
 }
 
-/** A command's one-line summary: its description up to the first line break or sentence end. */
-export function summaryOf(description: string | undefined): string {
-	const first = (description ?? "").split("\n", 1)[0] ?? "";
-	const sentence = /^(.*?[^.])\.(\s|$)/.exec(first)?.[1] ?? first;
-	return sentence.trim();
+const ANSI = /\x1b\[[0-9;]*m/g;
+
+/** Colour only on a terminal, and never with `NO_COLOR` set (no-color.org): citty decides by environment variables alone. */
+const colour = (fd: number) => !process.env.NO_COLOR && isTerminal(fd);
+const bold = (text: string) => `\x1b[1m${text}\x1b[22m`;
+const cyan = (text: string) => `\x1b[36m${text}\x1b[39m`;
+
+/** A line of citty's usage in at most 80 columns; at a terminal with its heading bold or its name (first column) cyan. */
+function shownLine(line: string, coloured: boolean): string[] {
+	const lines = fit(line.trimEnd(), HELP_WIDTH);
+	if (!coloured) return lines;
+	const [first = "", ...rest] = lines;
+	const head = /^[A-Z]+(?: |$)/.test(first)
+		? first.replace(/^[A-Z]+/, bold)
+		: first.replace(/^(\s+)(\S(?:\S| (?! ))*)(?=\s{2}|$)/, (_, space: string, name: string) => space + cyan(name));
+	return [head, ...rest];
 }
 
-/** Two columns: `left` padded to `column`, then `right` wrapped in what is left of {@link HELP_WIDTH}. */
-function twoColumns(rows: Array<[left: string, right: string]>, style: HelpStyle, column: number): string[] {
-	const lines: string[] = [];
-	const room = HELP_WIDTH - column;
-	for (const [left, right] of rows) {
-		const pad = " ".repeat(Math.max(column - 4 - Bun.stringWidth(left), 0));
-		const wrapped = wrap(right, room);
-		if (2 + Bun.stringWidth(left) + 2 > column) {
-			// A long option name gets its own line; its description goes below it.
-			lines.push(`  ${style.name(left)}`, ...wrapped.map((l) => " ".repeat(column) + l));
-			continue;
-		}
-		const [first = "", ...rest] = wrapped;
-		lines.push(`  ${style.name(left)}${pad}${first ? `  ${first}` : ""}`.trimEnd(), ...rest.map((l) => " ".repeat(column) + l));
-	}
-	return lines;
-}
-
-const flagOf = (name: string) => (name.length === 1 ? `-${name}` : `--${name}`);
-const aliasesOf = (def: ArgDef): string[] => ("alias" in def && def.alias ? ([] as string[]).concat(def.alias) : []);
-
-/** An option as help shows it: short aliases first, then the long names (`-e, --hook, --extension <path>`). */
-function optionLabel(name: string, def: ArgDef): string {
-	const names = [name, ...aliasesOf(def)].sort((a, b) => a.length - b.length).map(flagOf);
-	if (def.type === "boolean") return def.default === true ? `--no-${name}` : names.join(", ");
-	const hint = def.type === "enum" && def.options ? def.options.join("|") : ("valueHint" in def && def.valueHint) || "value";
-	return `${names.join(", ")} <${hint}>`;
-}
-
-function optionText(def: ArgDef): string {
-	if (def.type === "boolean" && def.default === true)
-		return ("negativeDescription" in def && def.negativeDescription) || `Turn off: ${def.description ?? ""}`;
-	const text = def.description ?? "";
-	if (def.type !== "boolean" && def.default !== undefined && !text.includes("default")) return `${text} (default: ${String(def.default)})`;
-	return text;
-}
-
-/** Options shared by every command, listed once in the top-level help. */
-const TOP_OPTIONS: Array<[string, string]> = [
-	["--cwd <dir>", "A folder of the project (default: the current directory); the project is found from it"],
-	["-e, --hook <path>", "Load this hook file too (repeatable; --extension is an alias)"],
-	["--no-discovery", "Only load the hooks given with --hook"],
-	["--json", "Print machine-readable JSON"],
-	["-h, --help", "Show help (xcsh-hooks help <command> for one command)"],
-	["-v, --version", "Show the version of xcsh-hooks and of the Bun inside"],
-];
-
-/** The top-level help: every command with its summary (from `summaries`, else its description's first sentence), the global options; at most 80 columns. */
-export function renderRootHelp(
-	description: string,
-	commands: Array<[name: string, command: CommandDef<ArgsDef>]>,
-	summaries: Partial<Record<string, string>> = {},
-	style: HelpStyle = helpStyle(),
-): string {
-	const column = Math.max(...commands.map(([name]) => name.length)) + 6;
-	// A summary that does not fit wraps under itself: nothing is ever cut mid-word.
-	const rows = commands.map(([name, command]): [string, string] => [
-		name,
-		summaries[name] ?? summaryOf(resolved(command.meta)?.description),
-	]);
-	return [
-		...wrap(description, HELP_WIDTH),
-		"",
-		`${style.heading("Usage:")} xcsh-hooks [options] <command> [arguments…]`,
-		"",
-		style.heading("Commands:"),
-		...twoColumns(rows, style, column),
-		"",
-		style.heading("Options:"),
-		...twoColumns(TOP_OPTIONS, style, 22),
-		"",
-		...wrap("Run xcsh-hooks help <command> (or xcsh-hooks <command> --help) for a command's options.", HELP_WIDTH).map(style.dim),
-	].join("\n");
-}
-
-/** One command's help: usage, full description, arguments and options; at most 80 columns. */
-export function renderCommandHelp(name: string, command: CommandDef<ArgsDef>, style: HelpStyle = helpStyle()): string {
-	const args = Object.entries((resolved(command.args) ?? {}) as ArgsDef);
-	const positionals = args.filter(([, def]) => def.type === "positional");
-	const options = args.filter(([, def]) => def.type !== "positional");
-	const usage = [
-		"xcsh-hooks",
-		name,
-		...(options.length ? ["[options]"] : []),
-		...positionals.map(([arg, def]) => (def.required === false || def.default !== undefined ? `[${arg}]` : `<${arg}>`)),
-		...(name === "command" ? ["[args…]"] : []),
-	].join(" ");
-	const lines = [`${style.heading("Usage:")} ${usage}`, "", ...wrapBlock(resolved(command.meta)?.description ?? "", HELP_WIDTH)];
-	const column = 26;
-	if (positionals.length) {
-		const rows = positionals.map(([arg, def]): [string, string] => [`<${arg}>`, optionText(def)]);
-		lines.push("", style.heading("Arguments:"), ...twoColumns(rows, style, column));
-	}
-	const rows = options.map(([arg, def]): [string, string] => [optionLabel(arg, def), optionText(def)]);
-	rows.push(["-h, --help", "Show this help"]);
-	lines.push("", style.heading("Options:"), ...twoColumns(rows, style, column));
-	return lines.join("\n");
-}
-
-/** citty allows `meta` and `args` to be values or (async) functions; ours are always plain values. */
-function resolved<T>(value: T | (() => T) | Promise<T> | (() => Promise<T>) | undefined): T | undefined {
-	return typeof value === "function" || value instanceof Promise ? undefined : value;
+/**
+ * The help of the command at `path` (`[]` for the root, `["guard", "explain"]`): citty's usage of it,
+ * with its details under the summary, in at most 80 columns; coloured at a terminal.
+ */
+export async function renderHelp(path: readonly string[], command: CliCommand, root: CliMeta, coloured = colour(1)): Promise<string> {
+	const { renderUsage } = await import("citty");
+	const meta = command.meta;
+	const args = (command.args ?? {}) as ArgsDef;
+	const subCommands = command.subCommands as Record<string, () => Promise<CliCommand>> | undefined;
+	// A sub-command's name in the usage line: the names above it as its parent's.
+	const parent = path.length === 0 ? undefined : { meta: { name: ["xcsh-hooks", ...path.slice(0, -1)].join(" "), version: root.version } };
+	const shown = {
+		...command,
+		meta: { ...meta, name: path.at(-1) ?? root.name, version: root.version },
+		args: shownArgs(args, path.length > 0),
+	};
+	const usage = (await renderUsage(shown as CommandDef<ArgsDef>, parent as CommandDef<ArgsDef> | undefined))
+		.replace(ANSI, "")
+		// citty's usage line lists every sub-command (`init|types|…`): the COMMANDS section names them one a line.
+		.replace(
+			/^(USAGE .*?) [\w-]+(?:\|[\w-]+)+$/m,
+			(_, head: string) => `${head} <${subCommands && path.length === 0 ? "command" : "action"}>`,
+		);
+	const [summary = "", ...rest] = usage.split("\n");
+	const details = meta.details ? ["", ...fitText(meta.details)] : [];
+	return [...wrap(summary, HELP_WIDTH), ...details, ...rest.flatMap((line) => shownLine(line, coloured))].join("\n").trimEnd();
 }

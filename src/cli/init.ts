@@ -5,23 +5,23 @@ import { isTemplateName, type Template, TEMPLATE_NAMES, TEMPLATES, type Template
 import { approveHook } from "../discovery/covered.ts";
 import { TrustStore } from "../trust/trust-store.ts";
 import { defaultTypesDir, type EditorSetup, setUpEditor } from "./types.ts";
-import { CliError, EXIT_OK, projectArgs, printJson, projectDir, writeOut, defineCommand } from "./_shared.ts";
+import { cliError, EXIT_OK, projectArgs, printJson, projectDir, writeOut, defineCommand } from "./_shared.ts";
 import { projectRootFor } from "./_project-root.ts";
 import { unknownName } from "../suggest.ts";
 
 const NAME = /^[a-z0-9][a-z0-9_-]*$/;
 
-/** `name` if it is a valid hook name, else a {@link CliError} saying what is allowed. */
+/** `name` if it is a valid hook name, else a {@link cliError} saying what is allowed. */
 function validateHookName(name: string): string {
 	if (NAME.test(name)) return name;
-	throw new CliError(
+	throw cliError(
 		`invalid hook name ${JSON.stringify(name)}: use lowercase letters, digits, "-" and "_", starting with a letter or digit (e.g. my-guard)`,
 	);
 }
 
 function templateOf(value: string): TemplateName {
 	if (isTemplateName(value)) return value;
-	throw new CliError(unknownName("template", value, TEMPLATE_NAMES));
+	throw cliError(unknownName("template", value, TEMPLATE_NAMES));
 }
 
 /** A file to write, with its absolute path. */
@@ -66,7 +66,7 @@ async function approveHooks(targets: Target[]): Promise<string[]> {
 		try {
 			await approveHook(store, target.path);
 		} catch (error) {
-			throw new CliError(`wrote ${target.path}, but could not approve it: ${(error as Error).message}`);
+			throw cliError(`wrote ${target.path}, but could not approve it: ${(error as Error).message}`);
 		}
 		approved.push(target.path);
 	}
@@ -113,7 +113,8 @@ function nextSteps({ name, template, targets, cwd, user }: NextStepsInput): stri
 export const initCommand = defineCommand({
 	meta: {
 		name: "init",
-		description:
+		description: "Scaffold a typed hook and its test file",
+		details:
 			"Scaffold a typed hook and its bun:test file in .xcsh/hooks (or ~/.xcsh/agent/hooks with --user). " +
 			"With --template shell the name is the tool the script gates: `init bash --template shell` writes pre/bash.sh.",
 	},
@@ -139,7 +140,7 @@ export const initCommand = defineCommand({
 		const template: Template = TEMPLATES[templateName];
 		const given = args.name ?? template.defaultName;
 		if (given === undefined)
-			throw new CliError(`--template ${templateName} needs a hook name: xcsh-hooks init <name> --template ${templateName}`);
+			throw cliError(`--template ${templateName} needs a hook name: xcsh-hooks init <name> --template ${templateName}`);
 		const name = validateHookName(String(given));
 		// Project hooks go to the project root when run below it (said on stderr), where every call finds them.
 		const cwd = args.user ? projectDir(args.cwd) : await projectRootFor(projectDir(args.cwd));
@@ -148,7 +149,7 @@ export const initCommand = defineCommand({
 
 		const inTheWay = args.force ? [] : existing(targets);
 		if (inTheWay.length > 0)
-			throw new CliError(
+			throw cliError(
 				`${inTheWay.map((t) => t.path).join(", ")} already exist${inTheWay.length === 1 ? "s" : ""}; nothing written (pass --force to overwrite)`,
 			);
 		await writeTargets(targets);

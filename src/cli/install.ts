@@ -1,9 +1,10 @@
 import type { ArgsDef } from "citty";
 import type { Agent, InstallResult, Scope } from "../install/index.ts";
-import { installableAgents, agentSpec, InstallError, installBridge, installManaged, isAgent } from "../install/index.ts";
-import { CliError, EXIT_OK, printJson, projectArgs, projectDir, writeErr, writeOut, writeOutExactly, defineCommand } from "./_shared.ts";
+import { installableAgents, agentSpec, isInstallError, installBridge, installManaged, isAgent } from "../install/index.ts";
+import { cliError, EXIT_OK, printJson, projectArgs, projectDir, writeErr, writeOut, writeOutExactly, defineCommand } from "./_shared.ts";
 import { unknownName } from "../suggest.ts";
 import { projectRootFor } from "./_project-root.ts";
+import { installNext, nextLines } from "./_install-next.ts";
 
 /** The arguments `install` and `uninstall` share. */
 export const installArgs = {
@@ -18,14 +19,14 @@ export const installArgs = {
 /** The agent positional, checked. */
 export function agentArg(value: unknown): Agent {
 	const name = String(value);
-	if (!isAgent(name)) throw new CliError(unknownName("agent", name, installableAgents()));
+	if (!isAgent(name)) throw cliError(unknownName("agent", name, installableAgents()));
 	return name;
 }
 
 /** `--project` / `--user`: at most one; project when neither. */
 export function scopeArg(args: { project?: unknown; user?: unknown; managed?: unknown }): Scope {
-	if (args.managed && (args.project || args.user)) throw new CliError("--managed writes the system config; drop --project / --user");
-	if (args.project && args.user) throw new CliError("--project and --user are mutually exclusive; give one of them (default: --project)");
+	if (args.managed && (args.project || args.user)) throw cliError("--managed writes the system config; drop --project / --user");
+	if (args.project && args.user) throw cliError("--project and --user are mutually exclusive; give one of them (default: --project)");
 	return args.user ? "user" : "project";
 }
 
@@ -34,7 +35,7 @@ export async function runInstall(task: () => Promise<InstallResult>): Promise<In
 	try {
 		return await task();
 	} catch (error) {
-		if (error instanceof InstallError) throw new CliError(error.message);
+		if (isInstallError(error)) throw cliError(error.message);
 		throw error;
 	}
 }
@@ -66,10 +67,13 @@ export async function report(
 		const other = c.command === command ? "" : `: ${c.command}`;
 		lines.push(`  ${sign} ${c.action} ${c.event}${c.matcher === undefined ? "" : ` (matcher ${c.matcher})`}${other}`);
 	}
-	const fate = result.removeFile ? "delete" : "write";
-	const head = options.dryRun
-		? `${label}: would ${fate} ${result.file}`
-		: `${label}: ${fate === "delete" ? "deleted" : "wrote"} ${result.file}`;
+	// What was done to the file: uninstall takes our entries out (or deletes the file it created), install writes them.
+	const [fate, done] = result.removeFile
+		? ["delete", "deleted"]
+		: options.verb === "install"
+			? ["write", "wrote"]
+			: ["remove the xcsh-hooks entries from", "removed the xcsh-hooks entries from"];
+	const head = options.dryRun ? `${label}: would ${fate} ${result.file}` : `${label}: ${done} ${result.file}`;
 	const folders = (result.removedDirs ?? []).map((dir) => `  removed the empty folder ${dir} (install created it)`);
 	const summary = [head, ...lines, ...folders, ...result.notes.map((n) => `note: ${n}`)].join("\n");
 	if (!options.dryRun) {
@@ -85,7 +89,8 @@ export async function report(
 export const installCommand = defineCommand({
 	meta: {
 		name: "install",
-		description: "Add xcsh-hooks' bridge entries (one per supported event) to an agent's hook config, keeping everything else",
+		description: "Add the bridge to an agent's hook config",
+		details: "Add xcsh-hooks' bridge entries (one per supported event) to an agent's hook config, keeping everything else",
 	},
 	args: {
 		...installArgs,
@@ -111,15 +116,22 @@ export const installCommand = defineCommand({
 		// A project-scope install below the project root writes the root's config (and says so).
 		const cwd = scope === "project" && !args.managed ? await projectRootFor(projectDir(args.cwd)) : projectDir(args.cwd);
 		if (args.http !== undefined && args.command !== undefined)
-			throw new CliError("--http and --command are mutually exclusive: an http entry runs no command");
-		if (args["only-managed"] && !args.managed) throw new CliError("--only-managed needs --managed");
-		if (args.managed && args.http !== undefined) throw new CliError("--managed writes command entries; drop --http");
+			throw cliError("--http and --command are mutually exclusive: an http entry runs no command");
+		if (args["only-managed"] && !args.managed) throw cliError("--only-managed needs --managed");
+		if (args.managed && args.http !== undefined) throw cliError("--managed writes command entries; drop --http");
 		const result = await runInstall(() =>
 			args.managed
 				? installManaged(agent, { command: args.command, onlyManaged: Boolean(args["only-managed"]), dryRun })
 				: installBridge(agent, { scope, cwd, command: args.command, dryRun, http: args.http }),
 		);
+		// What happens next (where the project is, a first hook, the server, what to commit): said once written.
+		const next = args.managed || dryRun ? undefined : await installNext(result, cwd, args.command === undefined && args.http === undefined);
+		if (args.json && next) {
+			await printJson({ ...result, next });
+			return EXIT_OK;
+		}
 		await report(result, { json: args.json, dryRun, verb: "install" });
+		if (next) await writeOut(nextLines(next, result, projectDir(args.cwd)).join("\n"));
 		return EXIT_OK;
 	},
 });

@@ -4,7 +4,8 @@ import { installableAgents, bridgeStatus } from "../install/index.ts";
 import { TrustStore } from "../trust/trust-store.ts";
 import { reportedSkips } from "../host/host.ts";
 import { hanging, narrowTable, shownPath } from "./_layout.ts";
-import { EXIT_OK, globalArgs, hookPaths, printJson, projectDir, writeErr, writeOut, defineCommand } from "./_shared.ts";
+import { EXIT_OK, globalArgs, hookPaths, printJson, projectDir, writeOut, defineCommand } from "./_shared.ts";
+import { warn } from "./_say.ts";
 
 /** What each status says in the table: exactly what will happen to the hook. */
 const STATUS: Record<PlannedHook["status"], string> = {
@@ -18,7 +19,8 @@ const STATUS: Record<PlannedHook["status"], string> = {
 export const listCommand = defineCommand({
 	meta: {
 		name: "list",
-		description: "List hooks and what will happen to each: runs, not approved, fails closed, shadowed or disabled",
+		description: "List the hooks and what will happen to each",
+		details: "List hooks and what will happen to each: runs, not approved, fails closed, shadowed or disabled",
 	},
 	args: { ...globalArgs },
 	async run({ args }) {
@@ -44,6 +46,8 @@ export const listCommand = defineCommand({
 					: {}),
 				status: e.status,
 				detail: e.detail ?? null,
+				// A project hook that runs: approved here ("local") or by a signed team list ("team", with the list).
+				...(e.approvedBy ? { approvedBy: e.approvedBy, ...(e.teamList ? { teamList: e.teamList } : {}) } : {}),
 			}));
 			const { root, layers } = project;
 			await printJson({ project: { root, layers }, hooks, skipped: reportedSkips(plan.skipped), bridges, warnings: plan.warnings });
@@ -60,6 +64,7 @@ export const listCommand = defineCommand({
 			} else if (e.hook && e.hook.tool !== "*") what += ` (${e.hook.type === "pre" ? "before" : "after"} ${e.hook.tool})`;
 			if (e.source.provider && e.source.provider !== "native" && !entry) more.push(`from ${e.source.provider}`);
 			if (e.detail && e.status !== "run") more.push(e.status === "shadowed" ? `by ${show(e.detail.slice(3))}` : e.detail);
+			if (e.teamList) more.push(`approved by the team list ${show(e.teamList)}`);
 			return { cells: [STATUS[e.status], e.source.level, what], more };
 		});
 		const lines = rows.length ? narrowTable([{ cells: ["STATUS", "LEVEL", "HOOK"] }, ...rows]) : ["No hooks found."];
@@ -78,7 +83,7 @@ export const listCommand = defineCommand({
 			...hanging(`Bridges installed: ${installed.length ? installed.map(where).join(", ") : "none (xcsh-hooks install <agent>)"}`),
 		);
 		await writeOut(lines.join("\n"));
-		for (const warning of [...plan.warnings, ...bridges.flatMap((b) => b.errors)]) await writeErr(`warning: ${warning}`);
+		for (const warning of [...plan.warnings, ...bridges.flatMap((b) => b.errors)]) await warn(warning);
 		return EXIT_OK;
 	},
 });

@@ -1,13 +1,13 @@
 import { HookToolWrapper, ToolBlockedError } from "../hooks/tool-wrapper.ts";
 import { errorMessage } from "../hooks/_describe.ts";
-import { logDecision } from "../host/decisions.ts";
-import { loadErrorReason } from "../host/dispatch.ts";
-import { watchStrayErrors } from "../host/exit-guard.ts";
-import { claimStdout } from "../host/stdout.ts";
+import { logDecision } from "../decisions/write.ts";
+import { loadErrorReason } from "../decisions/decide.ts";
+import { watchStrayErrors } from "../process/exit-guard.ts";
+import { claimStdout } from "../process/stdout.ts";
 import { onInterrupt } from "./_interrupt.ts";
 import { BUILTIN_TOOL_NAMES, createBuiltinTools, validateToolInput } from "../tools/index.ts";
 import {
-	CliError,
+	cliError,
 	EXIT_BLOCKED,
 	EXIT_OK,
 	EXIT_USAGE,
@@ -25,7 +25,11 @@ import { createHost, describeSkips } from "../host/host.ts";
 import { unknownName } from "../suggest.ts";
 
 export const runToolCommand = defineCommand({
-	meta: { name: "run", description: "Run a built-in tool (bash, read, write, edit) through the hooks and print its result" },
+	meta: {
+		name: "run",
+		description: "Run a built-in tool (bash, read, write, edit) through the hooks",
+		details: "Run a built-in tool (bash, read, write, edit) through the hooks and print its result",
+	},
 	args: {
 		tool: { type: "positional", description: `Tool name: ${BUILTIN_TOOL_NAMES.join(", ")}` },
 		input: { type: "string", description: 'Tool input JSON, e.g. \'{"command":"ls"}\' (default: stdin)', valueHint: "json" },
@@ -35,13 +39,13 @@ export const runToolCommand = defineCommand({
 	},
 	async run({ args }) {
 		const name = args.tool as string;
-		if (!(BUILTIN_TOOL_NAMES as readonly string[]).includes(name)) throw new CliError(unknownName("tool", name, BUILTIN_TOOL_NAMES));
+		if (!(BUILTIN_TOOL_NAMES as readonly string[]).includes(name)) throw cliError(unknownName("tool", name, BUILTIN_TOOL_NAMES));
 		const text = args.input ?? readStdin();
-		if (text === undefined) throw new CliError(`no input given: pass --input '<json>' or pipe it on stdin`);
+		if (text === undefined) throw cliError(`no input given: pass --input '<json>' or pipe it on stdin`);
 		const cwd = projectDir(args.cwd);
 		const tool = createBuiltinTools(cwd)[name as (typeof BUILTIN_TOOL_NAMES)[number]];
 		const checked = validateToolInput(tool, parseJson(text, args.input === undefined ? "stdin" : "--input"));
-		if (!checked.ok) throw new CliError(`invalid input: ${checked.errors.join("; ")}`);
+		if (!checked.ok) throw cliError(`invalid input: ${checked.errors.join("; ")}`);
 
 		if (args.json) claimStdout(); // machine-read: only the JSON on stdout
 		const host = await createHost({ cwd, hookPaths: hookPaths(args), discovery: args.discovery, sessionFile: args.session });

@@ -1,10 +1,14 @@
 import { HOOK_EVENT_TYPES, HookEventSchemas, HookResultSchemas } from "../hooks/schemas.ts";
 import { isHookEventType } from "../hooks/checks.ts";
-import { CliError, EXIT_OK, projectArgs, printJson, defineCommand } from "./_shared.ts";
+import { cliError, EXIT_OK, projectArgs, printJson, defineCommand } from "./_shared.ts";
 import { unknownName } from "../suggest.ts";
 
 export const schemaCommand = defineCommand({
-	meta: { name: "schema", description: "Print the JSON Schema of an event and its result (or of all events)" },
+	meta: {
+		name: "schema",
+		description: "Print the JSON Schema of an event and its result",
+		details: "Print the JSON Schema of an event and its result (or of all events)",
+	},
 	args: {
 		type: { type: "positional", required: false, description: "Event type; all events when omitted" },
 		json: projectArgs.json,
@@ -16,7 +20,7 @@ export const schemaCommand = defineCommand({
 			return EXIT_OK;
 		}
 		if (!isHookEventType(args.type))
-			throw new CliError(unknownName("event type", args.type, HOOK_EVENT_TYPES, "xcsh-hooks emit --help lists the events"));
+			throw cliError(unknownName("event type", args.type, HOOK_EVENT_TYPES, "xcsh-hooks emit --help lists the events"));
 		await printJson({ event: HookEventSchemas[args.type], result: results[args.type] ?? null });
 		return EXIT_OK;
 	},

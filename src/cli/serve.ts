@@ -1,11 +1,11 @@
-import { exitProcess } from "../host/exit-guard.ts";
+import { exitProcess } from "../process/exit-guard.ts";
 import type { ParsedArgs } from "./_args.ts";
 import { createServer, type Server } from "../serve/server.ts";
-import { onEndingSignal } from "../host/signals.ts";
-import { claimStdout } from "../host/stdout.ts";
+import { onEndingSignal } from "../process/signals.ts";
+import { claimStdout } from "../process/stdout.ts";
 import { decodeUtf8 } from "../json.ts";
 import { bridgeSocketPath } from "../paths.ts";
-import { CliError, EXIT_OK, EXIT_USAGE, hookArgs, hookPaths, projectDir, writeAll, writeErr, defineCommand } from "./_shared.ts";
+import { cliError, EXIT_OK, EXIT_USAGE, hookArgs, hookPaths, projectDir, writeAll, writeErr, defineCommand } from "./_shared.ts";
 
 // The protocol in short; src/serve/index.ts documents it in full.
 const DESCRIPTION = `Run the hooks as a long-lived process speaking newline-delimited JSON on stdin/stdout.
@@ -86,7 +86,7 @@ async function readLines(server: Server, stopped: () => boolean): Promise<void> 
 
 /** `xcsh-hooks serve`: wires stdin lines, stdout and signals to {@link createServer}. */
 export const serveCommand = defineCommand({
-	meta: { name: "serve", description: DESCRIPTION },
+	meta: { name: "serve", description: "Run the hooks as a long-lived process (stdio, socket, HTTP)", details: DESCRIPTION },
 	args: {
 		...hookArgs,
 		session: { type: "string", description: "Session JSONL file for sendMessage/appendEntry", valueHint: "file" },
@@ -128,13 +128,13 @@ export const serveCommand = defineCommand({
 		(Bun as unknown as { unsafe?: { setJITPolicy?(policy: number): void } }).unsafe?.setJITPolicy?.(1);
 		// Only response lines reach stdout; whatever hooks write there goes to stderr.
 		if (args.status) return serverStatus(args.json === true);
-		if (args.json) throw new CliError("--json goes with --status (a server's own output is its protocol)");
+		if (args.json) throw cliError("--json goes with --status (a server's own output is its protocol)");
 		const out = claimStdout();
-		if (args["allow-remote"] && args.http === undefined) throw new CliError("--allow-remote needs --http HOST:PORT");
+		if (args["allow-remote"] && args.http === undefined) throw cliError("--allow-remote needs --http HOST:PORT");
 		if (args.http !== undefined || args.socket) return serveNetwork(args as unknown as ParsedArgs, out);
 		const grace = args["shutdown-grace"] === undefined ? undefined : Number(args["shutdown-grace"]);
 		if (grace !== undefined && !(Number.isFinite(grace) && grace >= 0))
-			throw new CliError(`--shutdown-grace ${args["shutdown-grace"]}: expected a number of milliseconds ≥ 0`);
+			throw cliError(`--shutdown-grace ${args["shutdown-grace"]}: expected a number of milliseconds ≥ 0`);
 		const server = await createServer({
 			host: { cwd: projectDir(args.cwd), hookPaths: hookPaths(args), discovery: args.discovery, sessionFile: args.session },
 			// One synchronous write per line, so lines never interleave.
@@ -156,7 +156,7 @@ export const serveCommand = defineCommand({
 
 /**
  * The signal that ends a long-lived command: resolves on the first of the signals that would end the
- * process (src/host/signals.ts: SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1…, a hook may send one to its
+ * process (src/process/signals.ts: SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1…, a hook may send one to its
  * own server), so the requests already taken are answered before it exits; a second exits at once.
  */
 function untilSignal(): Promise<void> {
@@ -188,7 +188,7 @@ function checkSocketArgs(args: ParsedArgs): void {
 		args.session !== undefined && "--session",
 	].filter(Boolean);
 	if (conflicting.length > 0)
-		throw new CliError(
+		throw cliError(
 			`--socket answers bridge calls exactly as they would run on their own, so it takes no ${conflicting.join(", ")} (a bridge command line carries its own --allow-load-errors)`,
 		);
 }
@@ -198,7 +198,7 @@ async function serveNetwork(args: ParsedArgs, out: number): Promise<number> {
 	if (args.socket) checkSocketArgs(args);
 	const idle = args["idle-exit"] === undefined ? undefined : Number(args["idle-exit"]);
 	if (idle !== undefined && !(args.socket && Number.isFinite(idle) && idle >= 0))
-		throw new CliError(`--idle-exit ${String(args["idle-exit"])}: expected --socket and a number of minutes ≥ 0`);
+		throw cliError(`--idle-exit ${String(args["idle-exit"])}: expected --socket and a number of minutes ≥ 0`);
 	const { createHostPool } = await import("../serve/http-hosts.ts");
 	// Loads come and go here: Workers are guarded before the first (see guardWorkersEarly).
 	(await import("../hooks/_approved.ts")).guardWorkersEarly();
@@ -215,7 +215,7 @@ async function serveNetwork(args: ParsedArgs, out: number): Promise<number> {
 	const done = new Promise<string>((resolve) => {
 		ended = resolve;
 	});
-	const { releaseStartLock } = await import("../bridges/autostart.ts");
+	const { releaseStartLock } = await import("../socket/autostart.ts");
 	try {
 		if (args.http !== undefined) {
 			const http = await startHttp(args, pool, log);
@@ -229,7 +229,7 @@ async function serveNetwork(args: ParsedArgs, out: number): Promise<number> {
 				const socket = await startBridgeSocket({ path, pool, idleExitMinutes: idle, onDone: ended });
 				stops.push(socket.stop);
 			} catch (error) {
-				throw new CliError(`--socket: cannot listen on ${path} (${(error as Error).message})`);
+				throw cliError(`--socket: cannot listen on ${path} (${(error as Error).message})`);
 			}
 			ready.socket = path;
 			ready.pid = process.pid;
@@ -271,10 +271,10 @@ async function startHttp(args: ParsedArgs, pool: import("../serve/http-hosts.ts"
 	try {
 		address = parseListenAddress(String(args.http));
 	} catch (error) {
-		throw new CliError((error as Error).message);
+		throw cliError((error as Error).message);
 	}
 	if (!isLoopback(address.hostname) && !args["allow-remote"])
-		throw new CliError(
+		throw cliError(
 			`--http ${String(args.http)}: refusing to listen on ${address.hostname}, which is not a loopback address (127.0.0.1, ::1, localhost); pass --allow-remote to listen there anyway`,
 		);
 	let token: string;
@@ -282,7 +282,7 @@ async function startHttp(args: ParsedArgs, pool: import("../serve/http-hosts.ts"
 	try {
 		({ token, created } = ensureHttpToken());
 	} catch (error) {
-		throw new CliError((error as Error).message);
+		throw cliError((error as Error).message);
 	}
 	if (created) await writeErr(`xcsh-hooks serve: created the token file ${httpTokenFile()} (mode 0600)`);
 	try {
@@ -298,6 +298,6 @@ async function startHttp(args: ParsedArgs, pool: import("../serve/http-hosts.ts"
 		});
 		return { url: server.url, tokenFile: httpTokenFile(), stop: () => server.stop() };
 	} catch (error) {
-		throw new CliError(`--http ${String(args.http)}: cannot listen (${(error as Error).message})`);
+		throw cliError(`--http ${String(args.http)}: cannot listen (${(error as Error).message})`);
 	}
 }

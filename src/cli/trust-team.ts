@@ -5,7 +5,7 @@ import { verifyCovered } from "../discovery/covered.ts";
 import { errorMessage } from "../hooks/_describe.ts";
 import { parseTeamList, pemBody, relativeFiles, TEAM_LIST_KIND, type TeamList, type TeamListEntry } from "../trust/team-list.ts";
 import type { TrustStore } from "../trust/trust-store.ts";
-import { CliError, EXIT_OK, printJson, writeErr, writeOut, writeOutExactly } from "./_shared.ts";
+import { cliError, EXIT_OK, printJson, writeErr, writeOut, writeOutExactly } from "./_shared.ts";
 
 /*
  * `trust export | sign | keygen`: the team side of approvals (src/trust/team-list.ts). A list is plain
@@ -16,6 +16,8 @@ import { CliError, EXIT_OK, printJson, writeErr, writeOut, writeOutExactly } fro
 /** A project hook as `trust` sees it (see src/cli/trust.ts). */
 export interface TeamHook {
 	path: string;
+	/** A test file's approval pins the test alone (`xcsh-hooks test` approves the hook it tests on its own). */
+	kind?: "hook" | "test";
 	content?: (() => Uint8Array) | undefined;
 }
 
@@ -32,19 +34,20 @@ export async function trustExport(
 ): Promise<number> {
 	const approved: TeamListEntry[] = [];
 	const left: string[] = [];
-	for (const { path, content } of hooks) {
+	for (const { path, kind, content } of hooks) {
 		try {
 			const entry = content?.();
 			const check = await store.check(path, entry);
-			const covered = check.trusted && !entry ? verifyCovered(check.key, check.files) : undefined;
+			const test = kind === "test";
+			const covered = check.trusted && !entry && !test ? verifyCovered(check.key, check.files) : undefined;
 			if (!check.trusted || (covered && "changed" in covered)) {
 				left.push(path);
 				continue;
 			}
-			const files = check.files && Object.keys(check.files).length > 0 ? { files: relativeFiles(check.files, check.key) } : {};
+			const files = !test && check.files && Object.keys(check.files).length > 0 ? { files: relativeFiles(check.files, check.key) } : {};
 			approved.push({ path: relative(cwd, path), sha256: check.sha256, ...files });
 		} catch (error) {
-			throw new CliError(errorMessage(error));
+			throw cliError(errorMessage(error));
 		}
 	}
 	const list: TeamList = { version: 1, kind: TEAM_LIST_KIND, approved };
@@ -66,28 +69,28 @@ export async function trustExport(
 
 /** `trust sign --key FILE LIST`: writes `LIST.sig`, after checking that LIST is a well-formed list. */
 export async function trustSign(keyFile: string | undefined, list: string | undefined, json: boolean | undefined): Promise<number> {
-	if (!keyFile) throw new CliError("trust sign needs --key FILE (the Ed25519 private key, PKCS#8 PEM: xcsh-hooks trust keygen)");
-	if (!list) throw new CliError("trust sign needs the list to sign: xcsh-hooks trust sign --key FILE approved-hooks.json");
+	if (!keyFile) throw cliError("trust sign needs --key FILE (the Ed25519 private key, PKCS#8 PEM: xcsh-hooks trust keygen)");
+	if (!list) throw cliError("trust sign needs the list to sign: xcsh-hooks trust sign --key FILE approved-hooks.json");
 	let bytes: Uint8Array<ArrayBuffer>;
 	try {
 		bytes = new Uint8Array(await Bun.file(list).arrayBuffer());
 		parseTeamList(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
 	} catch (error) {
-		throw new CliError(`${list}: ${errorMessage(error)}; not signed`);
+		throw cliError(`${list}: ${errorMessage(error)}; not signed`);
 	}
 	let keyText: string;
 	try {
 		keyText = await Bun.file(keyFile).text();
 	} catch (error) {
-		throw new CliError(`cannot read the key ${keyFile} (${(error as NodeJS.ErrnoException).code ?? errorMessage(error)})`);
+		throw cliError(`cannot read the key ${keyFile} (${(error as NodeJS.ErrnoException).code ?? errorMessage(error)})`);
 	}
 	const der = pemBody(keyText, "PRIVATE KEY");
-	if (!der) throw new CliError(`${keyFile}: expected a PKCS#8 PEM private key (-----BEGIN PRIVATE KEY-----)`);
+	if (!der) throw cliError(`${keyFile}: expected a PKCS#8 PEM private key (-----BEGIN PRIVATE KEY-----)`);
 	let key: CryptoKey;
 	try {
 		key = await crypto.subtle.importKey("pkcs8", der, { name: "Ed25519" }, false, ["sign"]);
 	} catch (error) {
-		throw new CliError(`${keyFile}: not an Ed25519 private key (${errorMessage(error)})`);
+		throw cliError(`${keyFile}: not an Ed25519 private key (${errorMessage(error)})`);
 	}
 	const signature = new Uint8Array(await crypto.subtle.sign({ name: "Ed25519" }, key, bytes));
 	const sigFile = `${list}.sig`;
@@ -106,8 +109,8 @@ const pem = (label: string, der: ArrayBuffer) =>
 
 /** `trust keygen --out FILE`: a new Ed25519 key pair, FILE (private, 0600) and FILE.pub; never overwrites. */
 export async function trustKeygen(out: string | undefined, json: boolean | undefined): Promise<number> {
-	if (!out) throw new CliError("trust keygen needs --out FILE (the private key is written there, the public key to FILE.pub)");
-	for (const file of [out, `${out}.pub`]) if (existsSync(file)) throw new CliError(`${file} already exists; not overwritten`);
+	if (!out) throw cliError("trust keygen needs --out FILE (the private key is written there, the public key to FILE.pub)");
+	for (const file of [out, `${out}.pub`]) if (existsSync(file)) throw cliError(`${file} already exists; not overwritten`);
 	const pair = (await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"])) as unknown as CryptoKeyPair;
 	const spki = await crypto.subtle.exportKey("spki", pair.publicKey);
 	await writeFileAtomic(out, pem("PRIVATE KEY", await crypto.subtle.exportKey("pkcs8", pair.privateKey)), { mode: 0o600 });

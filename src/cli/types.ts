@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join, relative } from "pathe";
 import { homeDir, resolvePath, userAgentDir } from "../paths.ts";
-import { CliError, EXIT_OK, defineCommand, printJson, projectArgs, projectDir, writeOut } from "./_shared.ts";
+import { cliError, EXIT_OK, defineCommand, printJson, projectArgs, projectDir, writeOut } from "./_shared.ts";
 import { projectRootFor } from "./_project-root.ts";
 import { PACKAGE_VERSION } from "./version.ts";
 
@@ -21,7 +21,7 @@ export interface EditorSetup {
 
 /**
  * Writes the declarations into `typesDir` and, when `hooksDir` is given and has no tsconfig.json
- * yet, one that leads the library's names there. Throws a {@link CliError} naming what is in the way.
+ * yet, one that leads the library's names there. Throws a {@link cliError} naming what is in the way.
  */
 export async function setUpEditor(typesDir: string, hooksDir?: string): Promise<EditorSetup> {
 	const { writeTypes, editorTsconfig } = await import("../declarations/index.ts");
@@ -29,7 +29,7 @@ export async function setUpEditor(typesDir: string, hooksDir?: string): Promise<
 	try {
 		written = await writeTypes(typesDir, PACKAGE_VERSION);
 	} catch (error) {
-		throw new CliError((error as Error).message);
+		throw cliError((error as Error).message);
 	}
 	const setup: EditorSetup = { typesDir, ...written };
 	if (hooksDir) {
@@ -57,7 +57,8 @@ const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 export const typesCommand = defineCommand({
 	meta: {
 		name: "types",
-		description:
+		description: "Write type declarations for editors and tsc",
+		details:
 			"Write type declarations for editors and tsc, from this program. " +
 			"The library's, Bun's, Node's and TypeBox's go to .xcsh/types (or --out DIR); the tsconfig.json that " +
 			"`init` writes in .xcsh/hooks leads editors there, with no node_modules",
@@ -72,7 +73,7 @@ export const typesCommand = defineCommand({
 		const out = args.out === undefined ? undefined : String(args.out);
 		// The project's own layout goes to its root when run below it (said on stderr).
 		const cwd = out === undefined && !user ? await projectRootFor(projectDir(args.cwd)) : projectDir(args.cwd);
-		if (out === "") throw new CliError("--out needs a folder");
+		if (out === "") throw cliError("--out needs a folder");
 		const typesDir = out === undefined ? defaultTypesDir(cwd, user) : resolvePath(out, process.cwd());
 		// The tsconfig goes with the default layout only: for another folder the user wires `paths` themselves.
 		const hooksDir = out === undefined ? (user ? join(userAgentDir(), "hooks") : join(cwd, ".xcsh", "hooks")) : undefined;
@@ -87,6 +88,7 @@ export const typesCommand = defineCommand({
 		else
 			lines.push(
 				`Map the names in your tsconfig.json "paths": "xcsh-hooks": ["${shownPath(setup.typesDir)}/xcsh-hooks/index.d.ts"], ` +
+					`"xcsh-hooks/hooks": ["${shownPath(setup.typesDir)}/xcsh-hooks/hooks-surface.d.ts"], ` +
 					`"xcsh-hooks/*": ["${shownPath(setup.typesDir)}/xcsh-hooks/*/index.d.ts"]`,
 			);
 		await writeOut(lines.join("\n"));

@@ -7,7 +7,8 @@ import { projectRootFor } from "./_project-root.ts";
 export const uninstallCommand = defineCommand({
 	meta: {
 		name: "uninstall",
-		description: "Remove exactly xcsh-hooks' bridge entries from an agent's hook config, leaving everything else",
+		description: "Remove the bridge from an agent's hook config",
+		details: "Remove exactly xcsh-hooks' bridge entries from an agent's hook config, leaving everything else",
 	},
 	args: installArgs,
 	async run({ args }) {

@@ -11,7 +11,11 @@ export function versionLine(): string {
 
 /** `xcsh-hooks version`: the same line as `--version`, or `{version, bun}` with `--json`. */
 export const versionCommand = defineCommand({
-	meta: { name: "version", description: "Print the package version and the version of Bun inside" },
+	meta: {
+		name: "version",
+		description: "Print the version of xcsh-hooks and of the Bun inside",
+		details: "Print the package version and the version of Bun inside",
+	},
 	args: { json: { type: "boolean", description: "Print machine-readable JSON" } },
 	async run({ args }) {
 		if (args.json) await printJson({ version: PACKAGE_VERSION, bun: Bun.version });

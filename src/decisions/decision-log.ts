@@ -1,3 +1,4 @@
+import { XcshError } from "../errors.ts";
 import { closeSync, constants, fstatSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join } from "pathe";
 import { userAgentDir } from "../paths.ts";
@@ -154,9 +155,9 @@ export function appendDecision(entry: DecisionEntry, options: AppendDecisionOpti
 			fd = openSync(file, flags, 0o600);
 		}
 		const info = fstatSync(fd);
-		if (!info.isFile()) throw new Error("not a regular file");
+		if (!info.isFile()) throw new XcshError("NOT_A_REGULAR_FILE", "not a regular file");
 		const written = writeSync(fd, data);
-		if (written !== data.length) throw new Error(`short write (${written} of ${data.length} bytes)`);
+		if (written !== data.length) throw new XcshError("WRITE_FAILED", `short write (${written} of ${data.length} bytes)`);
 		// This line is written first, then a full file is moved aside: the line is in the rotated file.
 		if (info.size + written > (options.maxBytes ?? DECISION_LOG_MAX_BYTES)) rotate(file, fd);
 		return { written: true };

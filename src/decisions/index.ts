@@ -10,4 +10,12 @@ export {
 	decisionLogFile,
 	previousLogFile,
 } from "./decision-log.ts";
-export { formatDecision, jsonLine, type LoggedDecision, matchesSession, type ParsedDecisions, parseDecisionLines } from "./read-log.ts";
+export {
+	decisionParts,
+	formatDecision,
+	jsonLine,
+	type LoggedDecision,
+	matchesSession,
+	type ParsedDecisions,
+	parseDecisionLines,
+} from "./read-log.ts";

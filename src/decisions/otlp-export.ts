@@ -18,9 +18,15 @@ import { resourceFromAttributes } from "@opentelemetry/resources";
 import { BatchLogRecordProcessor, LoggerProvider, type ReadableLogRecord } from "@opentelemetry/sdk-logs";
 import { version as VERSION } from "../../package.json" with { type: "json" };
 import type { DecisionEntry } from "./decision-log.ts";
-import type { OtlpTarget } from "./otlp-queue.ts";
 
 /** An OTLP/HTTP JSON logs exporter for `target`, configured here alone (no variable is read). */
+/** Where decision records go: an OTLP/HTTP (JSON) logs endpoint and its headers. */
+export interface OtlpTarget {
+	/** The full logs URL (`…/v1/logs`). */
+	url: string;
+	headers: Record<string, string>;
+}
+
 function exporterFor(target: OtlpTarget): OTLPExporterBase<ReadableLogRecord[]> {
 	const headers = { ...target.headers, "Content-Type": "application/json" };
 	const delegate = createOtlpHttpExportDelegate(

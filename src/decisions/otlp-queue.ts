@@ -6,12 +6,10 @@
 
 import type { DecisionEntry } from "./decision-log.ts";
 
-/** Where decision records go: an OTLP/HTTP (JSON) logs endpoint and its headers. */
-export interface OtlpTarget {
-	/** The full logs URL (`…/v1/logs`). */
-	url: string;
-	headers: Record<string, string>;
-}
+// The target's shape is declared with the exporter that reads it; naming the type loads nothing.
+import type { OtlpTarget } from "./otlp-export.ts";
+
+export type { OtlpTarget };
 
 /** The variables otlpTarget (src/decisions/otlp.ts) reads: a forwarded bridge call passes them to the server. */
 export const OTLP_VARIABLES = [

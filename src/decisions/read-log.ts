@@ -63,14 +63,24 @@ function shown(value: unknown): string {
  * decision, an ESC cannot drive the terminal.
  */
 export function formatDecision(entry: DecisionEntry & { time: string }): string {
+	const [head, tail] = decisionParts(entry);
+	return tail ? `${head} ${tail}` : head;
+}
+
+/**
+ * {@link formatDecision} in two parts: the columns (time, agent, session, event/tool, decision, time taken)
+ * and what follows them (subagent, reason, hook; "" when none), so that `log` can wrap the second under the first.
+ */
+export function decisionParts(entry: DecisionEntry & { time: string }): [head: string, tail: string] {
 	const time = shown(entry.time.replace("T", " ").replace(/\.\d+Z$|Z$/, ""));
 	const session = entry.session ? shown(String(entry.session).slice(0, 8)) : "-";
 	const what = entry.tool ? `${shown(entry.event)}/${shown(entry.tool)}` : shown(entry.event);
-	const by = entry.subagent ? ` [subagent ${shown(entry.subagentType ? `${entry.subagentType} ${entry.subagent}` : entry.subagent)}]` : "";
+	const by = entry.subagent ? `[subagent ${shown(entry.subagentType ? `${entry.subagentType} ${entry.subagent}` : entry.subagent)}]` : "";
 	const took = typeof entry.durationMs === "number" ? ` ${entry.durationMs}ms` : "";
-	const reason = entry.reason ? ` "${shown(entry.reason)}"` : "";
-	const hook = entry.hook ? ` (${shown(entry.hook)})` : "";
-	return `${time}  ${shown(entry.agent).padEnd(7)} ${session.padEnd(8)}  ${what.padEnd(22)} ${shown(entry.decision).padEnd(7)}${took}${by}${reason}${hook}`;
+	const reason = entry.reason ? `"${shown(entry.reason)}"` : "";
+	const hook = entry.hook ? `(${shown(entry.hook)})` : "";
+	const head = `${time}  ${shown(entry.agent).padEnd(7)} ${session.padEnd(8)}  ${what.padEnd(22)} ${shown(entry.decision).padEnd(7)}${took}`;
+	return [head.trimEnd(), [by, reason, hook].filter(Boolean).join(" ")];
 }
 
 /**

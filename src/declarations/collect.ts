@@ -4,6 +4,7 @@
  * points, and those of the packages they mention (TypeBox, Bun's and Node's types, undici's).
  * The build embeds the result in the executable; run from source, `xcsh-hooks types` calls it directly.
  */
+import { XcshError } from "../errors.ts";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "pathe";
@@ -14,7 +15,7 @@ export type DeclarationFiles = Record<string, string>;
 const ROOT = resolve(import.meta.dir, "..", "..");
 
 /** The library's entry points, as in package.json's `exports`. */
-const ENTRIES = ["src/index.ts", "src/hooks/index.ts", "src/testing/index.ts", "src/guards/index.ts"];
+const ENTRIES = ["src/index.ts", "src/hooks-surface.ts", "src/testing/index.ts", "src/guards/index.ts"];
 /** Ambient declarations the entries' code relies on (`*.wasm` imports). */
 const AMBIENT = ["src/guards/wasm.d.ts"];
 
@@ -75,12 +76,13 @@ async function emitLibrary(out: DeclarationFiles): Promise<void> {
 		const tsc = join(ROOT, "node_modules", ".bin", "tsc");
 		// An installed package (`bun add`) has neither its devDependencies nor a need: its .ts sources are its types.
 		if (!existsSync(tsc))
-			throw new Error(
+			throw new XcshError(
+				"COMMAND_FAILED",
 				`no ${tsc}: the declarations come from the compiled executable, or from a checkout after \`bun install\` (where the package is installed, editors read its sources)`,
 			);
 		const proc = Bun.spawn([tsc, "-p", config], { cwd: ROOT, stdout: "pipe", stderr: "pipe", env: process.env });
 		const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-		if (code !== 0) throw new Error(`tsc could not emit the declarations (exit ${code}):\n${stdout}${stderr}`);
+		if (code !== 0) throw new XcshError("COMMAND_FAILED", `tsc could not emit the declarations (exit ${code}):\n${stdout}${stderr}`);
 		const emitted: DeclarationFiles = {};
 		readTree(join(tmp, "out"), "xcsh-hooks", [], emitted);
 		for (const [path, text] of Object.entries(emitted)) out[path] = text;

@@ -3,6 +3,7 @@
  * `init` write them into a types folder (default `.xcsh/types`) next to the hooks folder, and
  * `init` a `tsconfig.json` in the hooks folder whose `paths` lead `xcsh-hooks` there.
  */
+import { XcshError } from "../errors.ts";
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { dirname, join, relative } from "pathe";
 import type { DeclarationFiles } from "./collect.ts";
@@ -40,13 +41,13 @@ export function typesFolderProblem(dir: string): string | undefined {
  */
 export async function writeTypes(dir: string, version: string): Promise<{ files: number; bytes: number }> {
 	const problem = typesFolderProblem(dir);
-	if (problem) throw new Error(problem);
+	if (problem) throw new XcshError("INVALID_OPTION", problem);
 	rmSync(dir, { recursive: true, force: true });
 	const files = await loadDeclarations();
 	let bytes = 0;
 	for (const [path, text] of Object.entries(files)) {
 		const target = join(dir, path);
-		if (!target.startsWith(`${dir}/`)) throw new Error(`refusing to write ${path} outside ${dir}`);
+		if (!target.startsWith(`${dir}/`)) throw new XcshError("INTERNAL", `refusing to write ${path} outside ${dir}`);
 		mkdirSync(dirname(target), { recursive: true });
 		bytes += await Bun.write(target, text);
 	}
@@ -80,8 +81,9 @@ export function editorTsconfig(hooksDir: string, typesDir: string): string {
 			types: ["bun"],
 			paths: {
 				"xcsh-hooks": [`${lib}/index.d.ts`],
+				"xcsh-hooks/hooks": [`${lib}/hooks-surface.d.ts`],
 				"xcsh-hooks/*": [`${lib}/*/index.d.ts`],
-				"@f5-sales-demo/xcsh/hooks": [`${lib}/hooks/index.d.ts`],
+				"@f5-sales-demo/xcsh/hooks": [`${lib}/hooks-surface.d.ts`],
 				"@sinclair/typebox": [`${typebox}/index.d.ts`],
 				"@sinclair/typebox/*": [`${typebox}/*/index.d.ts`],
 				"undici-types": [`${rel}/undici-types/index.d.ts`],
@@ -89,5 +91,15 @@ export function editorTsconfig(hooksDir: string, typesDir: string): string {
 		},
 		include: ["**/*.ts"],
 	};
-	return `${JSON.stringify(config, null, "\t")}\n`;
+	// tsconfig.json is JSON with comments: the two names a reader would not guess are explained in the file.
+	const text = JSON.stringify(config, null, "\t")
+		.replace(
+			/^(\t+)"@f5-sales-demo\/xcsh\/hooks"/m,
+			"$1// The xcsh agent's name for this same hook API: hooks written for xcsh import it, and run here unchanged.\n$&",
+		)
+		.replace(
+			/^(\t+)"undici-types"/m,
+			"$1// Node's declarations (fetch, Request…) import undici-types: served from the types folder too.\n$&",
+		);
+	return `${text}\n`;
 }

@@ -1,3 +1,4 @@
+import { XcshError } from "../errors.ts";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "pathe";
@@ -85,7 +86,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
 	const workspace = options.workspace ?? mkdtempSync(join(tmpdir(), "xcsh-hooks-demo-"));
 	// The demo writes its own hooks and trusts them: it must never overwrite, nor run, anything of yours.
 	if (existsSync(workspace) && readdirSync(workspace).length > 0)
-		throw new Error(`--workspace ${workspace} is not empty; the demo only runs in an empty or new directory`);
+		throw new XcshError("USAGE", `--workspace ${workspace} is not empty; the demo only runs in an empty or new directory`);
 	writeExamples(workspace);
 	const show = (path: string) => relative(workspace, path);
 
@@ -161,7 +162,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
 		let result: ToolResultMessage;
 		try {
 			const output = await wrapped[step.tool]?.execute(id, step.input);
-			if (!output) throw new Error(`no tool ${step.tool}`);
+			if (!output) throw new XcshError("INTERNAL", `no tool ${step.tool}`);
 			allowed.push(step.tool);
 			write(`    ✓ ran; the model sees:\n${indent(text(output))}`);
 			result = { role: "toolResult", toolCallId: id, toolName: step.tool, content: output.content, isError: false, timestamp: Date.now() };

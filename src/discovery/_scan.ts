@@ -1,9 +1,10 @@
 // Sync calls: most scanned folders do not exist, and a thread-pool round trip per folder costs more.
 import { type Dirent, lstatSync, readdirSync, statSync } from "node:fs";
-import { join, normalize } from "pathe";
+import { normalize } from "pathe";
 import { markKnownFile } from "./_known-files.ts";
-import type { Hook, HookLevel, HookType } from "./hooks-capability.ts";
-import type { LoadResult } from "../capability/registry.ts";
+import type { HookFolder } from "../agents/_shared/hook-folders.ts";
+import type { Hook, HookLevel } from "./hooks-capability.ts";
+import type { LoadResult } from "./capability/registry.ts";
 
 /** A file found by {@link scanDir}. */
 export interface ScannedFile {
@@ -102,9 +103,6 @@ export function fileStem(name: string): string {
 	return dot > 0 ? name.slice(0, dot) : name;
 }
 
-/** How a provider reads `type` and `tool` from a file's stem. */
-export type Classify = (stem: string) => { type: HookType; tool: string };
-
 /** Where hooks come from, copied into every hook's `_source`. */
 export interface HookOrigin {
 	provider: string;
@@ -112,22 +110,8 @@ export interface HookOrigin {
 	level: HookLevel;
 }
 
-/** One directory scanned into hooks. */
-export interface HookDir {
-	dir: string;
-	pattern?: string;
-	classify: Classify;
-	level: HookLevel;
-}
-
-/** `pre/<tool>` and `post/<tool>` folders: type from the folder, tool from the stem. */
-export function prePostDirs(hooksDir: string, level: HookLevel): HookDir[] {
-	return (["pre", "post"] as const).map((type) => ({
-		dir: join(hooksDir, type),
-		classify: (stem: string) => ({ type, tool: stem }),
-		level,
-	}));
-}
+/** One directory scanned into hooks (the agents' kit declares the shape: an agent names its own folders). */
+export type HookDir = HookFolder;
 
 /** Scans the directories concurrently; hooks come out in the order of `dirs`, each sorted by name. */
 export async function scanHookDirs(dirs: HookDir[], provider: { id: string; displayName: string }): Promise<LoadResult<Hook>> {

@@ -1,10 +1,12 @@
 // Trust verdicts of project hook candidates: what planHooks (discover.ts) lets run, skips or fails closed.
+import { XcshError } from "../errors.ts";
 import type { AgentHookEntry } from "../agents/_shared/entry.ts";
 import type { Hook } from "./hooks-capability.ts";
 import type { TeamApprovals } from "../trust/team-list.ts";
 import { coveredChanged, verifyCovered } from "./covered.ts";
 import { teamApproved } from "./team-approvals.ts";
-import { TrustError, type TrustStore } from "../trust/trust-store.ts";
+import { isXcshError } from "../errors.ts";
+import type { TrustStore } from "../trust/trust-store.ts";
 import type { ApprovedSource } from "../hooks/_approved.ts";
 import { errorMessage } from "../hooks/_describe.ts";
 import { isModulePath, type ShellHookSpec } from "../hooks/shell-hook.ts";
@@ -41,7 +43,7 @@ export interface Candidate {
 
 /** What trust decided of one project candidate. */
 export type Verdict =
-	| { run: true; source: ApprovedSource }
+	| { run: true; source: ApprovedSource /** The team list that approves it, when no local approval does. */; by?: string }
 	| { run: false; skip: SkippedHook }
 	| { run: false; error: string; skip?: SkippedHook };
 
@@ -49,7 +51,7 @@ export type Verdict =
 function recheckBeside(realPath: string, hook: string, files: Readonly<Record<string, string>> | undefined): () => void {
 	return () => {
 		const again = verifyCovered(realPath, files);
-		if ("changed" in again) throw new Error(coveredChanged(again.changed, hook));
+		if ("changed" in again) throw new XcshError("HOOK_CHANGED", coveredChanged(again.changed, hook));
 	};
 }
 
@@ -76,10 +78,10 @@ export async function verdicts(
 					// The approval module is loaded only when there are agent config entries to check.
 					const content =
 						candidate.entry &&
-						(require("../agent-hooks/approval.ts") as typeof import("../agent-hooks/approval.ts")).approvalContent(candidate.entry);
+						(require("./agent-config/approval.ts") as typeof import("./agent-config/approval.ts")).approvalContent(candidate.entry);
 					const check = await store.check(candidate.path, content);
 					// What the approval covers besides the file (its imports, the files beside it) must be as approved
-					// too; an agent entry's content already holds all of it (src/agent-hooks/approval.ts).
+					// too; an agent entry's content already holds all of it (src/discovery/agent-config/approval.ts).
 					const covered = check.trusted && !content ? verifyCovered(check.key, check.files) : undefined;
 					if (check.trusted && !(covered && "changed" in covered)) {
 						const files = covered && "files" in covered ? covered.files : undefined;
@@ -91,7 +93,7 @@ export async function verdicts(
 					if (shared) {
 						const source: ApprovedSource = { bytes: check.bytes, sha256: check.sha256, realPath: check.key, files: shared.files };
 						if (!content && !isModulePath(check.key)) source.recheck = recheckBeside(check.key, candidate.path, shared.approved);
-						return result.set(candidate, { run: true, source });
+						return result.set(candidate, { run: true, source, by: shared.list });
 					}
 					const reason = covered ? "changed" : (check.reason ?? "unknown");
 					const skip: SkippedHook = { path: candidate.path, reason, sha256: check.sha256, approve };
@@ -103,10 +105,7 @@ export async function verdicts(
 					result.set(candidate, { run: false, error, skip });
 				} catch (error) {
 					const message = errorMessage(error);
-					if (
-						error instanceof TrustError &&
-						(error.code === "HOOK_UNREADABLE" || error.code === "HOOK_NOT_A_FILE" || error.code === "HOOK_UNPINNABLE")
-					)
+					if (isXcshError(error, "HOOK_UNREADABLE", "HOOK_NOT_A_FILE", "HOOK_UNPINNABLE"))
 						return result.set(candidate, { run: false, error: `Failed to load hook: ${message}` });
 					storeProblem = message;
 					const skip: SkippedHook = { path: candidate.path, reason: "unverifiable", approve };

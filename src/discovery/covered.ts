@@ -1,6 +1,7 @@
+import { isXcshError, XcshError } from "../errors.ts";
 import type { ApprovedFile } from "../hooks/_approved.ts";
 import { isModulePath } from "../hooks/module-files.ts";
-import { readHookFile, sha256Hex, TrustError, type TrustEntry, type TrustStore, trustKey } from "../trust/trust-store.ts";
+import { readHookFile, sha256Hex, type TrustEntry, type TrustStore, trustKey } from "../trust/trust-store.ts";
 import { filesBeside } from "./hook-folder.ts";
 
 /*
@@ -14,12 +15,12 @@ import { filesBeside } from "./hook-folder.ts";
 export function coveredFiles(path: string, bytes: Uint8Array): Map<string, Uint8Array> {
 	if (!isModulePath(path)) return new Map(filesBeside(path).map((file) => [file.path, file.bytes]));
 	// The graph walker (a parser, a resolver) is loaded when approving, never by a load's verification.
-	const { importGraph, ImportGraphError } = require("../hooks/import-graph.ts") as typeof import("../hooks/import-graph.ts");
+	const { importGraph } = require("../hooks/import-graph.ts") as typeof import("../hooks/import-graph.ts");
 	try {
 		return importGraph(path, bytes);
 	} catch (error) {
-		if (error instanceof ImportGraphError) throw new TrustError("HOOK_UNPINNABLE", error.message);
-		throw new TrustError("HOOK_UNREADABLE", (error as Error).message);
+		if (isXcshError(error, "IMPORT_GRAPH")) throw new XcshError("HOOK_UNPINNABLE", error.message);
+		throw new XcshError("HOOK_UNREADABLE", (error as Error).message);
 	}
 }
 
@@ -42,7 +43,7 @@ export type CoveredCheck = { files: Map<string, ApprovedFile> } | { changed: str
  * absent in approvals written before coverage, which then cover nothing). A module's files are read and
  * hashed (a file gone is changed; an import outside them is refused when it is loaded). A shell hook's
  * folder is listed again: a file added, removed or edited there is changed. A FIFO or device appearing
- * there is a `TrustError` (`HOOK_UNPINNABLE`).
+ * there is an `XcshError` `HOOK_UNPINNABLE`.
  */
 export function verifyCovered(path: string, approved: Readonly<Record<string, string>> = {}): CoveredCheck {
 	const files = new Map<string, ApprovedFile>();

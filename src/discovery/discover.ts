@@ -1,6 +1,6 @@
 import type { AgentHookEntry } from "../agents/_shared/entry.ts";
 import { type Hook, hookExtensionId, hookKey } from "./hooks-capability.ts";
-import type { CapabilityRegistry } from "../capability/registry.ts";
+import type { CapabilityRegistry } from "./capability/registry.ts";
 import { defaultRegistry, registerHookDiscovery } from "./register.ts";
 import { loadSettings, projectSettingsPath, readSettingsFile, type Settings } from "./settings.ts";
 import { findProject } from "./project.ts";
@@ -57,6 +57,10 @@ export interface PlannedHook {
 	status: "run" | "not-approved" | "fails-closed" | "shadowed" | "disabled";
 	/** Why, in words (e.g. `changed since it was approved`, `by ~/.xcsh/agent/settings.json`). */
 	detail?: string | undefined;
+	/** A project hook that runs: approved on this machine (`local`), or through a signed team list (`team`, `teamList`). */
+	approvedBy?: "local" | "team" | undefined;
+	/** The team list that approves it (path), when `approvedBy` is `team`. */
+	teamList?: string | undefined;
 }
 
 /** What {@link discoverAndLoadHooks} returns: loaded hooks (each with its `source`), errors, skips, warnings. */
@@ -264,6 +268,11 @@ export async function planHooks(configuredPaths: string[], cwd: string, options:
 		if (chosen.has(path)) continue;
 		chosen.add(path);
 		entry("run");
+		if (verdict?.run) {
+			const planned = plan.entries.at(-1) as PlannedHook;
+			planned.approvedBy = verdict.by === undefined ? "local" : "team";
+			if (verdict.by !== undefined) planned.teamList = verdict.by;
+		}
 		plan.load.push({ path, source, shell: candidate.shell, entry: candidate.entry });
 		if (verdict?.run) plan.sources.set(path, verdict.source);
 	}
@@ -307,7 +316,7 @@ export async function discoverAndLoadHooks(
  * `result`, keeping the plan's order. A trusted entry runs only while its content is the approved one.
  */
 async function addAgentHooks(plan: HookPlan, cwd: string, result: LoadHooksResult, shellTimeoutMs?: number): Promise<void> {
-	const { loadAgentHooks } = await import("../agent-hooks/load.ts");
+	const { loadAgentHooks } = await import("./agent-config/load.ts");
 	const entries = plan.load.flatMap((c) => (c.entry ? [{ path: c.path, entry: c.entry, approved: plan.sources.get(c.path)?.sha256 }] : []));
 	const maxTimeoutMs = Math.min(shellTimeoutMs ?? Number.POSITIVE_INFINITY, plan.settings.hookTimeoutMs || Number.POSITIVE_INFINITY);
 	const loaded = await loadAgentHooks(entries, cwd, { maxTimeoutMs });

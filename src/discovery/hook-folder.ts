@@ -1,6 +1,7 @@
+import { XcshError } from "../errors.ts";
 import { readdirSync, statSync } from "node:fs";
 import { dirname, join } from "pathe";
-import { readHookFile, TrustError } from "../trust/trust-store.ts";
+import { readHookFile } from "../trust/trust-store.ts";
 
 /*
  * What a script hook runs besides itself (docs/contract.md#trust): a shell script sources and runs the files
@@ -27,7 +28,7 @@ export function filesBeside(script: string): Array<{ path: string; bytes: Uint8A
 	try {
 		names = readdirSync(dir).sort();
 	} catch (error) {
-		throw new TrustError("HOOK_UNREADABLE", `Cannot list ${dir}, the folder of ${script} (${(error as NodeJS.ErrnoException).code})`);
+		throw new XcshError("HOOK_UNREADABLE", `Cannot list ${dir}, the folder of ${script} (${(error as NodeJS.ErrnoException).code})`);
 	}
 	const files: Array<{ path: string; bytes: Uint8Array }> = [];
 	let total = 0;
@@ -37,7 +38,7 @@ export function filesBeside(script: string): Array<{ path: string; bytes: Uint8A
 		const info = statSync(path, { throwIfNoEntry: false });
 		if (!info || info.isDirectory()) continue; // gone since the listing, a dangling link, a subfolder
 		if (!info.isFile())
-			throw new TrustError(
+			throw new XcshError(
 				"HOOK_UNPINNABLE",
 				`${path}, beside ${script}, is a FIFO, socket or device; approval covers only regular files there`,
 			);
@@ -45,7 +46,7 @@ export function filesBeside(script: string): Array<{ path: string; bytes: Uint8A
 		total += bytes.byteLength;
 		files.push({ path, bytes });
 		if (files.length > MAX_FOLDER_FILES || total > MAX_FOLDER_BYTES)
-			throw new TrustError(
+			throw new XcshError(
 				"HOOK_UNPINNABLE",
 				`${dir} holds more than ${MAX_FOLDER_FILES} files or ${MAX_FOLDER_BYTES / 1024 / 1024} MB beside ${script}; approval covers the files beside a script, so move it into a folder of its own`,
 			);

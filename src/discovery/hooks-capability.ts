@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import type { AgentHookEntry } from "../agents/_shared/entry.ts";
 import { isKnownFile } from "./_known-files.ts";
-import type { CapabilityDefinition } from "../capability/registry.ts";
+import type { CapabilityDefinition } from "./capability/registry.ts";
 
 /** Which side of a tool call a hook runs on. */
 export type HookType = "pre" | "post";

@@ -1,8 +1,9 @@
 import { join } from "pathe";
 import type { Hook } from "./hooks-capability.ts";
-import type { LoadContext, ProviderDefinition } from "../capability/registry.ts";
+import type { LoadContext, ProviderDefinition } from "./capability/registry.ts";
 import { MODULE_GLOB } from "../hooks/module-files.ts";
-import { type HookDir, prePostDirs, scanHookDirs } from "./_scan.ts";
+import { prePostFolders } from "../agents/_shared/hook-folders.ts";
+import { type HookDir, scanHookDirs } from "./_scan.ts";
 
 const allTools = () => ({ type: "pre" as const, tool: "*" });
 
@@ -24,9 +25,9 @@ function nativeDirs({ cwd, home }: LoadContext): HookDir[] {
 	const project = join(cwd, ".xcsh", "hooks");
 	const user = join(home, ".xcsh", "agent", "hooks");
 	return [
-		...prePostDirs(project, "project"),
+		...prePostFolders(project, "project"),
 		{ dir: project, pattern: MODULE_GLOB, classify: allTools, level: "project" },
-		...prePostDirs(user, "user"),
+		...prePostFolders(user, "user"),
 		{ dir: user, pattern: MODULE_GLOB, classify: allTools, level: "user" },
 	];
 }

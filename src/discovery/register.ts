@@ -1,4 +1,4 @@
-import { agentHookProviders } from "../agent-hooks/providers.ts";
+import { agentHookProviders } from "./agent-config/providers.ts";
 import { type Hook, hookCapability } from "./hooks-capability.ts";
 import {
 	type CapabilityDefinition,
@@ -6,18 +6,17 @@ import {
 	type CapabilityResult,
 	type LoadCapabilityOptions,
 	type ProviderDefinition,
-} from "../capability/registry.ts";
-import { claudeProvider } from "./claude.ts";
-import { codexProvider } from "./codex.ts";
+} from "./capability/registry.ts";
+import { hookFolderProviders } from "./agent-folders.ts";
 import { nativeProvider } from "./native.ts";
 import { systemProvider } from "./system.ts";
 
 /**
- * The hook providers, highest priority first: the root-owned system folder, hook files (`native`, and the seed's `claude` / `codex`
- * folder layouts), then the command hooks of the agents' own configs (src/agent-hooks).
+ * The hook providers, highest priority first: the root-owned system folder, hook files (`native`, and the folders agents name: the seed's `claude` / `codex`
+ * folder layouts), then the command hooks of the agents' own configs (src/discovery/agent-config).
  */
 export function hookProviders(): ProviderDefinition<Hook>[] {
-	return [systemProvider, nativeProvider, claudeProvider, codexProvider, ...agentHookProviders()];
+	return [systemProvider, nativeProvider, ...hookFolderProviders(), ...agentHookProviders()];
 }
 
 /**
@@ -36,7 +35,7 @@ export function registerHookDiscovery(registry: CapabilityRegistry = defaultRegi
  * The shared registry behind the module-level functions. It has the package's one built-in capability,
  * `"hooks"` (docs/contract.md#loading: discovery starts with `loadCapability("hooks")`), defined with its providers on
  * first use, as the seed documents, without a prior `registerHookDiscovery()`; importing still defines
- * nothing. It lives here, beside the hooks capability, so the generic registry (`capability/`) knows nothing of hooks.
+ * nothing. It lives here, beside the hooks capability, so the generic registry (`discovery/capability/`) knows nothing of hooks.
  */
 export const defaultRegistry: CapabilityRegistry = new CapabilityRegistry({ hooks: (registry) => registerHookDiscovery(registry) });
 

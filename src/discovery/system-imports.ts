@@ -1,6 +1,6 @@
 import { existsSync, lstatSync, realpathSync } from "node:fs";
 import { dirname, join, resolve } from "pathe";
-import { SERVED_NAMES } from "../embedded/names.ts";
+import { SERVED_NAMES } from "../hooks/served-names.ts";
 import { readRegularFile } from "../fs/regular-file.ts";
 import { rootOnlyProblem } from "../fs/root-owned.ts";
 import { aliasTargets, nearestTsconfig, readAliases } from "../hooks/_specifiers.ts";

@@ -1,9 +1,10 @@
 import { lstatSync, readdirSync, statSync } from "node:fs";
 import { rootOnlyProblem } from "../fs/root-owned.ts";
 import type { Hook } from "./hooks-capability.ts";
-import type { ProviderDefinition } from "../capability/registry.ts";
+import type { ProviderDefinition } from "./capability/registry.ts";
 import { MODULE_GLOB } from "../hooks/module-files.ts";
-import { type HookDir, prePostDirs, scanHookDirs } from "./_scan.ts";
+import { prePostFolders } from "../agents/_shared/hook-folders.ts";
+import { type HookDir, scanHookDirs } from "./_scan.ts";
 
 /*
  * The system hook folder an organisation installs (`install <agent> --managed`): hooks every agent call
@@ -23,7 +24,7 @@ const allTools = () => ({ type: "pre" as const, tool: "*" });
 
 /** The folders scanned, in order: `pre/`, `post/`, then modules directly in the folder. */
 function systemDirs(): HookDir[] {
-	return [...prePostDirs(SYSTEM_HOOKS_DIR, "user"), { dir: SYSTEM_HOOKS_DIR, pattern: MODULE_GLOB, classify: allTools, level: "user" }];
+	return [...prePostFolders(SYSTEM_HOOKS_DIR, "user"), { dir: SYSTEM_HOOKS_DIR, pattern: MODULE_GLOB, classify: allTools, level: "user" }];
 }
 
 /**

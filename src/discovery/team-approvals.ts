@@ -18,16 +18,37 @@ export async function teamApproved(
 	team: TeamApprovals | undefined,
 	check: { sha256: string; key: string },
 	isEntry: boolean,
-): Promise<{ files: Map<string, ApprovedFile> | undefined; approved: Record<string, string> } | undefined> {
+): Promise<TeamApproved | undefined> {
 	if (!team) return undefined;
 	const { absoluteFiles, teamEntries } = await import("../trust/team-list.ts");
 	for (const entry of teamEntries(team, check.sha256)) {
-		if (isEntry) return { files: undefined, approved: {} }; // an agent entry's content holds everything it runs
+		if (isEntry) return { files: undefined, approved: {}, list: entry.list }; // an agent entry's content holds everything it runs
 		const approved = absoluteFiles(entry, check.key);
 		const covered = verifyCovered(check.key, approved);
-		if ("files" in covered) return { files: covered.files, approved };
+		if ("files" in covered) return { files: covered.files, approved, list: entry.list };
 	}
 	return undefined;
+}
+
+/** A hook approved through a team list: the covered files verified, their hashes, and the list (who approved it). */
+export interface TeamApproved {
+	files: Map<string, ApprovedFile> | undefined;
+	approved: Record<string, string>;
+	/** Path of the signed list that approves it. */
+	list: string;
+}
+
+/**
+ * The team lists the settings of the project at `root` trust (the user's and the system's, never the
+ * project's), verified; `undefined` when none is named. Each list with a problem is a warning.
+ */
+export async function loadTeamFor(root: string, warnings: string[]): Promise<TeamApprovals | undefined> {
+	const { loadSettings } = await import("./settings.ts");
+	const sources = await teamSources((await loadSettings(root)).layers.user ?? {}, warnings);
+	if (sources.length === 0) return undefined;
+	const loaded = await (await import("../trust/team-list.ts")).loadTeamApprovals(sources);
+	warnings.push(...loaded.warnings);
+	return loaded;
 }
 
 /** The `teamApprovals` of the user's settings (paths against home) and of the root-owned system settings. */

@@ -10,11 +10,11 @@ type Loader = () => Promise<Record<string, unknown>>;
 /** This package's own entry points, named as in its `exports` map. */
 export const LIBRARY_MODULES: Readonly<Record<string, Loader>> = {
 	"xcsh-hooks": () => import("../index.ts"),
-	"xcsh-hooks/hooks": () => import("../hooks/index.ts"),
+	"xcsh-hooks/hooks": () => import("../hooks-surface.ts"),
 	"xcsh-hooks/testing": () => import("../testing/index.ts"),
 	"xcsh-hooks/guards": () => import("../guards/index.ts"),
 	// The seed's package name: hooks written for it run unchanged.
-	"@f5-sales-demo/xcsh/hooks": () => import("../hooks/index.ts"),
+	"@f5-sales-demo/xcsh/hooks": () => import("../hooks-surface.ts"),
 };
 
 /** Dependencies a hook may use as values. Each loader imports the very specifier it serves (see `register.ts`). */

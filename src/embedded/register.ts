@@ -1,3 +1,4 @@
+import { handPackageRoot, type PackageRoot } from "../hooks/package-root.ts";
 import { LIBRARY_MODULES, PACKAGE_MODULES } from "./modules.ts";
 
 let registered = false;
@@ -24,6 +25,8 @@ function fromDisk(specifier: string): () => Record<string, unknown> {
 export function registerEmbeddedModules(options: { bundled?: boolean } = {}): void {
 	if (registered) return;
 	registered = true;
+	// `pi.pi` is the same package root `import "xcsh-hooks"` gets, required when a hook first reads it.
+	handPackageRoot(() => require("../index.ts") as PackageRoot);
 	// Bundled: the loaders' literal specifiers were resolved by the bundler. Our plugin runtime inside an
 	// agent passes it explicitly, since the agent's own executable is standalone whichever copy runs.
 	const standalone = options.bundled ?? Bun.isStandaloneExecutable;

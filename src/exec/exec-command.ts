@@ -1,3 +1,4 @@
+import { XcshError } from "../errors.ts";
 import { statSync } from "node:fs";
 import { checkTimeout } from "../timeouts.ts";
 
@@ -270,11 +271,11 @@ function decode(s: Sink): string {
 /** Bun's spawn errors are terse (`posix_spawn 'x'`); say which of command or cwd is at fault. */
 function spawnError(error: unknown, command: string, dir: string): Error {
 	const stat = statSync(dir, { throwIfNoEntry: false });
-	if (!stat) return new Error(`Working directory does not exist: ${dir}`, { cause: error });
-	if (!stat.isDirectory()) return new Error(`Working directory is not a directory: ${dir}`, { cause: error });
+	if (!stat) return new XcshError("FILE_NOT_FOUND", `Working directory does not exist: ${dir}`, { cause: error });
+	if (!stat.isDirectory()) return new XcshError("INVALID_OPTION", `Working directory is not a directory: ${dir}`, { cause: error });
 	const code = (error as NodeJS.ErrnoException | undefined)?.code;
-	if (code === "ENOENT") return new Error(`Command not found: ${command}`, { cause: error });
-	if (code === "EACCES") return new Error(`Command is not executable: ${command}`, { cause: error });
+	if (code === "ENOENT") return new XcshError("FILE_NOT_FOUND", `Command not found: ${command}`, { cause: error });
+	if (code === "EACCES") return new XcshError("COMMAND_FAILED", `Command is not executable: ${command}`, { cause: error });
 	const message = error instanceof Error ? error.message : String(error);
-	return new Error(`Failed to run ${command}: ${message}`, { cause: error });
+	return new XcshError("COMMAND_FAILED", `Failed to run ${command}: ${message}`, { cause: error });
 }

@@ -1,3 +1,4 @@
+import { XcshError } from "../errors.ts";
 import { randomBytes } from "node:crypto";
 import { type Stats, constants } from "node:fs";
 import { chmod, mkdir, open, realpath, rename, rm, stat } from "node:fs/promises";
@@ -33,15 +34,16 @@ export async function statOrUndefined(path: string): Promise<Stats | undefined> 
  */
 export async function writeFileAtomic(path: string, content: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<number> {
 	const existing = await statOrUndefined(path);
-	if (existing?.isDirectory()) throw new Error(`${path} is a directory, not a file`);
+	if (existing?.isDirectory()) throw new XcshError("NOT_A_REGULAR_FILE", `${path} is a directory, not a file`);
 	// Renaming a file over a FIFO, socket or device (a symlink to /dev/null included) would destroy it.
-	if (existing && !existing.isFile()) throw new Error(`${path} is not a regular file (a FIFO, socket or device); refusing to replace it`);
+	if (existing && !existing.isFile())
+		throw new XcshError("NOT_A_REGULAR_FILE", `${path} is not a regular file (a FIFO, socket or device); refusing to replace it`);
 	const target = existing ? await realpath(path) : path;
 	const dir = dirname(target);
 	try {
 		await mkdir(dir, { recursive: true });
 	} catch (error) {
-		throw new Error(`Cannot create directory ${dir}: ${(error as Error).message}`, { cause: error });
+		throw new XcshError("WRITE_FAILED", `Cannot create directory ${dir}: ${(error as Error).message}`, { cause: error });
 	}
 	const data = typeof content === "string" ? Buffer.from(content, "utf8") : content;
 	const temp = join(dir, `.${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
@@ -58,7 +60,7 @@ export async function writeFileAtomic(path: string, content: string | Uint8Array
 		await rename(temp, target);
 	} catch (error) {
 		await rm(temp, { force: true }).catch(() => {});
-		throw new Error(`Cannot write ${path}: ${(error as Error).message}`, { cause: error });
+		throw new XcshError("WRITE_FAILED", `Cannot write ${path}: ${(error as Error).message}`, { cause: error });
 	}
 	await syncDir(dir);
 	return data.byteLength;

@@ -1,16 +1,14 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { isXcshError, XcshError } from "../errors.ts";
 
-/** Why {@link readRegularFile} refused: `not-a-file` (a directory, FIFO, socket or device) or `unreadable`. */
-export class RegularFileError extends Error {
-	override readonly name = "RegularFileError";
-	constructor(
-		readonly reason: "not-a-file" | "unreadable",
-		/** What the file is instead (`a directory`), or the errno code that stopped the read. */
-		readonly detail: string,
-		path: string,
-	) {
-		super(reason === "not-a-file" ? `${path} is not a regular file (${detail})` : `Cannot read ${path} (${detail})`);
-	}
+/**
+ * Why {@link readRegularFile} refused: `NOT_A_REGULAR_FILE` (a directory, FIFO, socket or device) or
+ * `FILE_UNREADABLE`; `detail` is what the file is instead (`a directory`) or the errno code that stopped the read.
+ */
+function refused(notAFile: boolean, detail: string, path: string): XcshError {
+	return notAFile
+		? new XcshError("NOT_A_REGULAR_FILE", `${path} is not a regular file (${detail})`, { file: path, detail })
+		: new XcshError("FILE_UNREADABLE", `Cannot read ${path} (${detail})`, { file: path, detail });
 }
 
 /**
@@ -24,12 +22,12 @@ export function readRegularFile(path: string): Uint8Array {
 		fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-		if (code === "EISDIR") throw new RegularFileError("not-a-file", "a directory", path);
-		throw new RegularFileError("unreadable", code, path);
+		if (code === "EISDIR") throw refused(true, "a directory", path);
+		throw refused(false, code, path);
 	}
 	try {
 		const info = fstatSync(fd);
-		if (!info.isFile()) throw new RegularFileError("not-a-file", info.isDirectory() ? "a directory" : "a FIFO, socket or device", path);
+		if (!info.isFile()) throw refused(true, info.isDirectory() ? "a directory" : "a FIFO, socket or device", path);
 		const bytes = new Uint8Array(info.size);
 		let read = 0;
 		while (read < bytes.length) {
@@ -39,8 +37,8 @@ export function readRegularFile(path: string): Uint8Array {
 		}
 		return read === bytes.length ? bytes : bytes.subarray(0, read);
 	} catch (error) {
-		if (error instanceof RegularFileError) throw error;
-		throw new RegularFileError("unreadable", (error as NodeJS.ErrnoException).code ?? (error as Error).message, path);
+		if (isXcshError(error, "NOT_A_REGULAR_FILE")) throw error;
+		throw refused(false, (error as NodeJS.ErrnoException).code ?? (error as Error).message, path);
 	} finally {
 		closeSync(fd);
 	}

@@ -5,28 +5,18 @@
  * removed, escapes applied), so data stays data: `echo 'rm -rf /'` is `echo` with one argument.
  */
 import type { Node, Parser } from "web-tree-sitter";
-import { type Scope, runCommand } from "./commands.ts";
-import { checkHeredocs, HeredocError, plainDelimiters } from "./heredoc.ts";
+import { type Analysis, type Scope, unreadableCommand } from "./analysis.ts";
+import { runCommand } from "./commands.ts";
+import { checkHeredocs, plainDelimiters } from "./heredoc.ts";
 import { copyDirs, newDirs, settle, type Var } from "./scope.ts";
 import type { ShellCommand } from "./types.ts";
 import { describeError, printedBy } from "./printed.ts";
 import { substitutionValue } from "./values.ts";
 import { decodeAnsiC, unescapeDouble } from "./words.ts";
 
-/** Why the analyzer refused a command line: a rule id (`parse/error`, `input/too-deep`) and one line. */
-export class AnalysisError extends Error {
-	constructor(
-		readonly rule: string,
-		message: string,
-	) {
-		super(message);
-	}
-}
-
 /** How deep the syntax tree may nest, and how many scripts inside scripts (`bash -c "eval '…'"`). */
 const MAX_TREE_DEPTH = 300;
 const MAX_SCRIPT_DEPTH = 12;
-export const MAX_COMMANDS = 2_000;
 
 export interface Word {
 	text: string;
@@ -38,7 +28,7 @@ export interface Word {
 /** Variables a command line reads as programs without setting them: what they name is the user's choice. */
 const USER_PROGRAMS = new Set(["EDITOR", "VISUAL", "PAGER", "GIT_EDITOR", "SUDO_EDITOR", "MANPAGER", "BROWSER"]);
 
-/** Analyzes one command line; throws {@link AnalysisError} for what it cannot read. */
+/** Analyzes one command line; throws an `unreadableCommand` error (analysis.ts) for what it cannot read. */
 export function analyzeCommandLine(parser: Parser, source: string, cwd: string, home: string): ShellCommand[] {
 	const analyzer = new Analyzer(parser);
 	const vars = new Map<string, Var>();
@@ -66,18 +56,18 @@ const subshell = (scope: Scope): Scope => ({
 	vars: new Map(scope.vars),
 });
 
-export class Analyzer {
+export class Analyzer implements Analysis {
 	readonly commands: ShellCommand[] = [];
 
 	constructor(private readonly parser: Parser) {}
 
 	private parse(source: string, scope: Scope, check = true) {
 		const tree = this.parser.parse(source);
-		if (!tree) throw new AnalysisError("parse/error", "the shell parser gave up on this command");
+		if (!tree) throw unreadableCommand("parse/error", "the shell parser gave up on this command");
 		if (check && tree.rootNode.hasError) {
 			const where = describeError(tree.rootNode, source);
 			tree.delete();
-			throw new AnalysisError(
+			throw unreadableCommand(
 				"parse/error",
 				`cannot parse ${scope.scripts > 0 ? "a script it runs" : "the command"} (${where}), so it cannot be checked`,
 			);
@@ -87,7 +77,7 @@ export class Analyzer {
 
 	/** Parses and walks a script: the command line itself, or one it runs (`bash -c`, `eval`, a piped script). */
 	script(source: string, scope: Scope): void {
-		if (scope.scripts > MAX_SCRIPT_DEPTH) throw new AnalysisError("input/too-deep", "scripts nested too deeply to check");
+		if (scope.scripts > MAX_SCRIPT_DEPTH) throw unreadableCommand("input/too-deep", "scripts nested too deeply to check");
 		let tree = this.parse(source, scope, !source.includes("<<"));
 		try {
 			// Heredoc delimiters written as bash reads them first: the parser errs on some (`<<'E'"O"F`).
@@ -98,9 +88,6 @@ export class Analyzer {
 			}
 			checkHeredocs(tree, plain);
 			this.walk(tree.rootNode, { ...scope, scripts: scope.scripts + 1 }, 0);
-		} catch (error) {
-			if (error instanceof HeredocError) throw new AnalysisError("parse/error", `cannot check ${error.message}`);
-			throw error;
 		} finally {
 			tree.delete();
 		}
@@ -121,7 +108,7 @@ export class Analyzer {
 	}
 
 	walk(node: Node, scope: Scope, depth: number): void {
-		if (depth > MAX_TREE_DEPTH) throw new AnalysisError("input/too-deep", "the command nests too deeply to check");
+		if (depth > MAX_TREE_DEPTH) throw unreadableCommand("input/too-deep", "the command nests too deeply to check");
 		switch (node.type) {
 			case "command":
 				this.command(node, scope, depth, undefined, []);

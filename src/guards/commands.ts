@@ -4,8 +4,7 @@
  * `eval`, `source`, interpreter one-liners, `awk`/`sed`/`trap`/`coproc`, functions the line
  * defined, and `cd`/`pushd`/`popd`, which move the directory the rest of the line runs in.
  */
-import type { Node } from "web-tree-sitter";
-import { AnalysisError, type Analyzer, MAX_COMMANDS } from "./analyze.ts";
+import { type Analysis, MAX_COMMANDS, type Scope, unreadableCommand } from "./analysis.ts";
 import { embedded, embeds } from "./embedded.ts";
 import { readArgs } from "./getopt.ts";
 import { interpreterOf, oneLinerCode, scanCode } from "./interpreters.ts";
@@ -15,24 +14,6 @@ import { cdTargets, copyDirs, type Dir, type Dirs, distinct, move, type Var } fr
 import { SHELLS, STDIN_FILES, shellInput } from "./shells.ts";
 import type { EnvValue, ShellCommand } from "./types.ts";
 import { programName, resolveFrom } from "./words.ts";
-
-/** What flows into a command: its wrappers, its standard input, the directories it may run in, the line's variables. */
-export interface Scope {
-	via: string[];
-	stdin?: string | undefined;
-	stdinUnknown: boolean;
-	/** Shared along a list: `cd` moves it for what follows, inside this scope only. */
-	dirs: Dirs;
-	vars: Map<string, Var>;
-	functions: Map<string, Node>;
-	/** Inside a branch or loop: an assignment there may or may not happen. */
-	conditional: boolean;
-	home: string;
-	scripts: number;
-	calls: number;
-	/** `NAME=value` words given to this command (`BASH_ENV=… bash`, `env BASH_ENV=… bash`). */
-	assigned?: string[] | undefined;
-}
 
 const UNSEEN_PIPE = "a script from a pipe it cannot see";
 /** Builtins that set the variables they name. */
@@ -72,7 +53,7 @@ function visibleEnv(vars: ReadonlyMap<string, Var>, assigned: readonly string[])
 
 /** Unwraps and records one command (argv), following what it runs. */
 export function runCommand(
-	analyzer: Analyzer,
+	analyzer: Analysis,
 	argv: string[],
 	computed: boolean[],
 	start: Scope,
@@ -91,7 +72,7 @@ export function runCommand(
 		const env = visibleEnv(here.vars, assigned);
 		const record = (extra: Partial<ShellCommand> = {}) => {
 			for (const cwd of distinct([...here.dirs.now])) {
-				if (analyzer.commands.length >= MAX_COMMANDS) throw new AnalysisError("input/too-many", "too many commands to check");
+				if (analyzer.commands.length >= MAX_COMMANDS) throw unreadableCommand("input/too-many", "too many commands to check");
 				analyzer.commands.push({
 					program,
 					args,
@@ -286,7 +267,7 @@ function changeDir(program: string, args: string[], computed: boolean[], scope: 
 
 /** The script a file argument feeds (`<(echo …)`, `/dev/stdin`), or what cannot be read of it. */
 function fedScript(
-	analyzer: Analyzer,
+	analyzer: Analysis,
 	path: string | undefined,
 	scope: Scope,
 ): { script?: string | undefined; unseen?: string | undefined } {
@@ -304,7 +285,7 @@ function fedScript(
 
 /** `bash -c '…'`, `sh -s <<EOF`, `curl … | bash /dev/stdin`, `bash <(…)`, `BASH_ENV=<(…) bash`: what a shell runs. */
 function shell(
-	analyzer: Analyzer,
+	analyzer: Analysis,
 	program: string,
 	args: string[],
 	computed: boolean[],

@@ -1,6 +1,8 @@
+import { XcshError } from "../errors.ts";
 import { homedir, tmpdir } from "node:os";
 import type { HookContext, ToolCallEvent, ToolCallEventResult } from "../hooks/types.ts";
-import { AnalysisError, analyzeCommandLine } from "./analyze.ts";
+import { isUnreadableCommand, unreadableCommand } from "./analysis.ts";
+import { analyzeCommandLine } from "./analyze.ts";
 import { resolveFrom } from "./words.ts";
 import { DEFAULT_PACKS, PACKS, type PackName } from "./packs/index.ts";
 import { loadShellParser } from "./parser.ts";
@@ -136,9 +138,10 @@ function fold(text: string): string {
 export function createShellGuard(options: ShellGuardOptions = {}): ShellGuard {
 	const disabled = new Set(options.disable ?? []);
 	const chosen = options.packs === "all" ? (Object.keys(PACKS) as PackName[]) : (options.packs ?? DEFAULT_PACKS);
-	if (!Array.isArray(chosen)) throw new Error(`createShellGuard: packs must be a list of packs or "all"`);
+	if (!Array.isArray(chosen)) throw new XcshError("GUARD_OPTIONS", `createShellGuard: packs must be a list of packs or "all"`);
 	const packs = chosen.map((pack) => (typeof pack === "string" ? PACKS[pack as PackName] : pack));
-	for (const pack of packs) if (!pack) throw new Error(`createShellGuard: unknown pack; packs: ${Object.keys(PACKS).join(", ")}`);
+	for (const pack of packs)
+		if (!pack) throw new XcshError("GUARD_OPTIONS", `createShellGuard: unknown pack; packs: ${Object.keys(PACKS).join(", ")}`);
 	const active = packs.filter((pack) => !disabled.has(pack.name));
 	const rules = [...active.flatMap((pack) => pack.rules), ...(options.rules ?? [])].filter((rule) => !disabled.has(rule.id));
 	const nesters = active.filter((pack) => typeof pack.nested === "function");
@@ -191,7 +194,7 @@ export function createShellGuard(options: ShellGuardOptions = {}): ShellGuard {
 				for (const pack of nesters)
 					for (const run of pack.nested?.(command, context) ?? []) {
 						if (++expansions > MAX_NESTED)
-							throw new AnalysisError("input/too-deep", "command lines run inside others nest too deeply to check");
+							throw unreadableCommand("input/too-deep", "command lines run inside others nest too deeply to check");
 						commands.push(...nestedCommands(parser, command, run));
 					}
 			for (const rule of rules) {
@@ -214,9 +217,9 @@ export function createShellGuard(options: ShellGuardOptions = {}): ShellGuard {
 		try {
 			return judge(parser, analyzeCommandLine(parser, line, cwd, home), cwd);
 		} catch (error) {
-			if (!(error instanceof AnalysisError)) throw error;
-			if (error.rule === "parse/error" && options.onParseError === "allow") return { block: false, commands: [] };
-			return { block: true, reason: error.message, rule: error.rule, commands: [] };
+			if (!isUnreadableCommand(error)) throw error;
+			if (error.detail === "parse/error" && options.onParseError === "allow") return { block: false, commands: [] };
+			return { block: true, reason: error.message, rule: error.detail, commands: [] };
 		}
 	};
 
@@ -313,9 +316,12 @@ function verdictOverrides(
 ): Map<ShellRule, "block" | "ask"> {
 	const known = new Set([...packs.flatMap((pack) => [pack.name, ...pack.rules.map((rule) => rule.id)]), ...rules.map((rule) => rule.id)]);
 	for (const [name, verdict] of Object.entries(verdicts)) {
-		if (!known.has(name)) throw new Error(`createShellGuard: verdicts: no pack or rule "${name}" in this guard`);
+		if (!known.has(name)) throw new XcshError("GUARD_OPTIONS", `createShellGuard: verdicts: no pack or rule "${name}" in this guard`);
 		if (verdict !== "block" && verdict !== "ask")
-			throw new Error(`createShellGuard: verdicts: "${name}" must be "block" or "ask", got ${JSON.stringify(verdict)}`);
+			throw new XcshError(
+				"GUARD_OPTIONS",
+				`createShellGuard: verdicts: "${name}" must be "block" or "ask", got ${JSON.stringify(verdict)}`,
+			);
 	}
 	const overrides = new Map<ShellRule, "block" | "ask">();
 	const given = (name: string) => (Object.hasOwn(verdicts, name) ? verdicts[name] : undefined);

@@ -6,9 +6,7 @@
  * bash's reading; where they still differ, the line is refused rather than guessed at.
  */
 import type { Node, Tree } from "web-tree-sitter";
-
-/** Where the analyzer refuses to guess: thrown to it as a parse error. */
-export class HeredocError extends Error {}
+import { unreadableCommand } from "./analysis.ts";
 
 interface Delimiter {
 	/** The word as written, from `start` to `end` in the source. */
@@ -93,7 +91,8 @@ export function plainDelimiters(tree: Tree, source: string): string {
 		const start = node?.children.find((child) => child?.type === "heredoc_start");
 		if (delimiter.text === "" || (start?.text === plain && start.startIndex === delimiter.start)) continue;
 		if (!node && !delimiter.quoted && delimiter.start + plain.length === delimiter.end) continue;
-		if (!/^[\w.@%+,:-]+$/.test(delimiter.text)) throw new HeredocError("a heredoc delimiter the guard cannot read");
+		if (!/^[\w.@%+,:-]+$/.test(delimiter.text))
+			throw unreadableCommand("parse/error", "cannot check a heredoc delimiter the guard cannot read");
 		const after = out[delimiter.end] === undefined || /\s/.test(out[delimiter.end] as string) ? "" : " ";
 		out = `${out.slice(0, delimiter.start)}${plain}${after}${out.slice(delimiter.end)}`;
 	}
@@ -108,6 +107,6 @@ export function checkHeredocs(tree: Tree, source: string): void {
 		const end = node.children.find((child) => child?.type === "heredoc_end")?.text.trim();
 		const line = (text: string) => (delimiter.strip ? text.replace(/^\t+/, "") : text);
 		if (end !== delimiter.text || body.split("\n").some((text) => line(text) === delimiter.text))
-			throw new HeredocError(`a heredoc the parser reads differently from bash (delimiter ${delimiter.text})`);
+			throw unreadableCommand("parse/error", `cannot check a heredoc the parser reads differently from bash (delimiter ${delimiter.text})`);
 	}
 }

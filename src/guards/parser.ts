@@ -1,3 +1,4 @@
+/// <reference path="./wasm.d.ts" />
 /**
  * The shell parser: tree-sitter's bash grammar, run as WebAssembly (`web-tree-sitter` +
  * `tree-sitter-bash`). Both `.wasm` files are imported as files, so `bun build --compile` embeds

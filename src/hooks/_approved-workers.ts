@@ -1,3 +1,4 @@
+import { XcshError } from "../errors.ts";
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { isAbsolute, resolve } from "pathe";
@@ -56,7 +57,7 @@ function guardedClass<T extends abstract new (...args: never[]) => unknown>(orig
 			for (const entry of entries) {
 				const file = workerEntry(entry);
 				const problem = file === undefined ? undefined : refusal(file);
-				if (problem !== undefined) throw new Error(`new Worker(${file}) refused (fail closed): ${problem}`);
+				if (problem !== undefined) throw new XcshError("IMPORT_REFUSED", `new Worker(${file}) refused (fail closed): ${problem}`);
 			}
 			return Reflect.construct(target, args, newTarget);
 		},

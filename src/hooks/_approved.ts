@@ -1,3 +1,4 @@
+import { XcshError } from "../errors.ts";
 import { readFileSync, realpathSync } from "node:fs";
 import { homeDir } from "../paths.ts";
 import { guardWorkers } from "./_approved-workers.ts";
@@ -68,7 +69,8 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$
 
 /** The refusal of an import that reaches a project file outside the approval. */
 function uncovered(importer: string, target: string, owner: Owner): Error {
-	return new Error(
+	return new XcshError(
+		"IMPORT_REFUSED",
 		`${importer} imports ${target}, which its approval does not cover, so it fails closed; review it, then run: xcsh-hooks trust approve ${owner.hook}`,
 	);
 }
@@ -79,7 +81,7 @@ function checkImport(specifier: string, importer: string, owner: Owner): string 
 	try {
 		target = graph().resolveCovered(specifier, importer);
 	} catch (error) {
-		throw new Error(`${(error as Error).message}; the import is refused (fail closed)`);
+		throw new XcshError("IMPORT_REFUSED", `${(error as Error).message}; the import is refused (fail closed)`);
 	}
 	if (target !== undefined && !owner.files.has(target)) throw uncovered(importer, target, owner);
 	return target;
@@ -90,7 +92,7 @@ function load(
 ): { contents: string; loader: ReturnType<typeof moduleLoader> } | { exports: Record<string, unknown>; loader: "object" } {
 	const entry = served.get(path);
 	// Never fall back to the disk: a path naming no approved bytes is refused.
-	if (!entry) throw new Error(`${path} names no approved bytes; it cannot be imported`);
+	if (!entry) throw new XcshError("IMPORT_REFUSED", `${path} names no approved bytes; it cannot be imported`);
 	const file = path.includes(QUERY) ? path.slice(0, path.lastIndexOf(QUERY)) : path;
 	const text = decoder.decode(entry.bytes);
 	const parse = graph().dataParser(file);

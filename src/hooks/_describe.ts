@@ -4,6 +4,8 @@
  * such a value goes through these, which never throw.
  */
 
+import { XcshError } from "../errors.ts";
+
 const UNPRINTABLE = "<unprintable>";
 
 function isError(value: unknown): value is Error {
@@ -84,7 +86,7 @@ export function toSafeError(thrown: unknown, prefix: string): Error {
 		try {
 			if (typeof thrown.message === "string") return thrown;
 		} catch {}
-		return new Error(`${prefix}${UNPRINTABLE}`);
+		return new XcshError("HOOK_FAILED", `${prefix}${UNPRINTABLE}`);
 	}
-	return new Error(`${prefix}${describeValue(thrown)}`);
+	return new XcshError("HOOK_FAILED", `${prefix}${describeValue(thrown)}`);
 }

@@ -1,4 +1,4 @@
-import type { AgentMessage } from "../messages.ts";
+import { XcshError } from "../errors.ts";
 import { withTimeout } from "../timeouts.ts";
 import { checkIntrinsicsAfter, checkIntrinsicsBefore, damageCount, handlerRunning } from "../intrinsic-damage.ts";
 import { awaitChanged } from "../intrinsics.ts";
@@ -16,19 +16,13 @@ import {
 import { describeValue, errorMessage, errorStack, toSafeError } from "./_describe.ts";
 import { frozenCopy } from "../freeze.ts";
 import { isHookResult } from "./checks.ts";
+import { type Combine, eventRule } from "./event-rules.ts";
 import type { HookEventType } from "./schemas.ts";
-import type {
-	AnyHookHandler,
-	BeforeAgentStartEventResult,
-	HookContext,
-	HookError,
-	LoadedHook,
-	ToolCallEventResult,
-	ToolResultEventResult,
-} from "./types.ts";
+import type { AnyHookHandler, HookContext, HookError, LoadedHook, ToolCallEventResult } from "./types.ts";
 
 /*
- * The dispatch loops behind HookRunner's `emit*` methods (docs/contract.md#the-runner). They are plain module
+ * The dispatch loops behind HookRunner's `emit*` methods, one per combine rule of the event table
+ * (`events.ts`; the rule is read from `event-rules.ts`, never from the event's name). They are plain module
  * functions taking what they need as arguments, with indexed loops, so the async frame an emit
  * suspends and resumes on every awaited handler stays small: on the hot path this keeps `emit`
  * within a few percent of a hand-written `Map` + `await` loop. Handlers that do not return a
@@ -37,26 +31,23 @@ import type {
  */
 
 /** The event shape every loop passes through. */
-type AnyEvent = { readonly type: string; readonly [key: string]: unknown };
+export type AnyEvent = { readonly type: string; readonly [key: string]: unknown };
 
 /** What a loop needs from its runner: where handler errors go. */
 export interface DispatchTarget {
 	emitError(error: HookError): void;
 }
 
-/** Only these events keep handler results in `emit`. */
-function keepsResult(type: string): boolean {
-	return (
-		type.startsWith("session_before_") ||
-		type === "tool_result" ||
-		type === "session.compacting" ||
-		type === "subagent_start" ||
-		type === "permission_request"
-	);
+/** The combine rule of `type` (`none` for a name that is no event: its results are ignored). */
+export function combineOf(type: string): Combine {
+	return eventRule(type)?.combine ?? NONE;
 }
 
+const NONE: Combine = { rule: "none" };
+const NO_FIELDS: readonly string[] = [];
+
 /** Calls a handler; with `ms > 0`, an async result races a timeout that rejects. */
-function invoke(handler: AnyHookHandler, event: AnyEvent, ctx: HookContext, ms: number): unknown {
+export function invoke(handler: AnyHookHandler, event: AnyEvent, ctx: HookContext, ms: number): unknown {
 	return timed(handler(event, ctx), event.type, ms);
 }
 
@@ -68,7 +59,7 @@ function timed(result: unknown, type: string, ms: number): unknown {
 	});
 }
 
-function report(target: DispatchTarget, hook: LoadedHook, event: string, error: unknown): void {
+export function report(target: DispatchTarget, hook: LoadedHook, event: string, error: unknown): void {
 	target.emitError({ hookPath: hook.path, event, error: errorMessage(error), stack: errorStack(error) });
 }
 
@@ -82,19 +73,21 @@ export function invalidResultError(hookPath: string, type: string, value: unknow
 	} catch {
 		why = `${type} result: not a result object (got ${describeValue(value)})`;
 	}
-	return new Error(`Hook ${hookPath} returned an invalid ${type} result: ${why}`);
+	return new XcshError("INVALID_RESULT", `Hook ${hookPath} returned an invalid ${type} result: ${why}`);
 }
 
 /** The timeout of one event's handlers in ms (`0`: none). */
 export type TimeoutOf = (type: string) => number;
 
 /**
- * `emit`: errors are reported and dispatch continues. `session_before_*` keeps the last truthy
- * result and returns at once on `cancel: true`; `session.compacting` keeps the last truthy result;
- * `permission_request` returns the first `{decision: "deny"}` at once, else the last result;
- * `tool_result` is chained: each handler sees `content`/`details` as replaced before it, and the
- * result is everything the handlers replaced (so a later handler cannot drop an earlier redaction).
- * A result that fails its schema is reported and ignored. Every other event resolves `undefined`.
+ * `emit` of the rules `none`, `last`, `cancel`, `answer` and `chain` resolving what was replaced: errors
+ * are reported and dispatch continues. `last` keeps the last truthy result; `cancel` too, and returns at
+ * once on a result with its field set (`session_before_*`: `cancel: true`; `subagent_start`:
+ * `block: true`); `answer` too, and returns at once on its stopping answer (`permission_request`:
+ * the first `decision: "deny"`); a `replaced` chain (`tool_result`): each handler sees the chained fields
+ * (`content`/`details`) as replaced before it, and the result is everything the handlers replaced (so
+ * a later handler cannot drop an earlier redaction). A result that fails its schema is reported and
+ * ignored. Rule `none` resolves `undefined`.
  */
 export async function dispatchEmit(
 	target: DispatchTarget,
@@ -105,8 +98,10 @@ export async function dispatchEmit(
 ): Promise<unknown> {
 	const type = event.type;
 	let keep: boolean | undefined;
-	let cancellable = false;
-	let chained = false;
+	let stopOn: string | undefined;
+	let stopValue: unknown;
+	let chained: readonly string[] | undefined;
+	let kept: readonly string[] = NO_FIELDS;
 	let ms = 0;
 	let last: unknown;
 	let current = event;
@@ -114,9 +109,17 @@ export async function dispatchEmit(
 		const handlers = (hooks[h] as LoadedHook).handlers.get(type);
 		if (handlers === undefined) continue;
 		if (keep === undefined) {
-			keep = keepsResult(type);
-			cancellable = keep && (type.startsWith("session_before_") || type === "subagent_start");
-			chained = type === "tool_result";
+			const combine = combineOf(type);
+			keep = combine.rule !== "none";
+			if (combine.rule === "cancel") stopOn = combine.field;
+			if (combine.rule === "answer") {
+				stopOn = combine.field;
+				stopValue = combine.stopsOn;
+			}
+			if (combine.rule === "chain") {
+				chained = combine.fields;
+				kept = combine.keeps ?? NO_FIELDS;
+			}
 			ms = timeoutOf ? timeoutOf(type) : 0;
 		}
 		for (let i = 0; i < handlers.length; i++) {
@@ -126,19 +129,20 @@ export async function dispatchEmit(
 				if (!keep || !result) continue;
 				if (!isHookResult(type as HookEventType, result)) throw invalidResultError((hooks[h] as LoadedHook).path, type, result);
 				if (chained) {
-					const replaced = result as ToolResultEventResult;
-					last = mergeReplacements(last as ToolResultEventResult | undefined, replaced);
-					current = {
-						...current,
-						content: replaced.content !== undefined ? replaced.content : current.content,
-						details: replaced.details !== undefined ? replaced.details : current.details,
-					};
+					const replaced = result as Record<string, unknown>;
+					last = mergeReplacements(last as Record<string, unknown> | undefined, replaced, chained, kept);
+					const next: Record<string, unknown> = { ...current };
+					for (let f = 0; f < chained.length; f++) {
+						const field = chained[f] as string;
+						next[field] = replaced[field] !== undefined ? replaced[field] : current[field];
+					}
+					current = next as AnyEvent;
 					continue;
 				}
 				last = result;
-				if (cancellable && ((result as { cancel?: boolean }).cancel || (result as { block?: boolean }).block)) return result;
-				// permission_request: the first deny wins at once; otherwise the last allow stands.
-				if ((result as { decision?: string }).decision === "deny") return result;
+				if (stopOn === undefined) continue;
+				const answered = (result as Record<string, unknown>)[stopOn];
+				if (stopValue === undefined ? answered : answered === stopValue) return result;
 			} catch (error) {
 				report(target, hooks[h] as LoadedHook, type, error);
 			}
@@ -148,16 +152,22 @@ export async function dispatchEmit(
 }
 
 /**
- * One rule for a `tool_result` field, in the chain and in the result alike: `undefined` (absent, or
- * written `details: undefined`) is "not replaced"; any other value, `null` included, replaces. So a
- * later handler returning `{content, details: undefined}` never drops an earlier `details`, and
- * `details: null` clears them for the next handler and for the caller.
+ * One rule for a chained field (`tool_result`'s `content`, `details`, and the kept `isError`), in the
+ * chain and in the result alike: `undefined` (absent, or written `details: undefined`) is "not
+ * replaced"; any other value, `null` included, replaces. So a later handler returning
+ * `{content, details: undefined}` never drops an earlier `details`, and `details: null` clears them
+ * for the next handler and for the caller.
  */
-function mergeReplacements(earlier: ToolResultEventResult | undefined, later: ToolResultEventResult): ToolResultEventResult {
-	const merged: ToolResultEventResult = { ...earlier };
-	if (later.content !== undefined) merged.content = later.content;
-	if (later.details !== undefined) merged.details = later.details;
-	if (later.isError !== undefined) merged.isError = later.isError;
+function mergeReplacements(
+	earlier: Record<string, unknown> | undefined,
+	later: Record<string, unknown>,
+	fields: readonly string[],
+	kept: readonly string[],
+): Record<string, unknown> {
+	const merged: Record<string, unknown> = { ...earlier };
+	for (let f = 0; f < fields.length; f++)
+		if (later[fields[f] as string] !== undefined) merged[fields[f] as string] = later[fields[f] as string];
+	for (let f = 0; f < kept.length; f++) if (later[kept[f] as string] !== undefined) merged[kept[f] as string] = later[kept[f] as string];
 	return merged;
 }
 
@@ -167,12 +177,11 @@ export type ToolCallOutcome =
 	| { error: unknown; hookPath: string };
 
 /**
- * `emitToolCall`: the first `{block: true}` returns at once; otherwise an `{ask: true}` from any
- * handler survives the allows after it (block > ask > allow: the result is the first ask, with its
- * reason), else the last truthy result wins; either carries the final `input` when a handler replaced
- * it (chained: later handlers see it). Each
- * handler gets a frozen event with a frozen copy of the input. A handler that throws, times out or
- * returns an invalid result ends dispatch with that error (the caller blocks).
+ * The `block` rule (`emitToolCall`, and any guard event): the first `{block: true}` (the rule's first
+ * verdict) returns at once; a result with a later verdict outranks one with none, the first of them
+ * standing (`ask`: the first ask is the one reported); otherwise the last truthy result wins, carrying the final `input` (the rule's chained field) when a handler replaced it
+ * (later handlers see it). Each handler gets a frozen event with a frozen copy of the input. A handler
+ * that throws, times out or returns an invalid result ends dispatch with that error (the caller blocks).
  *
  * A handler shares the realm with this loop and the guards after it: the built-ins they use are
  * compared after each handler, and a change (put back at once, see src/intrinsics.ts) ends dispatch
@@ -184,9 +193,10 @@ export async function dispatchToolCall(
 	ctx: HookContext,
 	timeoutOf: TimeoutOf | undefined,
 ): Promise<ToolCallOutcome> {
+	const type = event.type;
 	const epoch = damageCount();
-	const before = checkIntrinsicsBefore(() => guardingHooks(hooks));
-	if (before !== undefined) return { error: new ErrorCtor(before), hookPath: firstGuard(hooks) };
+	const before = checkIntrinsicsBefore(() => guardingHooks(hooks, type));
+	if (before !== undefined) return { error: new ErrorCtor(before), hookPath: firstGuard(hooks, type) };
 	const ran: string[] = [];
 	const outcome = await toolCallLoop(hooks, event, ctx, timeoutOf, epoch, ran);
 	// Once per call, everything watched: what the quick check after each handler does not compare.
@@ -195,25 +205,40 @@ export async function dispatchToolCall(
 	if (after === undefined) return outcome;
 	return {
 		error: new ErrorCtor(after),
-		hookPath: ran.length === 1 ? (ran[0] as string) : "error" in outcome ? outcome.hookPath : firstGuard(hooks),
+		hookPath: ran.length === 1 ? (ran[0] as string) : "error" in outcome ? outcome.hookPath : firstGuard(hooks, type),
 	};
 }
 
-/** The paths of the hooks that handle `tool_call`, for a reason that cannot name one. */
-function guardingHooks(hooks: readonly LoadedHook[]): string {
+/** The paths of the hooks that handle the guard event `type`, for a reason that cannot name one. */
+function guardingHooks(hooks: readonly LoadedHook[], type: string): string {
 	const paths: string[] = [];
 	for (let h = 0; h < hooks.length; h++) {
 		const hook = hooks[h] as LoadedHook;
-		if (MapPrototypeGet(hook.handlers, "tool_call") !== undefined) ArrayPrototypePush(paths, hook.path);
+		if (MapPrototypeGet(hook.handlers, type) !== undefined) ArrayPrototypePush(paths, hook.path);
 	}
 	return ArrayPrototypeJoin(paths, ", ");
 }
 
-const firstGuard = (hooks: readonly LoadedHook[]) => {
+const firstGuard = (hooks: readonly LoadedHook[], type: string) => {
 	for (let h = 0; h < hooks.length; h++)
-		if (MapPrototypeGet((hooks[h] as LoadedHook).handlers, "tool_call") !== undefined) return (hooks[h] as LoadedHook).path;
+		if (MapPrototypeGet((hooks[h] as LoadedHook).handlers, type) !== undefined) return (hooks[h] as LoadedHook).path;
 	return "(runner)";
 };
+
+/** The `block` rule of a guard event: its verdicts, strongest first, and the field handlers chain. */
+function verdictsOf(type: string): { verdicts: readonly string[]; chained: string } {
+	const combine = combineOf(type);
+	return combine.rule === "block" ? { verdicts: combine.verdicts, chained: combine.chain } : BLOCK_INPUT;
+}
+
+/** What a `tool_call` has always been decided by, for an event the table gives no `block` rule. */
+const BLOCK_INPUT = ObjectFreeze({ verdicts: ObjectFreeze(["block"]), chained: "input" });
+
+/** The index of the strongest verdict a result carries; `verdicts.length` for none (allow). */
+function rankOf(result: Record<string, unknown>, verdicts: readonly string[]): number {
+	for (let v = 0; v < verdicts.length; v++) if (result[verdicts[v] as string]) return v;
+	return verdicts.length;
+}
 
 /** After a handler of `hookPath`: why the call must be denied when built-ins changed, here or in another call since `epoch`. */
 function damageSince(hookPath: string, epoch: number): string | undefined {
@@ -232,27 +257,29 @@ async function toolCallLoop(
 	epoch: number,
 	ran: string[],
 ): Promise<ToolCallOutcome> {
-	const ms = timeoutOf ? timeoutOf("tool_call") : 0;
+	const type = event.type;
+	const { verdicts, chained } = verdictsOf(type);
+	const ms = timeoutOf ? timeoutOf(type) : 0;
 	let last: ToolCallEventResult | undefined;
+	let lastRank = verdicts.length;
 	let decidedBy: string | undefined;
 	let replaced: Record<string, unknown> | undefined;
 	let current: AnyEvent | undefined;
-	let asked: { reason: string | undefined; hookPath: string } | undefined;
 	for (let h = 0; h < hooks.length; h++) {
 		const hook = hooks[h] as LoadedHook;
-		const handlers = MapPrototypeGet(hook.handlers, "tool_call");
+		const handlers = MapPrototypeGet(hook.handlers, type);
 		if (handlers === undefined) continue;
 		ArrayPrototypePush(ran, hook.path);
 		for (let i = 0; i < handlers.length; i++) {
 			try {
-				current ??= ObjectFreeze({ ...event, input: frozenCopy(event.input) });
+				current ??= ObjectFreeze({ ...event, [chained]: frozenCopy(event[chained]) });
 				let result: unknown;
 				let damaged: string | undefined;
 				handlerRunning(1);
 				try {
 					result = (handlers[i] as AnyHookHandler)(current, ctx);
 					// An async handler is looked at once it settled; before the `await`, only what the await reads.
-					if (isThenable(result) && !awaitChanged()) result = await timed(result, "tool_call", ms);
+					if (isThenable(result) && !awaitChanged()) result = await timed(result, type, ms);
 					damaged = damageSince(hook.path, epoch);
 				} finally {
 					handlerRunning(-1);
@@ -263,16 +290,19 @@ async function toolCallLoop(
 					return { error: new ErrorCtor(damaged), hookPath: hook.path };
 				}
 				if (!result) continue;
-				if (!isHookResult("tool_call", result)) throw invalidResultError(hook.path, "tool_call", result);
-				const decided = result as ToolCallEventResult;
-				if (decided.block) return { result: decided, hookPath: hook.path };
-				last = decided;
-				decidedBy = hook.path;
-				// The first ask stands whatever allows come after it; only a later block outranks it.
-				if (decided.ask && asked === undefined) asked = { reason: decided.reason, hookPath: hook.path };
-				if (decided.input !== undefined) {
-					replaced = decided.input;
-					current = ObjectFreeze({ ...current, input: frozenCopy(replaced) });
+				if (!isHookResult(type as HookEventType, result)) throw invalidResultError(hook.path, type, result);
+				const decided = result as Record<string, unknown>;
+				const rank = rankOf(decided, verdicts);
+				if (rank === 0) return { result: decided as ToolCallEventResult, hookPath: hook.path };
+				// A verdict stands from the first handler that gave it (the first ask is the one reported); among allows the last wins.
+				if (rank < lastRank || (rank === lastRank && rank === verdicts.length)) {
+					last = decided as ToolCallEventResult;
+					lastRank = rank;
+					decidedBy = hook.path;
+				}
+				if (decided[chained] !== undefined) {
+					replaced = decided[chained] as Record<string, unknown>;
+					current = ObjectFreeze({ ...current, [chained]: frozenCopy(replaced) });
 				}
 			} catch (error) {
 				// A handler that failed may have changed built-ins first: the reason names that too.
@@ -281,14 +311,8 @@ async function toolCallLoop(
 			}
 		}
 	}
-	if (asked !== undefined) {
-		const ask: ToolCallEventResult = { ask: true };
-		if (asked.reason !== undefined) ask.reason = asked.reason;
-		if (replaced !== undefined) ask.input = SafeStructuredClone(replaced);
-		return { result: ask, hookPath: asked.hookPath };
-	}
 	if (replaced === undefined) return { result: last, hookPath: decidedBy };
-	return { result: { ...last, input: SafeStructuredClone(replaced) }, hookPath: decidedBy };
+	return { result: { ...last, [chained]: SafeStructuredClone(replaced) }, hookPath: decidedBy };
 }
 
 /**
@@ -307,69 +331,6 @@ export async function dispatchToolCallReported(
 	const outcome = await dispatchToolCall(hooks, event, ctx, timeoutOf);
 	if (!("error" in outcome)) return outcome.result;
 	const error = toSafeError(outcome.error, "Hook failed, blocking execution: ");
-	target.emitError({ hookPath: outcome.hookPath, event: "tool_call", error: errorMessage(error), stack: errorStack(error) });
-	return { block: true, reason: errorMessage(error) || "Tool execution was blocked by a hook" };
-}
-
-/** `emitContext` on a copy of the messages: each handler sees the previous one's; errors and bad results are reported. */
-export async function dispatchContext(
-	target: DispatchTarget,
-	hooks: readonly LoadedHook[],
-	messages: AgentMessage[],
-	ctx: HookContext,
-	timeoutOf: TimeoutOf | undefined,
-): Promise<AgentMessage[]> {
-	const ms = timeoutOf ? timeoutOf("context") : 0;
-	let current = messages;
-	for (let h = 0; h < hooks.length; h++) {
-		const handlers = (hooks[h] as LoadedHook).handlers.get("context");
-		if (handlers === undefined) continue;
-		for (let i = 0; i < handlers.length; i++) {
-			try {
-				const event = { type: "context", messages: current };
-				let result = ms ? invoke(handlers[i] as AnyHookHandler, event, ctx, ms) : (handlers[i] as AnyHookHandler)(event, ctx);
-				if (isThenable(result)) result = await result;
-				if (!result) continue;
-				if (!isHookResult("context", result)) throw invalidResultError((hooks[h] as LoadedHook).path, "context", result);
-				const next = (result as { messages?: AgentMessage[] }).messages;
-				if (next) current = next;
-			} catch (error) {
-				report(target, hooks[h] as LoadedHook, "context", error);
-			}
-		}
-	}
-	return current;
-}
-
-/**
- * `emitBeforeAgentStart`: every handler runs on a fresh copy of the event (one handler's change to
- * `event.prompt` is not seen by the next, as upstream), the first result carrying `message` is kept.
- */
-export async function dispatchBeforeAgentStart(
-	target: DispatchTarget,
-	hooks: readonly LoadedHook[],
-	event: AnyEvent,
-	ctx: HookContext,
-	timeoutOf: TimeoutOf | undefined,
-): Promise<BeforeAgentStartEventResult | undefined> {
-	const ms = timeoutOf ? timeoutOf("before_agent_start") : 0;
-	let kept: BeforeAgentStartEventResult | undefined;
-	for (let h = 0; h < hooks.length; h++) {
-		const handlers = (hooks[h] as LoadedHook).handlers.get("before_agent_start");
-		if (handlers === undefined) continue;
-		for (let i = 0; i < handlers.length; i++) {
-			try {
-				const fresh = { ...event };
-				let result = ms ? invoke(handlers[i] as AnyHookHandler, fresh, ctx, ms) : (handlers[i] as AnyHookHandler)(fresh, ctx);
-				if (isThenable(result)) result = await result;
-				if (!result) continue;
-				if (!isHookResult("before_agent_start", result))
-					throw invalidResultError((hooks[h] as LoadedHook).path, "before_agent_start", result);
-				if (!kept && (result as BeforeAgentStartEventResult).message) kept = result as BeforeAgentStartEventResult;
-			} catch (error) {
-				report(target, hooks[h] as LoadedHook, "before_agent_start", error);
-			}
-		}
-	}
-	return kept;
+	target.emitError({ hookPath: outcome.hookPath, event: event.type, error: errorMessage(error), stack: errorStack(error) });
+	return { [verdictsOf(event.type).verdicts[0] ?? "block"]: true, reason: errorMessage(error) || "Tool execution was blocked by a hook" };
 }

@@ -1,7 +1,7 @@
 /*
  * The files this process imported as hook modules (as the loader named them: a path, or an approved
  * module's path with the query it was served under). Inside an agent that loaded our plugin, an exit
- * called from a frame of one of them is a hook's (see src/host/agent-exit-guard.ts); recorded before
+ * called from a frame of one of them is a hook's (see src/process/agent-exit-guard.ts); recorded before
  * the import, so a module's top level is covered too. A few strings per hook, kept for the process.
  */
 

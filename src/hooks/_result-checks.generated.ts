@@ -85,6 +85,17 @@ export const resultChecks: Record<string, (value: unknown) => boolean> = {
 		  )
 		}
 	})(),
+	"tool_result": (() => {
+		return function check(value) {
+		  return (
+		    (typeof value === 'object' && value !== null && !Array.isArray(value)) &&
+		    (value['content'] !== undefined ? (Array.isArray(value['content']) && ((array) => { for(const value of array) if(!(((((typeof value === 'object' && value !== null && !Array.isArray(value)) && (value['type'] === 'text') && (typeof value['text'] === 'string')) || ((typeof value === 'object' && value !== null && !Array.isArray(value)) && (value['type'] === 'image') && (typeof value['data'] === 'string') && (typeof value['mimeType'] === 'string')))))) { return false }; return true; })(value['content'])) : true) &&
+		    (value['details'] !== undefined ? (true) : true) &&
+		    (value['isError'] !== undefined ? ((typeof value['isError'] === 'boolean')) : true) &&
+		    Object.getOwnPropertyNames(value).every(key => ['content', 'details', 'isError'].includes(key))
+		  )
+		}
+	})(),
 	"permission_request": (() => {
 		return function check(value) {
 		  return (
@@ -102,17 +113,6 @@ export const resultChecks: Record<string, (value: unknown) => boolean> = {
 		    (value['block'] !== undefined ? ((typeof value['block'] === 'boolean')) : true) &&
 		    (value['reason'] !== undefined ? ((typeof value['reason'] === 'string')) : true) &&
 		    Object.getOwnPropertyNames(value).every(key => ['block', 'reason'].includes(key))
-		  )
-		}
-	})(),
-	"tool_result": (() => {
-		return function check(value) {
-		  return (
-		    (typeof value === 'object' && value !== null && !Array.isArray(value)) &&
-		    (value['content'] !== undefined ? (Array.isArray(value['content']) && ((array) => { for(const value of array) if(!(((((typeof value === 'object' && value !== null && !Array.isArray(value)) && (value['type'] === 'text') && (typeof value['text'] === 'string')) || ((typeof value === 'object' && value !== null && !Array.isArray(value)) && (value['type'] === 'image') && (typeof value['data'] === 'string') && (typeof value['mimeType'] === 'string')))))) { return false }; return true; })(value['content'])) : true) &&
-		    (value['details'] !== undefined ? (true) : true) &&
-		    (value['isError'] !== undefined ? ((typeof value['isError'] === 'boolean')) : true) &&
-		    Object.getOwnPropertyNames(value).every(key => ['content', 'details', 'isError'].includes(key))
 		  )
 		}
 	})(),

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "pathe";
-import { SERVED_NAMES } from "../embedded/names.ts";
+import { SERVED_NAMES } from "./served-names.ts";
 
 /*
  * Which import specifiers can name a project file, and as what path-like specifier to resolve them.

@@ -1,3 +1,4 @@
+import { XcshError } from "../errors.ts";
 import { realpathSync } from "node:fs";
 import { extname, isAbsolute } from "pathe";
 import { readRegularFile } from "../fs/regular-file.ts";
@@ -71,7 +72,7 @@ export function resolveCovered(specifier: string, importer: string): string | un
 		try {
 			return covered(resolvePathLike(candidates.specifier, candidates.from));
 		} catch (error) {
-			throw new Error(`cannot resolve ${JSON.stringify(specifier)} from ${importer}: ${(error as Error).message}`);
+			throw new XcshError("IMPORT_REFUSED", `cannot resolve ${JSON.stringify(specifier)} from ${importer}: ${(error as Error).message}`);
 		}
 	}
 	for (const target of candidates.specifiers) {
@@ -134,17 +135,15 @@ const LOADS_BEYOND_IMPORTS = (() => {
 })();
 
 /** Why an import graph cannot be approved: a file approval could not serve, or too many files. */
-export class ImportGraphError extends Error {
-	override readonly name = "ImportGraphError";
-}
+const graphError = (message: string) => new XcshError("IMPORT_GRAPH", message);
 
 /**
  * Every covered file the module `root` (content `rootBytes`) reaches through its imports, by real path,
  * each read once (the root itself excluded). With `served` (a hook the approved-bytes loader will
  * import), a file it could not serve from its bytes (a `.txt`, a `.wasm`, a native addon) is an
- * {@link ImportGraphError}; without (a script an agent entry runs from disk), such a file is hashed as
- * is. A graph past {@link MAX_GRAPH_FILES} is an `ImportGraphError`; a file that is not a regular file
- * is a `RegularFileError` (src/fs/regular-file.ts).
+ * `XcshError` `IMPORT_GRAPH`; without (a script an agent entry runs from disk), such a file is hashed as
+ * is. A graph past {@link MAX_GRAPH_FILES} is an `IMPORT_GRAPH` error; a file that is not a regular file
+ * is an `XcshError` `NOT_A_REGULAR_FILE` (src/fs/regular-file.ts).
  */
 export function importGraph(root: string, rootBytes: Uint8Array, served = true): Map<string, Uint8Array> {
 	const files = new Map<string, Uint8Array>();
@@ -162,11 +161,11 @@ export function importGraph(root: string, rootBytes: Uint8Array, served = true):
 			if (target === undefined || seen.has(target)) continue;
 			seen.add(target);
 			if (served && !isServable(target))
-				throw new ImportGraphError(
+				throw graphError(
 					`${path} imports ${target}, which cannot be run from approved bytes (only JS/TS modules and .json, .jsonc, .toml, .yaml files); import it from a module, or make this a user-level hook`,
 				);
 			if (files.size >= MAX_GRAPH_FILES)
-				throw new ImportGraphError(`${root} imports more than ${MAX_GRAPH_FILES} project files; approval covers at most that many`);
+				throw graphError(`${root} imports more than ${MAX_GRAPH_FILES} project files; approval covers at most that many`);
 			const content = readRegularFile(target);
 			files.set(target, content);
 			if (isModulePath(target)) queue.push([target, content]);

@@ -1,4 +1,7 @@
-/** The hooks surface (`xcsh-hooks/hooks`): loading, runner, tool wrapper, hook types and exec. */
+/**
+ * The hooks layer's own surface: loading, runner, tool wrapper, hook types and exec. The public
+ * `xcsh-hooks/hooks` (src/hooks-surface.ts) is this plus discover-and-load, which sits above it.
+ */
 export { createHookAPI, loadHookFromFactory, loadHooks, type LoadHooksOptions } from "./loader.ts";
 export { HookRunner, type HookRunnerInitOptions, type HookRunnerOptions } from "./runner.ts";
 export { applyToolResult, gateToolCall, HookToolWrapper, ToolBlockedError, type ToolCallGate } from "./tool-wrapper.ts";
@@ -80,9 +83,3 @@ export type {
 	TurnEndEvent,
 	TurnStartEvent,
 } from "./types.ts";
-export {
-	discoverAndLoadHooks,
-	type DiscoverAndLoadOptions,
-	type DiscoverAndLoadResult,
-	type SkippedHook,
-} from "../discovery/discover.ts";

@@ -1,3 +1,4 @@
+import { XcshError } from "../errors.ts";
 import { realpathSync, statSync } from "node:fs";
 import { isAbsolute } from "pathe";
 import { execCommand } from "../exec/exec-command.ts";
@@ -10,7 +11,7 @@ import { didYouMean } from "../suggest.ts";
 import { type ApprovedSource, serveApprovedModules } from "./_approved.ts";
 import { errorMessage } from "./_describe.ts";
 import { recordHookFile } from "./_hook-files.ts";
-import type { PackageRoot } from "./package-root.ts";
+import { packageRoot } from "./package-root.ts";
 import { hookEventTypes, isHookEventType } from "./checks.ts";
 import { createShellHookFactory, isModulePath, type ShellHookSpec } from "./shell-hook.ts";
 import type {
@@ -24,18 +25,6 @@ import type {
 	RegisteredCommand,
 	SendMessageHandler,
 } from "./types.ts";
-
-let packageRoot: PackageRoot | undefined;
-
-/**
- * The package root served as `pi.pi`, evaluated when a hook first reads it: it pulls in every
- * subsystem (tools, UI, session store…), which would otherwise cost each `emit` start-up ≈2 ms.
- * A synchronous `require` keeps `pi.pi` a plain value and the module the same instance `import` gets.
- */
-function loadPackageRoot(): PackageRoot {
-	packageRoot ??= require("../index.ts") as PackageRoot;
-	return packageRoot;
-}
 
 /** Options of {@link loadHooks}. */
 export interface LoadHooksOptions {
@@ -81,11 +70,11 @@ export function createHookAPI(path: string, resolvedPath: string, cwd: string): 
 			else handlers.set(event, [handler]);
 		},
 		sendMessage(message, options) {
-			if (!sendMessageHandler) throw new Error("sendMessage handler not initialized");
+			if (!sendMessageHandler) throw new XcshError("INTERNAL", "sendMessage handler not initialized");
 			sendMessageHandler(message, options);
 		},
 		appendEntry(customType, data) {
-			if (!appendEntryHandler) throw new Error("appendEntry handler not initialized");
+			if (!appendEntryHandler) throw new XcshError("INTERNAL", "appendEntry handler not initialized");
 			appendEntryHandler(customType, data);
 		},
 		registerCommand(name, options) {
@@ -101,8 +90,9 @@ export function createHookAPI(path: string, resolvedPath: string, cwd: string): 
 		get typebox() {
 			return (require("./_typebox.ts") as typeof import("./_typebox.ts")).typebox;
 		},
+		// The package root, handed to the loader by the entry above it (./package-root.ts).
 		get pi() {
-			return loadPackageRoot();
+			return packageRoot();
 		},
 	} as HookAPI;
 
@@ -132,7 +122,7 @@ export async function loadHookFromFactory(factory: HookFactory, path: string, cw
 /** Rejects when `promise` has not settled after `ms` (none when `ms` is not a usable delay). */
 function within<T>(promise: Promise<T>, ms: number | undefined, what: () => string): Promise<T> {
 	return withTimeout(promise, ms, (): never => {
-		throw new Error(`${what()} did not finish within ${ms} ms`);
+		throw new XcshError("HOOK_TIMEOUT", `${what()} did not finish within ${ms} ms`);
 	});
 }
 
@@ -145,10 +135,11 @@ function assertRegularFile(resolvedPath: string): void {
 	try {
 		info = statSync(resolvedPath);
 	} catch {
-		throw new Error(`file not found: ${resolvedPath}`);
+		throw new XcshError("HOOK_LOAD", `file not found: ${resolvedPath}`);
 	}
 	if (!info.isFile())
-		throw new Error(
+		throw new XcshError(
+			"HOOK_LOAD",
 			`${resolvedPath} is not a regular file (${info.isDirectory() ? "a directory" : "a FIFO, socket or device"}); a hook must be a file`,
 		);
 }
@@ -177,12 +168,17 @@ async function importFactory(specifier: string, resolvedPath: string, fresh: boo
 	const started = performance.now();
 	const module = await import(approved || !fresh ? specifier : `${specifier}?t=${Date.now()}`);
 	span(`import ${resolvedPath}`, started);
-	if (typeof module.default !== "function") throw new HookLoadFailure("Hook must export a default function");
+	if (typeof module.default !== "function") throw loadFailure("Hook must export a default function");
 	return module.default as HookFactory;
 }
 
-/** A load error whose message is reported as is, without the `Failed to load hook:` prefix (as upstream). */
-class HookLoadFailure extends Error {}
+/** Load errors whose message is reported as is, without the `Failed to load hook:` prefix (as upstream). */
+const reportedAsIs = new WeakSet<Error>();
+function loadFailure(message: string): XcshError {
+	const error = new XcshError("HOOK_LOAD", message);
+	reportedAsIs.add(error);
+	return error;
+}
 
 /**
  * Loads hooks from files. Paths: absolute as is (`resolvedPath` keeps them unnormalised, as
@@ -224,10 +220,10 @@ export async function loadHooks(paths: string[], cwd: string, options: LoadHooks
 			const loading = loadHookFromFactory(settled.value, path, cwd, resolved[i]);
 			const hook = await within(loading, timeoutMs, () => `the factory of ${path}`);
 			const damaged = checkIntrinsicsAfter(`hook ${path}`, true);
-			if (damaged !== undefined) throw new HookLoadFailure(damaged);
+			if (damaged !== undefined) throw loadFailure(damaged);
 			result.hooks.push(hook);
 		} catch (error) {
-			const text = error instanceof HookLoadFailure ? error.message : `Failed to load hook: ${errorMessage(error)}`;
+			const text = error instanceof Error && reportedAsIs.has(error) ? error.message : `Failed to load hook: ${errorMessage(error)}`;
 			result.errors.push({ path, error: text });
 		}
 	}

@@ -4,15 +4,8 @@ import type { ReadonlySessionManager } from "../session/types.ts";
 import { createNoOpUIContext } from "../ui/no-op.ts";
 import type { HookUIContext } from "../ui/types.ts";
 import { timerDelay } from "../timeouts.ts";
-import {
-	dispatchBeforeAgentStart,
-	dispatchContext,
-	dispatchEmit,
-	dispatchToolCall,
-	dispatchToolCallReported,
-	type TimeoutOf,
-	type ToolCallOutcome,
-} from "./_dispatch.ts";
+import { dispatchChain, dispatchFirst } from "./_dispatch-own.ts";
+import { combineOf, dispatchEmit, dispatchToolCall, dispatchToolCallReported, type TimeoutOf, type ToolCallOutcome } from "./_dispatch.ts";
 import type { HookEventType, HookResultMap } from "./schemas.ts";
 import type {
 	AppendEntryHandler,
@@ -218,43 +211,48 @@ export class HookRunner {
 	}
 
 	/**
-	 * Emits an event; handler errors and invalid results go to `onError` and dispatch continues.
-	 * `session_before_*`: the last truthy result is kept and `cancel: true` returns at once; so is
-	 * `subagent_start`'s, where `block: true` returns at once.
-	 * `tool_result`: chained — each handler sees the content/details replaced before it; resolves all
-	 * replacements merged. `session.compacting`: the last truthy result wins. `permission_request`: the
-	 * first `{decision: "deny"}` returns at once, else the last truthy result.
+	 * Emits an event; handler errors and invalid results go to `onError` and dispatch continues. Results
+	 * combine by the event's rule in the event table (`events.ts`, listed in docs/events.md):
+	 * `cancel` (`session_before_*`, `subagent_start`): the last truthy result is kept and one with the
+	 * rule's field set (`cancel: true`, `block: true`) returns at once. `chain` (`tool_result`): each
+	 * handler sees the content/details replaced before it; resolves all replacements merged. `last`
+	 * (`session.compacting`): the last truthy result wins. `answer` (`permission_request`): the first
+	 * `{decision: "deny"}` returns at once, else the last truthy result.
 	 *
 	 * The events that have their own method follow its rule for results (one rule on every path):
-	 * `tool_call` resolves what {@link emitToolCall} decides, except that a handler that throws or returns
-	 * an invalid result is reported and resolves `{block: true, reason}` (fail closed: emit never
-	 * rejects, and a bad guard never allows); `context` resolves `{messages}` as {@link emitContext}
-	 * chains them (when any handler is registered); `before_agent_start` what {@link emitBeforeAgentStart}
-	 * keeps. Others resolve `undefined`.
+	 * `block` (`tool_call`) resolves what {@link emitToolCall} decides, except that a handler that throws
+	 * or returns an invalid result is reported and resolves `{block: true, reason}` (fail closed: emit
+	 * never rejects, and a bad guard never allows); the final `chain` (`context`) resolves `{messages}`
+	 * as {@link emitContext} chains them (when any handler is registered); `first`
+	 * (`before_agent_start`) what {@link emitBeforeAgentStart} keeps. `none` resolves `undefined`.
 	 */
 	emit<E extends HookEvent>(event: E): Promise<HookResultMap[E["type"]] | undefined> {
-		const type = event.type;
-		if (type === "tool_call" || type === "context" || type === "before_agent_start")
-			return this.emitWithOwnRule(event) as Promise<HookResultMap[E["type"]] | undefined>;
+		const combine = combineOf(event.type);
+		if (combine.rule === "block" || combine.rule === "first" || (combine.rule === "chain" && combine.resolves === "final"))
+			return this.emitWithOwnRule(event, combine) as Promise<HookResultMap[E["type"]] | undefined>;
 		return dispatchEmit(this, this.hooks, event, this.eventContext(), this.timeoutOf) as Promise<HookResultMap[E["type"]] | undefined>;
 	}
 
-	/** {@link emit} of the events that have their own method, with that method's loop. */
-	private async emitWithOwnRule(event: HookEvent): Promise<unknown> {
+	/** {@link emit} of the rules that have their own loop. */
+	private async emitWithOwnRule(event: HookEvent, combine: ReturnType<typeof combineOf>): Promise<unknown> {
 		const ctx = this.eventContext();
-		if (event.type === "tool_call") return dispatchToolCallReported(this, this.hooks, event, ctx, this.timeoutOf);
-		if (event.type === "context") {
-			if (!this.hasHandlers("context")) return undefined;
-			return { messages: await dispatchContext(this, this.hooks, structuredClone(event.messages), ctx, this.timeoutOf) };
+		if (combine.rule === "block") return dispatchToolCallReported(this, this.hooks, event, ctx, this.timeoutOf);
+		if (combine.rule === "chain") {
+			if (!this.hasHandlers(event.type)) return undefined;
+			const copies: Record<string, unknown> = { ...event };
+			for (const field of combine.fields) copies[field] = structuredClone((event as Record<string, unknown>)[field]);
+			const final = await dispatchChain(this, this.hooks, copies as HookEvent, combine.fields, ctx, this.timeoutOf);
+			return Object.fromEntries(combine.fields.map((field) => [field, final[field]]));
 		}
-		return dispatchBeforeAgentStart(this, this.hooks, event as { type: string; [key: string]: unknown }, ctx, this.timeoutOf);
+		if (combine.rule === "first") return dispatchFirst(this, this.hooks, event, combine.field, ctx, this.timeoutOf);
+		return undefined;
 	}
 
 	/**
 	 * Emits `tool_call`. Errors are not caught: they reach the caller (the wrapper then blocks), and so
 	 * does a result that fails its schema. The first `{block: true}` returns at once; otherwise an
-	 * `{ask: true}` survives later allows (block > ask > allow), else the last truthy result wins;
-	 * either carries the final `input` when a handler replaced it (chained).
+	 * `{ask: true}` outranks the allows (block > ask > allow), else the last truthy result wins; either
+	 * carries the final `input` when a handler replaced it (chained).
 	 */
 	async emitToolCall(event: ToolCallEvent): Promise<ToolCallEventResult | undefined> {
 		const outcome = await this.decideToolCall(event);
@@ -274,12 +272,12 @@ export class HookRunner {
 	 */
 	async emitContext(messages: AgentMessage[]): Promise<AgentMessage[]> {
 		if (!this.hasHandlers("context")) return messages;
-		return dispatchContext(this, this.hooks, structuredClone(messages), this.eventContext(), this.timeoutOf);
+		return ((await this.emit({ type: "context", messages })) as { messages: AgentMessage[] }).messages;
 	}
 
 	/** Emits `before_agent_start`: every handler runs, the first result carrying `message` is kept. */
 	emitBeforeAgentStart(prompt: string, images?: ImageContent[]): Promise<BeforeAgentStartEventResult | undefined> {
-		const event = images ? { type: "before_agent_start", prompt, images } : { type: "before_agent_start", prompt };
-		return dispatchBeforeAgentStart(this, this.hooks, event, this.eventContext(), this.timeoutOf);
+		const event = images ? { type: "before_agent_start" as const, prompt, images } : { type: "before_agent_start" as const, prompt };
+		return this.emit(event);
 	}
 }

@@ -1,9 +1,11 @@
+import { XcshError } from "../errors.ts";
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join } from "pathe";
 import { execCommand } from "../exec/exec-command.ts";
 import { parseJsonText } from "../json.ts";
 import { userAgentDir } from "../paths.ts";
 import type { ApprovedSource } from "./_approved.ts";
+import { eventRule } from "./event-rules.ts";
 import type { HookContext, HookFactory, ToolCallEvent, ToolResultEvent } from "./types.ts";
 
 /** How a shell hook is wired: `pre` gates `tool_call`, `post` may rewrite `tool_result`. */
@@ -44,13 +46,14 @@ function assertRunnable(path: string): void {
 	try {
 		isFile = statSync(path).isFile();
 	} catch {
-		throw new Error(`file not found: ${path}`);
+		throw new XcshError("HOOK_LOAD", `file not found: ${path}`);
 	}
-	if (!isFile) throw new Error(`${path} is not a file`);
+	if (!isFile) throw new XcshError("HOOK_LOAD", `${path} is not a file`);
 	try {
 		accessSync(path, constants.X_OK);
 	} catch {
-		throw new Error(
+		throw new XcshError(
+			"HOOK_LOAD",
 			`${path} is neither a JS/TS module nor executable; make it executable (chmod +x ${path}) or give it a .ts/.js extension`,
 		);
 	}
@@ -70,23 +73,28 @@ async function runShellHook(path: string, run: string, event: ShellEvent, ctx: H
 		},
 	});
 	const stderr = result.stderr.trim();
-	if (result.killed) throw new Error(`Shell hook ${path} timed out after ${timeoutMs} ms`);
+	if (result.killed) throw new XcshError("HOOK_TIMEOUT", `Shell hook ${path} timed out after ${timeoutMs} ms`);
 	if (result.code === 2) {
-		if (event.type === "tool_call") return { block: true, reason: stderr || `Blocked by shell hook ${path}` };
-		throw new Error(`Shell hook ${path} exited with code 2, but post hooks cannot block${stderr ? `: ${stderr}` : ""}`);
+		if (eventRule(event.type)?.guard) return { block: true, reason: stderr || `Blocked by shell hook ${path}` };
+		throw new XcshError("HOOK_FAILED", `Shell hook ${path} exited with code 2, but post hooks cannot block${stderr ? `: ${stderr}` : ""}`);
 	}
-	if (result.code !== 0) throw new Error(`Shell hook ${path} exited with code ${result.code}${stderr ? `: ${stderr}` : ""}`);
+	if (result.code !== 0)
+		throw new XcshError("HOOK_FAILED", `Shell hook ${path} exited with code ${result.code}${stderr ? `: ${stderr}` : ""}`);
 
 	// Output that looks like a result but cannot be read as one is an error, never "allow".
-	if (result.truncated) throw new Error(`Shell hook ${path} printed more than the output limit; its result cannot be read`);
+	if (result.truncated)
+		throw new XcshError("HOOK_FAILED", `Shell hook ${path} printed more than the output limit; its result cannot be read`);
 	const stdout = result.stdout.trim();
 	if (!stdout.startsWith("{")) return undefined;
 	try {
 		const parsed = parseJsonText(stdout, "its output");
-		if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error("not a JSON object");
+		if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new XcshError("INVALID_JSON", "not a JSON object");
 		return parsed; // checked against the event's result schema by the runner, like any handler's result
 	} catch (error) {
-		throw new Error(`Shell hook ${path} printed output starting with "{" that is not one JSON object: ${(error as Error).message}`);
+		throw new XcshError(
+			"HOOK_FAILED",
+			`Shell hook ${path} printed output starting with "{" that is not one JSON object: ${(error as Error).message}`,
+		);
 	}
 }
 
@@ -120,13 +128,18 @@ export async function createShellHookFactory(
 	assertRunnable(path);
 	const interpreter = relativeInterpreter(approved?.bytes ?? readFileSync(path));
 	if (interpreter)
-		throw new Error(
+		throw new XcshError(
+			"HOOK_LOAD",
 			`${path} starts with #!${interpreter}, a relative interpreter that would be looked up in the project at run time; use an absolute one (#!/bin/sh, #!/usr/bin/env bash)`,
 		);
 	// An approved hook runs a copy of the approved bytes; its $0 is that copy (XCSH_PROJECT_DIR names the project).
 	const run = approved ? await approvedCopy(path, approved) : path;
 	const wiring = spec ?? inferShellHookSpec(path);
-	if (!wiring) throw new Error(`cannot tell when to run ${path}: shell hooks live in a pre/ or post/ folder (e.g. hooks/pre/bash.sh)`);
+	if (!wiring)
+		throw new XcshError(
+			"HOOK_LOAD",
+			`cannot tell when to run ${path}: shell hooks live in a pre/ or post/ folder (e.g. hooks/pre/bash.sh)`,
+		);
 	const matches = (toolName: string) => wiring.tool === "*" || wiring.tool === toolName;
 	const call = (event: ShellEvent, ctx: HookContext) => {
 		// The files beside it, which it may source from the project, are checked before every run (docs/contract.md#trust).

@@ -1,23 +1,10 @@
 import type { TSchema } from "@sinclair/typebox";
+import { DEFAULT_BLOCK_REASON, ToolBlockedError } from "../errors.ts";
 import { describeValue, toSafeError } from "./_describe.ts";
 import type { HookRunner } from "./runner.ts";
 import type { AgentTool, AgentToolResult, ToolCallEvent, ToolCallEventResult, ToolResultEventResult } from "./types.ts";
 
-/** Why a tool call did not run: a hook blocked it (docs/contract.md#the-tool-wrapper). `message` is the reason. */
-export class ToolBlockedError extends Error {
-	override readonly name = "ToolBlockedError";
-	readonly code = "TOOL_BLOCKED";
-	constructor(
-		/** The hook's reason, or why the call was blocked. */
-		readonly reason: string,
-		/** Path of the hook that blocked (or failed), when known. */
-		readonly hookPath?: string,
-	) {
-		super(reason || DEFAULT_BLOCK_REASON);
-	}
-}
-
-const DEFAULT_BLOCK_REASON = "Tool execution was blocked by a hook";
+export { ToolBlockedError };
 
 /**
  * Wraps a tool with `tool_call` / `tool_result` interception (docs/contract.md#the-tool-wrapper):

@@ -2,6 +2,7 @@ import type { TSchema } from "@sinclair/typebox";
 import { Errors, type ValueError } from "@sinclair/typebox/errors";
 import { Check } from "@sinclair/typebox/value";
 import { hookEventTypes, isHookEvent, isHookEventType, isHookResult } from "./checks.ts";
+import { addedSchemas } from "./event-rules.ts";
 import { HookEventSchemas, type HookEventType, HookResultSchemas } from "./schemas.ts";
 import type { HookEvent } from "./types.ts";
 
@@ -61,13 +62,13 @@ export function validateEvent(value: unknown): ValidationResult<HookEvent> {
 		const what = type === undefined ? "event.type is missing" : `unknown event type ${JSON.stringify(type)}`;
 		return { ok: false, errors: [`${what}; ${accepted}`] };
 	}
-	return { ok: false, errors: explain(HookEventSchemas[type], value, `${type}.`) };
+	return { ok: false, errors: explain(HookEventSchemas[type] ?? (addedSchemas(type)?.payload as TSchema), value, `${type}.`) };
 }
 
 /** Validates a handler result for `type` (events without a result schema accept only `undefined`). */
 export function validateResult(type: HookEventType, value: unknown): ValidationResult<unknown> {
 	if (isHookResult(type, value)) return { ok: true, value };
-	const schema = (HookResultSchemas as Record<string, TSchema>)[type];
+	const schema = (HookResultSchemas as Record<string, TSchema>)[type] ?? (addedSchemas(type)?.result as TSchema | undefined);
 	if (!schema) return { ok: false, errors: [`${type} takes no result`] };
 	return { ok: false, errors: explain(schema, value, `${type} result.`) };
 }

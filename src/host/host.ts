@@ -1,3 +1,4 @@
+import { XcshError } from "../errors.ts";
 import { statSync, writeSync } from "node:fs";
 import { DeferredSessionView } from "../session/deferred-view.ts";
 import { dirname, join } from "pathe";
@@ -11,8 +12,8 @@ import type { ReadonlySessionManager } from "../session/types.ts";
 import { TrustStore } from "../trust/trust-store.ts";
 import { createNoOpUIContext } from "../ui/no-op.ts";
 import type { HookUIContext } from "../ui/types.ts";
-import { exitProcess, guardProcessExit } from "./exit-guard.ts";
-import { isTerminal } from "./tty.ts";
+import { exitProcess, guardProcessExit } from "../process/exit-guard.ts";
+import { isTerminal } from "../process/tty.ts";
 
 /** The CLI's handler timeout for `tool_call` when settings give none: an agent waiting on us gets a block, not its own fail-open timeout. */
 export const DEFAULT_TOOL_CALL_TIMEOUT_MS = 30_000;
@@ -216,7 +217,8 @@ function assertSessionFile(file: string): void {
 		return; // created on first use
 	}
 	if (!info.isFile())
-		throw new Error(
+		throw new XcshError(
+			"NOT_A_REGULAR_FILE",
 			`session file ${file} is not a regular file (${info.isDirectory() ? "a directory" : "a FIFO, socket or device"}); give a file path with --session`,
 		);
 }

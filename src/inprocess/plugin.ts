@@ -1,3 +1,4 @@
+import { ToolBlockedError, XcshError } from "../errors.ts";
 import { writeSync } from "node:fs";
 import { findAgent } from "../agents/index.ts";
 import { errorMessage } from "../hooks/_describe.ts";
@@ -31,7 +32,7 @@ export function agentPlugin(agent: string): AgentPlugin {
 		const directory = input?.directory || input?.worktree || process.cwd();
 		try {
 			const part = findAgent(agent)?.inProcess?.();
-			if (!part) throw new Error(`"${agent}" has no in-process plugin`);
+			if (!part) throw new XcshError("UNKNOWN_NAME", `"${agent}" has no in-process plugin`);
 			const handle = await startInProcess({ agent, directory });
 			started.add(handle);
 			return {
@@ -48,7 +49,7 @@ export function agentPlugin(agent: string): AgentPlugin {
 			} catch {}
 			return {
 				"tool.execute.before": async () => {
-					throw new Error(reason);
+					throw new ToolBlockedError(reason);
 				},
 			};
 		}

@@ -4,12 +4,12 @@ import type { InProcessDecision, InProcessRuntime, InProcessToolCall } from "../
 import { errorMessage } from "../hooks/_describe.ts";
 import { readSettingsFile, userSettingsPath } from "../discovery/settings.ts";
 import { gateToolCall, unaskedReason } from "../hooks/tool-wrapper.ts";
-import type { AgentMessage, HookEvent, HookLoadError } from "../hooks/types.ts";
-import { guardHookExitInAgent } from "../host/agent-exit-guard.ts";
+import type { AgentMessage, HookEvent } from "../hooks/types.ts";
+import { guardHookExitInAgent } from "../process/agent-exit-guard.ts";
 import { flushDecisionExports } from "../decisions/otlp-queue.ts";
-import { logDecision } from "../host/decisions.ts";
+import { decisionRecord, loadErrorReason, namingFailedHook, type ToolCallDecision } from "../decisions/decide.ts";
+import { logDecision } from "../decisions/write.ts";
 import { createHost, describeSkips, type Host } from "../host/host.ts";
-import { oneLine } from "../one-line.ts";
 import { checkIntrinsicsAfter } from "../intrinsic-damage.ts";
 import { userAgentDir } from "../paths.ts";
 import { discoveryTargets, type HookWatcher, watchHookFiles, watchHost } from "../serve/watch.ts";
@@ -54,20 +54,10 @@ type Loaded =
 /** A tool call's decision and the hook that decided it. */
 type Decided = { decision: InProcessDecision; hook?: string | undefined };
 
-/** Why a `tool_call` is blocked when hooks failed to load, naming each hook. */
-export function inProcessLoadReason(errors: HookLoadError[]): string {
-	return `xcsh-hooks blocked this call because a hook failed to load (fail closed): ${errors.map((e) => `${e.path}: ${e.error}`).join("; ")}`;
-}
-
 /** Watches what a load that failed whole read: discovery's files and folders, the trust store, the session file. */
 function watchFailedLoad(cwd: string, sessionFile: string, onChange: () => void): HookWatcher {
 	const targets = discoveryTargets(cwd);
 	return watchHookFiles({ files: [...targets.files, defaultTrustFile(), sessionFile], dirs: targets.dirs }, 100, onChange);
-}
-
-/** A failure's reason with the hook it came from (a hook's own block reason is passed on as it gave it). */
-function namingHook(reason: string, hookPath: string | undefined): string {
-	return hookPath && !reason.includes(hookPath) ? `xcsh-hooks blocked this call: hook ${hookPath} failed (fail closed): ${reason}` : reason;
 }
 
 /** Loads the hooks for `options.directory` and returns the runtime; never throws (a failure is kept and blocks tool calls). */
@@ -175,13 +165,16 @@ export async function startInProcess(options: InProcessOptions): Promise<InProce
 	/** What a tool call decided, and the hook that decided it. */
 	const decide = async (loaded: Loaded, call: InProcessToolCall): Promise<Decided> => {
 		if (!loaded.host) return { decision: block(loaded.failure) };
-		if (loaded.host.loadErrors.length > 0) return { decision: block(inProcessLoadReason(loaded.host.loadErrors)) };
+		if (loaded.host.loadErrors.length > 0) return { decision: block(loadErrorReason(loaded.host.loadErrors, "agent")) };
 		const event = { type: "tool_call" as const, toolName: call.toolName, toolCallId: call.toolCallId, input: call.input };
 		const gate = await gateToolCall(loaded.host.runner, event, () => builtinToolParameters(call.toolName));
 		// The plugin cannot put a question to anyone (its agents run the call or not): an ask is blocked, saying so.
 		if (gate.ask) return { decision: block(unaskedReason(gate.reason)), hook: gate.hookPath };
 		if (gate.block)
-			return { decision: block(gate.result === undefined ? namingHook(gate.reason, gate.hookPath) : gate.reason), hook: gate.hookPath };
+			return {
+				decision: block(gate.result === undefined ? namingFailedHook(gate.reason, gate.hookPath) : gate.reason),
+				hook: gate.hookPath,
+			};
 		return { decision: { block: false, input: gate.result?.input }, hook: gate.hookPath };
 	};
 	// A log that cannot be written says so once in the agent's log, not on every call.
@@ -198,23 +191,15 @@ export async function startInProcess(options: InProcessOptions): Promise<InProce
 	 * here can change the call's answer.
 	 */
 	const record = (call: InProcessToolCall, loaded: Loaded | undefined, decided: Decided, ms: number) => {
-		const { decision } = decided;
+		const { decision, hook } = decided;
 		const from = loaded ?? current;
-		logDecision(
-			{ settings: from.host?.settings ?? from.settings ?? {} },
-			{
-				agent: options.agent,
-				session: call.sessionId,
-				event: call.event,
-				tool: call.toolName,
-				decision: decision.block ? "deny" : decision.input !== undefined ? "rewrite" : "allow",
-				reason: decision.block ? oneLine(decision.reason) : undefined,
-				hook: decided.hook,
-				durationMs: Math.round(ms * 10) / 10,
-			},
-			process.env,
-			warnOnce,
-		);
+		const verdict: ToolCallDecision = decision.block
+			? { decision: "deny", reason: decision.reason, hook }
+			: decision.input !== undefined
+				? { decision: "rewrite", input: decision.input, hook }
+				: { decision: "allow", hook };
+		const origin = { agent: options.agent, session: call.sessionId, event: call.event, tool: call.toolName };
+		logDecision({ settings: from.host?.settings ?? from.settings ?? {} }, decisionRecord(origin, verdict, ms), process.env, warnOnce);
 		void flushDecisionExports();
 	};
 
@@ -244,7 +229,9 @@ export async function startInProcess(options: InProcessOptions): Promise<InProce
 		async beforeAgentStart(prompt) {
 			const { host } = await ready();
 			if (!host) return undefined;
-			const result = checked(host, "before_agent_start", await host.runner.emitBeforeAgentStart(prompt));
+			// Through `emit`: results combine by the event's rule in the event table.
+			const event = { type: "before_agent_start" as const, prompt };
+			const result = checked(host, event.type, await host.runner.emit(event));
 			const content = result?.message?.content;
 			if (content === undefined) return undefined;
 			if (typeof content === "string") return content;
@@ -252,8 +239,9 @@ export async function startInProcess(options: InProcessOptions): Promise<InProce
 		},
 		async context(messages: AgentMessage[]) {
 			const { host } = await ready();
-			if (!host?.runner.hasHandlers("context")) return undefined;
-			return checked(host, "context", await host.runner.emitContext(messages));
+			const event = { type: "context" as const, messages };
+			if (!host?.runner.hasHandlers(event.type)) return undefined;
+			return checked(host, event.type, await host.runner.emit(event))?.messages;
 		},
 		handles(type) {
 			// While the load or a reload is in flight, assume yes: the call waits for the hooks.

@@ -82,3 +82,26 @@ export async function removeEmptyDirs(file: string, dirs: string[]): Promise<str
 	}
 	return removed;
 }
+
+/*
+ * The folder layouts (Cline's hook files, OpenCode's and pi's plugin folder): the agent's "config" is a
+ * folder, and what install may create is that folder and its parents. They are recorded as for a file,
+ * keyed by the folder, and uninstall removes them once our files are gone and nothing else is in them.
+ */
+
+/** The folders a write into `dir` would create (`dir` itself first), to pass to {@link recordFolders}. */
+export const missingFolders = (dir: string): Promise<string[]> => missingDirs(join(dir, "_"));
+
+/** Records the folders install created for the folder `dir`; nothing when it created none (a reinstall keeps the record). */
+export async function recordFolders(home: string, dir: string, dirs: string[]): Promise<void> {
+	if (dirs.length > 0) await recordCreated(home, dir, { file: false, dirs });
+}
+
+/** After our files left `dir`: removes the folders install created for it while they are empty, and drops the record. */
+export async function removeRecordedFolders(home: string, dir: string): Promise<string[]> {
+	const created = await createdFor(home, dir);
+	if (!created) return [];
+	const removed = await removeEmptyDirs(join(dir, "_"), created.dirs);
+	await recordCreated(home, dir, undefined).catch(() => {}); // a stale record only keeps folders in place
+	return removed;
+}

@@ -1,7 +1,7 @@
 import { isRecord as isObject } from "../json.ts";
 import { constants } from "node:fs";
 import { open } from "node:fs/promises";
-import { InstallError } from "./errors.ts";
+import { installError, isInstallError } from "./errors.ts";
 
 /** A JSON config file as read: its exact text (edited as text, never re-serialised) and its value. */
 export interface JsonFile {
@@ -33,19 +33,19 @@ export async function readJsonFile(path: string): Promise<JsonFile> {
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
 		if (code === "ENOENT") return { path, exists: false, root: {} };
-		if (code === "EISDIR") throw new InstallError("not-a-file", path, `${path} is a directory, not a config file; not changed`);
-		throw new InstallError("io", path, `cannot read ${path}: ${(error as Error).message}`);
+		if (code === "EISDIR") throw installError("not-a-file", path, `${path} is a directory, not a config file; not changed`);
+		throw installError("io", path, `cannot read ${path}: ${(error as Error).message}`);
 	}
 	let bytes: Uint8Array;
 	try {
 		const info = await handle.stat();
-		if (info.isDirectory()) throw new InstallError("not-a-file", path, `${path} is a directory, not a config file; not changed`);
+		if (info.isDirectory()) throw installError("not-a-file", path, `${path} is a directory, not a config file; not changed`);
 		if (!info.isFile())
-			throw new InstallError("not-a-file", path, `${path} is not a regular file (${fileKind(info)}); refusing to read or replace it`);
+			throw installError("not-a-file", path, `${path} is not a regular file (${fileKind(info)}); refusing to read or replace it`);
 		bytes = await handle.readFile();
 	} catch (error) {
-		if (error instanceof InstallError) throw error;
-		throw new InstallError("io", path, `cannot read ${path}: ${(error as Error).message}`);
+		if (isInstallError(error)) throw error;
+		throw installError("io", path, `cannot read ${path}: ${(error as Error).message}`);
 	} finally {
 		await handle.close();
 	}
@@ -54,7 +54,7 @@ export async function readJsonFile(path: string): Promise<JsonFile> {
 		// Strictly: a byte that is not UTF-8 would come back as U+FFFD, and the file is written back as text.
 		text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
 	} catch {
-		throw new InstallError("parse", path, `${path} is not valid UTF-8 text; fix it first, it was not changed`);
+		throw installError("parse", path, `${path} is not valid UTF-8 text; fix it first, it was not changed`);
 	}
 	const body = text.startsWith("\uFEFF") ? text.slice(1) : text;
 	if (/^[ \t\r\n]*$/.test(body)) return { path, exists: true, root: {}, text };
@@ -62,10 +62,10 @@ export async function readJsonFile(path: string): Promise<JsonFile> {
 	try {
 		parsed = JSON.parse(body);
 	} catch (error) {
-		throw new InstallError("parse", path, `${path} is not valid JSON (${(error as Error).message}); fix it first, it was not changed`);
+		throw installError("parse", path, `${path} is not valid JSON (${(error as Error).message}); fix it first, it was not changed`);
 	}
 	if (!isObject(parsed))
-		throw new InstallError("shape", path, `${path}: the top level must be a JSON object, found ${kindOf(parsed)}; not changed`);
+		throw installError("shape", path, `${path}: the top level must be a JSON object, found ${kindOf(parsed)}; not changed`);
 	return { path, exists: true, root: parsed, text };
 }
 

@@ -1,3 +1,4 @@
+import { XcshError } from "../errors.ts";
 import { agentNames, findAgent } from "../agents/index.ts";
 import type { AgentSpec } from "../agents/_shared/install-spec.ts";
 
@@ -22,7 +23,7 @@ export function isAgent(name: string): name is Agent {
 /** The install description of `agent`. */
 export function agentSpec(agent: Agent): AgentSpec {
 	const found = findAgent(agent);
-	if (!found) throw new Error(`unknown agent "${agent}"`);
+	if (!found) throw new XcshError("UNKNOWN_NAME", `unknown agent "${agent}"`);
 	return found.install();
 }
 

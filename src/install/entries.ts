@@ -4,7 +4,7 @@ import type { ConfigText } from "./_config-text.ts";
 import { kindOf } from "./_json-file.ts";
 import { type JsonNode, memberOf } from "./_json-text.ts";
 import { type AgentEvent, type AgentSpec, HTTP_TOKEN_VARIABLE } from "./agents.ts";
-import { InstallError } from "./errors.ts";
+import { installError } from "./errors.ts";
 import { isBridgeCommand } from "./own-entry.ts";
 
 /** One change `install`/`uninstall` made (or would make) to a config. */
@@ -54,7 +54,7 @@ function listOf(doc: ConfigText, event: string, file: string): JsonNode | undefi
 	const list = hooks && memberOf(hooks, event)?.value;
 	if (list === undefined) return undefined;
 	if (list.kind !== "array")
-		throw new InstallError("shape", file, `${file}: hooks.${event} must be an array, found ${kindOf(doc.value(list))}; not changed`);
+		throw installError("shape", file, `${file}: hooks.${event} must be an array, found ${kindOf(doc.value(list))}; not changed`);
 	return list;
 }
 
@@ -62,11 +62,7 @@ function listOf(doc: ConfigText, event: string, file: string): JsonNode | undefi
 function checkHooks(doc: ConfigText, file: string): JsonNode | undefined {
 	const hooks = doc.hooks();
 	if (hooks && hooks.kind !== "object")
-		throw new InstallError(
-			"shape",
-			file,
-			`${file}: "hooks" must be an object of event lists, found ${kindOf(doc.value(hooks))}; not changed`,
-		);
+		throw installError("shape", file, `${file}: "hooks" must be an object of event lists, found ${kindOf(doc.value(hooks))}; not changed`);
 	return hooks;
 }
 
@@ -139,7 +135,7 @@ function newEntry(spec: AgentSpec, event: AgentEvent, handler: Json): Json {
  */
 export function addEntries(doc: ConfigText, spec: AgentSpec, command: string, file: string, http?: string): EntryChange[] {
 	if (http !== undefined && !spec.httpHandler)
-		throw new InstallError("usage", file, `--http: ${spec.label} has no http hooks; install it without --http`);
+		throw installError("usage", file, `--http: ${spec.label} has no http hooks; install it without --http`);
 	checkHooks(doc, file);
 	for (const event of spec.events) listOf(doc, event.name, file); // check every list before changing any
 	const changes: EntryChange[] = [];

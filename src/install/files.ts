@@ -1,9 +1,10 @@
+import { XcshError } from "../errors.ts";
 import { lstat, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "pathe";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
 import { type AgentSpec, scriptMarker } from "./agents.ts";
 import type { EntryChange } from "./entries.ts";
-import { InstallError } from "./errors.ts";
+import { installError } from "./errors.ts";
 
 /*
  * The `files` install layout (Cline): one executable per event, named after it, in one folder. A file
@@ -28,9 +29,9 @@ export async function readInstalledFile(path: string): Promise<string | undefine
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
 		if (code === "ENOENT" || code === "ENOTDIR") return undefined;
-		throw new InstallError("io", path, (error as Error).message);
+		throw installError("io", path, (error as Error).message);
 	}
-	if (!info.isFile()) throw new InstallError("shape", path, `${path}: not a regular file; not changed`);
+	if (!info.isFile()) throw installError("shape", path, `${path}: not a regular file; not changed`);
 	return readFile(path, "utf8");
 }
 
@@ -38,7 +39,7 @@ const isOurs = (text: string, spec: AgentSpec) => text.split("\n").includes(scri
 
 /** What installing `spec`'s executables into `dir` changes; refuses (before any write) a file of the user's at one of the names. */
 export async function planFiles(dir: string, spec: AgentSpec, command: string): Promise<FileChange[]> {
-	if (!spec.script) throw new Error(`install: ${spec.id} has the files layout but no script()`);
+	if (!spec.script) throw new XcshError("INTERNAL", `install: ${spec.id} has the files layout but no script()`);
 	const changes: FileChange[] = [];
 	for (const event of spec.events) {
 		const path = join(dir, event.name);
@@ -46,7 +47,7 @@ export async function planFiles(dir: string, spec: AgentSpec, command: string): 
 		const existing = await readInstalledFile(path);
 		if (existing === text) continue;
 		if (existing !== undefined && !isOurs(existing, spec))
-			throw new InstallError("shape", path, `${path}: holds a ${spec.label} hook that is not ours; move it away first; nothing changed`);
+			throw installError("shape", path, `${path}: holds a ${spec.label} hook that is not ours; move it away first; nothing changed`);
 		changes.push({
 			action: existing === undefined ? "add" : "update",
 			event: event.name,
@@ -83,7 +84,7 @@ export async function applyFiles(changes: FileChange[]): Promise<void> {
 			if (change.text === undefined) await rm(change.path);
 			else await writeFileAtomic(change.path, change.text, { mode: change.mode ?? 0o755 });
 		} catch (error) {
-			throw new InstallError("io", change.path, (error as Error).message);
+			throw installError("io", change.path, (error as Error).message);
 		}
 	}
 }

@@ -3,7 +3,7 @@ export { bridgeCommand, defaultCommandPrefix, selfArgv, shellQuote } from "./bri
 export { INSTALL_MARKER } from "./marker.ts";
 export { isBridgeArgv, isBridgeCommand, shellWords } from "./own-entry.ts";
 export { addEntries, type EntryChange, hasEntries, removeEntries } from "./entries.ts";
-export { InstallError, type InstallErrorCode } from "./errors.ts";
+export { installError, isInstallError, type InstallErrorCode } from "./errors.ts";
 export {
 	type BridgeStatus,
 	bridgeConfigFile,

@@ -3,12 +3,20 @@ import { entryNoteFor } from "../agents/_shared/entry-shell.ts";
 import { homeDir } from "../paths.ts";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
 import { ConfigText } from "./_config-text.ts";
-import { createdFor, missingDirs, recordCreated, removeEmptyDirs } from "./_install-record.ts";
+import {
+	createdFor,
+	missingDirs,
+	missingFolders,
+	recordCreated,
+	recordFolders,
+	removeEmptyDirs,
+	removeRecordedFolders,
+} from "./_install-record.ts";
 import { type JsonFile, readJsonFile } from "./_json-file.ts";
 import { type Agent, type AgentSpec, agentSpec, type Scope } from "./agents.ts";
-import { bridgeCommand } from "./bridge-command.ts";
+import { bridgeCommand, PATH_PROGRAM } from "./bridge-command.ts";
 import { addEntries, type EntryChange, hasEntries, removeEntries } from "./entries.ts";
-import { InstallError } from "./errors.ts";
+import { installError } from "./errors.ts";
 import { applyFiles, findOurFiles, planFiles, reported } from "./files.ts";
 import { applyPlugin, findOurPlugin, foreignPlugin, planPlugin } from "./plugin-file.ts";
 
@@ -64,7 +72,7 @@ function configText(config: JsonFile, base: Record<string, unknown>): ConfigText
 /**
  * Adds `agent`'s bridge entries, one per supported event, to its config at `scope`, by editing the
  * file's text: every byte of it that is not our entry stays as it was (see {@link addEntries}).
- * Idempotent; writes atomically; refuses (throws {@link InstallError}, file untouched) a file that is
+ * Idempotent; writes atomically; refuses (throws {@link installError}, file untouched) a file that is
  * not valid JSON or not a regular file. What it created (the file, its folders) is recorded for
  * {@link uninstallBridge}.
  */
@@ -73,16 +81,19 @@ export async function installBridge(agent: Agent, options: InstallOptions = {}):
 	const scope = options.scope ?? "project";
 	const file = bridgeConfigFile(agent, scope, options);
 	if (spec.layout === "plugin") return installPlugin(agent, spec, scope, file, options);
-	const command = bridgeCommand(agent, options.command);
+	// A project's entries name the program found on PATH: the config is committed (see PATH_PROGRAM).
+	const command = bridgeCommand(agent, options.command ?? (scope === "project" ? PATH_PROGRAM : undefined));
 	const http = options.http === undefined ? undefined : httpUrl(options.http);
 	if (spec.layout === "files") {
-		if (http !== undefined) throw new InstallError("usage", file, `--http: ${spec.label} has no http hooks; install it without --http`);
+		if (http !== undefined) throw installError("usage", file, `--http: ${spec.label} has no http hooks; install it without --http`);
 		const dir = scope === "user" ? (options.home ?? homeDir()) : (options.cwd ?? process.cwd());
 		const planned = await planFiles(file, spec, command);
 		const result: InstallResult = { agent, scope, file, changes: planned.map(reported), written: false, notes: spec.notes(scope, dir) };
 		if (planned.length > 0 && !options.dryRun) {
+			const created = await missingFolders(file);
 			await applyFiles(planned);
 			result.written = true;
+			await recordOrNote(options.home ?? homeDir(), file, created, result.notes);
 		}
 		return result;
 	}
@@ -125,10 +136,15 @@ export async function uninstallBridge(agent: Agent, options: InstallOptions = {}
 	const file = bridgeConfigFile(agent, scope, options);
 	if (spec.layout === "files" || spec.layout === "plugin") {
 		const found = spec.layout === "files" ? await findOurFiles(file, spec) : await findOurPlugin(file, spec);
-		if (found.length > 0 && !options.dryRun) await applyFiles(found);
+		const removing = found.length > 0 && !options.dryRun;
+		if (removing) await applyFiles(found);
 		const foreign = spec.layout === "plugin" ? await foreignPlugin(file, spec) : undefined;
 		const notes = foreign ? [foreign] : [];
-		return { agent, scope, file, changes: found.map(reported), written: found.length > 0 && !options.dryRun, notes };
+		const result: InstallResult = { agent, scope, file, changes: found.map(reported), written: removing, notes };
+		// The folders install made for our files, once nothing else is in them (never one that was there before).
+		const removed = removing ? await removeRecordedFolders(options.home ?? homeDir(), file) : [];
+		if (removed.length > 0) result.removedDirs = removed;
+		return result;
 	}
 	const config = await readJsonFile(file);
 	const result: InstallResult = { agent, scope, file, changes: [], written: false, notes: [] };
@@ -160,9 +176,9 @@ export async function uninstallBridge(agent: Agent, options: InstallOptions = {}
  */
 async function installPlugin(agent: Agent, spec: AgentSpec, scope: Scope, file: string, options: InstallOptions): Promise<InstallResult> {
 	if (options.http !== undefined)
-		throw new InstallError("usage", file, `--http: ${spec.label} loads a plugin, it has no http hooks; install it without --http`);
+		throw installError("usage", file, `--http: ${spec.label} loads a plugin, it has no http hooks; install it without --http`);
 	if (options.command !== undefined)
-		throw new InstallError(
+		throw installError(
 			"usage",
 			file,
 			`--command: ${spec.label} loads a plugin in its own process; it runs no command; install it without --command`,
@@ -176,10 +192,23 @@ async function installPlugin(agent: Agent, spec: AgentSpec, scope: Scope, file: 
 	const result: InstallResult = { agent, scope, file, changes: planned.map(reported), written: false, notes };
 	if (planned[0]?.text !== undefined) result.content = planned[0].text;
 	if (planned.length > 0 && !options.dryRun) {
+		const created = await missingFolders(file);
 		await applyPlugin(planned);
 		result.written = true;
+		await recordOrNote(home, file, created, result.notes);
 	}
 	return result;
+}
+
+/** Records the folders install created for the folder `dir`, or says in `notes` why uninstall will keep them. */
+async function recordOrNote(home: string, dir: string, created: string[], notes: string[]): Promise<void> {
+	try {
+		await recordFolders(home, dir, created);
+	} catch (error) {
+		notes.push(
+			`could not record what install created (${(error as Error).message}); uninstall will not remove the folders it made for ${dir}`,
+		);
+	}
 }
 
 /** `--http URL`, checked: an http(s) URL (Claude Code posts only to loopback addresses). */
@@ -188,10 +217,10 @@ function httpUrl(value: string): string {
 	try {
 		url = new URL(value);
 	} catch {
-		throw new InstallError("usage", undefined, `--http ${value}: expected the URL serve --http listens on, e.g. http://127.0.0.1:8377/`);
+		throw installError("usage", undefined, `--http ${value}: expected the URL serve --http listens on, e.g. http://127.0.0.1:8377/`);
 	}
 	if (url.protocol !== "http:" && url.protocol !== "https:")
-		throw new InstallError("usage", undefined, `--http ${value}: expected an http:// or https:// URL, e.g. http://127.0.0.1:8377/`);
+		throw installError("usage", undefined, `--http ${value}: expected an http:// or https:// URL, e.g. http://127.0.0.1:8377/`);
 	return url.href;
 }
 
@@ -199,7 +228,7 @@ async function write(file: string, content: string): Promise<number> {
 	try {
 		return await writeFileAtomic(file, content);
 	} catch (error) {
-		throw new InstallError("io", file, (error as Error).message);
+		throw installError("io", file, (error as Error).message);
 	}
 }
 

@@ -1,6 +1,6 @@
 import type { ConfigText } from "./_config-text.ts";
 import { memberOf } from "./_json-text.ts";
-import { InstallError } from "./errors.ts";
+import { installError } from "./errors.ts";
 
 /*
  * A setting a managed install pins to `true` in a JSON managed file, one level down (Gemini CLI's
@@ -30,7 +30,7 @@ export function pinTrue(doc: ConfigText, key: string, file: string): Pinned | un
 		return { before: {}, parentCreated: true };
 	}
 	if (holder.value.kind !== "object")
-		throw new InstallError("shape", file, `${file}: ${parent} is not an object, so ${key} cannot be set to true; not changed`);
+		throw installError("shape", file, `${file}: ${parent} is not an object, so ${key} cannot be set to true; not changed`);
 	const member = memberOf(holder.value, name);
 	if (!member) {
 		doc.append(holder.value, true, name);

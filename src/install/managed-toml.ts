@@ -1,7 +1,8 @@
+import { XcshError } from "../errors.ts";
 import { eventCommand } from "../agents/_shared/entry-shell.ts";
 import type { AgentSpec } from "./agents.ts";
 import type { EntryChange } from "./entries.ts";
-import { InstallError } from "./errors.ts";
+import { installError } from "./errors.ts";
 
 /*
  * Codex's managed channel is TOML (`/etc/codex/requirements.toml`), with hooks as inline tables in the
@@ -20,7 +21,7 @@ const SWITCH_MARK = "# xcsh-hooks --only-managed";
 function tomlValue(value: unknown): string {
 	if (typeof value === "string") return JSON.stringify(value);
 	if (typeof value === "number" || typeof value === "boolean") return String(value);
-	throw new Error(`cannot write ${JSON.stringify(value)} as a TOML value`);
+	throw new XcshError("INVALID_INPUT", `cannot write ${JSON.stringify(value)} as a TOML value`);
 }
 
 /** Our block: one group and handler per event. */
@@ -56,11 +57,7 @@ export function addTomlEntries(
 	key: string | undefined,
 ): { text: string; changes: EntryChange[] } {
 	if (/^\s*hooks\s*=/m.test(text.slice(0, firstTableAt(text))))
-		throw new InstallError(
-			"shape",
-			file,
-			`${file}: hooks is set as an inline value; move it to [[hooks.<Event>]] tables first; not changed`,
-		);
+		throw installError("shape", file, `${file}: hooks is set as an inline value; move it to [[hooks.<Event>]] tables first; not changed`);
 	const wanted = block(spec, command);
 	const found = ourBlock(text, spec.id);
 	const changes: EntryChange[] = [];
@@ -82,7 +79,7 @@ export function addTomlEntries(
 			next = `${key} = true ${SWITCH_MARK}\n${next}`;
 			changes.push({ action: "add", event: key, command: "true" });
 		} else if (!/^true\b/.test(line[1] as string))
-			throw new InstallError("shape", file, `${file}: ${key} is already set (${line[1]}); set it to true yourself; not changed`);
+			throw installError("shape", file, `${file}: ${key} is already set (${line[1]}); set it to true yourself; not changed`);
 	}
 	return { text: next, changes };
 }
@@ -115,11 +112,7 @@ function addPin(text: string, pin: { table: string; key: string }, file: string,
 		}
 	}
 	if (!/^true\b/.test(existing[1] as string))
-		throw new InstallError(
-			"shape",
-			file,
-			`${file}: ${pin.table}.${pin.key} is set to ${existing[1]}; --managed needs it true; not changed`,
-		);
+		throw installError("shape", file, `${file}: ${pin.table}.${pin.key} is set to ${existing[1]}; --managed needs it true; not changed`);
 	return text;
 }
 

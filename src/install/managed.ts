@@ -11,7 +11,7 @@ import { pinTrue, unpin } from "./managed-pin.ts";
 import { type Agent, agentSpec, installableAgents } from "./agents.ts";
 import { bridgeCommand, selfArgv, shellQuote } from "./bridge-command.ts";
 import { addEntries, removeEntries } from "./entries.ts";
-import { InstallError } from "./errors.ts";
+import { installError } from "./errors.ts";
 import type { InstallResult } from "./install.ts";
 import { shellWords } from "./own-entry.ts";
 
@@ -49,7 +49,7 @@ export function managedAgents(): Agent[] {
 export function managedConfigFile(agent: Agent, platform: Platform = currentPlatform()): string {
 	const spec = agentSpec(agent);
 	if (!spec.managed)
-		throw new InstallError(
+		throw installError(
 			"usage",
 			undefined,
 			`--managed: ${spec.label} has no managed configuration for hooks; agents with one: ${managedAgents().join(", ")}`,
@@ -75,7 +75,7 @@ function notSystemOwned(path: string): string | undefined {
 function systemCommand(command: string | undefined): string {
 	const words = command === undefined ? selfArgv() : shellWords(command);
 	if (!words || words.length === 0 || !words[0]?.startsWith("/"))
-		throw new InstallError(
+		throw installError(
 			"usage",
 			undefined,
 			"--managed: --command must start with the absolute path of the executable at a system path, e.g. --command /usr/local/bin/xcsh-hooks",
@@ -88,10 +88,10 @@ function systemCommand(command: string | undefined): string {
 		return value !== "" && !value.startsWith("/") && (!w.startsWith("-") || value.includes("/") || value.includes("."));
 	});
 	if (relative !== undefined)
-		throw new InstallError("usage", undefined, `--managed: every path in --command must be absolute, but ${relative} is not`);
+		throw installError("usage", undefined, `--managed: every path in --command must be absolute, but ${relative} is not`);
 	const program0 = (words[0] as string).slice((words[0] as string).lastIndexOf("/") + 1);
 	if (/^bunx?(\.exe)?$/.test(program0) && !(words.includes("--no-env-file") && words.some((w) => w.startsWith("--config="))))
-		throw new InstallError(
+		throw installError(
 			"usage",
 			undefined,
 			"--managed: a --command running Bun needs --no-env-file --config=/dev/null (else the project's .env and bunfig.toml apply), e.g. --command '/usr/local/bin/bun --no-env-file --config=/dev/null /opt/xcsh-hooks/src/cli.ts'",
@@ -102,7 +102,7 @@ function systemCommand(command: string | undefined): string {
 			.filter((w) => w.startsWith("/") && w !== "/dev/null")) {
 			const problem = notSystemOwned(word);
 			if (problem)
-				throw new InstallError(
+				throw installError(
 					"usage",
 					undefined,
 					`--managed: the command must be at a system path only root can change, but ${problem}; copy the executable to e.g. /usr/local/bin and pass --command`,
@@ -120,7 +120,7 @@ function assertWritable(file: string): void {
 	try {
 		accessSync(target, constants.W_OK);
 	} catch {
-		throw new InstallError("io", file, `${file} needs administrator rights: run it as root (e.g. with sudo); nothing was changed`);
+		throw installError("io", file, `${file} needs administrator rights: run it as root (e.g. with sudo); nothing was changed`);
 	}
 }
 
@@ -130,8 +130,8 @@ async function write(file: string, content: string): Promise<void> {
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
 		if (code === "EACCES" || code === "EPERM" || code === "EROFS")
-			throw new InstallError("io", file, `${file} needs administrator rights: run it as root (e.g. with sudo)`);
-		throw new InstallError("io", file, `cannot write ${file}: ${(error as Error).message}`);
+			throw installError("io", file, `${file} needs administrator rights: run it as root (e.g. with sudo)`);
+		throw installError("io", file, `cannot write ${file}: ${(error as Error).message}`);
 	}
 }
 
@@ -166,14 +166,14 @@ export async function installManaged(agent: Agent, options: ManagedOptions = {})
 	const file = managedConfigFile(agent, options.platform);
 	const managed = spec.managed as NonNullable<typeof spec.managed>;
 	if (options.onlyManaged && !managed.onlyManagedKey)
-		throw new InstallError(
+		throw installError(
 			"usage",
 			file,
 			`--only-managed: ${spec.label} has no "managed hooks only" switch${managed.userSwitchOff ? `, and ${managed.userSwitchOff}` : ""}; install without it`,
 		);
 	const command = bridgeCommand(agent, systemCommand(options.command), true);
 	if (managed.format === "toml") return installToml(agent, file, command, options);
-	if (spec.layout === "files") throw new InstallError("usage", file, `--managed: ${spec.label} has no managed configuration for hooks`);
+	if (spec.layout === "files") throw installError("usage", file, `--managed: ${spec.label} has no managed configuration for hooks`);
 	const config = await readJsonFile(file);
 	const blank = config.text === undefined || /^\uFEFF?[ \t\r\n]*$/.test(config.text);
 	const doc = blank ? ConfigText.fresh(structuredClone(spec.base)) : new ConfigText(config.text as string);
@@ -261,11 +261,11 @@ export async function uninstallManaged(agent: Agent, options: ManagedOptions = {
 async function readText(file: string): Promise<string | undefined> {
 	const info = statSync(file, { throwIfNoEntry: false });
 	if (!info) return undefined;
-	if (!info.isFile()) throw new InstallError("not-a-file", file, `${file} is not a regular file; not changed`);
+	if (!info.isFile()) throw installError("not-a-file", file, `${file} is not a regular file; not changed`);
 	try {
 		return new TextDecoder("utf-8", { fatal: true }).decode(await Bun.file(file).arrayBuffer());
 	} catch (error) {
-		throw new InstallError("parse", file, `${file} cannot be read as UTF-8 text (${(error as Error).message}); not changed`);
+		throw installError("parse", file, `${file} cannot be read as UTF-8 text (${(error as Error).message}); not changed`);
 	}
 }
 
@@ -316,7 +316,7 @@ function assertStillToml(before: string, after: string, file: string, key?: stri
 	const parsed = parse(after);
 	const pinned = pin && (parsed?.[pin.table] as Record<string, unknown> | undefined)?.[pin.key];
 	if (!parsed || (key && parsed[key] !== true) || (pin && pinned !== true))
-		throw new InstallError(
+		throw installError(
 			"shape",
 			file,
 			`${file}: our entries cannot be added to it as it is (it would no longer be valid TOML, or the switch would not be set); not changed`,

@@ -3,7 +3,7 @@ import { INSTALL_MARKER, MANAGED_FLAG } from "./marker.ts";
 
 /*
  * The one recogniser of the command entries `install` writes: `install`/`uninstall` edit only these,
- * and the agent config providers (src/agent-hooks/read-config.ts) skip them, since running them from a
+ * and the agent config providers (src/discovery/agent-config/read-config.ts) skip them, since running them from a
  * bridge would call a bridge again.
  */
 

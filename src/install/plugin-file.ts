@@ -1,9 +1,10 @@
+import { XcshError } from "../errors.ts";
 import { rm } from "node:fs/promises";
 import { join } from "pathe";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
 import { type AgentSpec, pluginMarker } from "../agents/_shared/install-spec.ts";
 import type { EntryChange } from "./entries.ts";
-import { InstallError } from "./errors.ts";
+import { installError } from "./errors.ts";
 import { readInstalledFile } from "./files.ts";
 
 /*
@@ -48,7 +49,7 @@ export async function foreignPlugin(dir: string, spec: AgentSpec): Promise<strin
 }
 
 function pluginOf(spec: AgentSpec): NonNullable<AgentSpec["plugin"]> {
-	if (!spec.plugin) throw new Error(`install: ${spec.id} has the plugin layout but no plugin()`);
+	if (!spec.plugin) throw new XcshError("INTERNAL", `install: ${spec.id} has the plugin layout but no plugin()`);
 	return spec.plugin;
 }
 
@@ -60,7 +61,7 @@ export async function planPlugin(dir: string, spec: AgentSpec, runtime: string):
 	const existing = await readInstalledFile(path);
 	if (existing === text) return [];
 	if (existing !== undefined && !isOurs(existing, spec))
-		throw new InstallError("shape", path, `${path}: holds a ${spec.label} plugin that is not ours; move it away first; nothing changed`);
+		throw installError("shape", path, `${path}: holds a ${spec.label} plugin that is not ours; move it away first; nothing changed`);
 	return [{ action: existing === undefined ? "add" : "update", event: plugin.fileName, command: runtime, path, text }];
 }
 
@@ -78,7 +79,7 @@ export async function applyPlugin(changes: PluginChange[]): Promise<void> {
 			if (change.text === undefined) await rm(change.path);
 			else await writeFileAtomic(change.path, change.text);
 		} catch (error) {
-			throw new InstallError("io", change.path, (error as Error).message);
+			throw installError("io", change.path, (error as Error).message);
 		}
 	}
 }

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join, resolve } from "pathe";
 import { version as PACKAGE_VERSION } from "../../package.json" with { type: "json" };
 import { writeFileAtomic } from "../fs/atomic-write.ts";
-import { InstallError } from "./errors.ts";
+import { installError } from "./errors.ts";
 
 /*
  * How an agent that loads plugins in-process (OpenCode, Kilo Code) reaches the library. The
@@ -38,7 +38,7 @@ export async function materializeRuntime(home: string, dryRun: boolean): Promise
 	const written: string[] = [];
 	const files = await embeddedFiles();
 	if (!files[RUNTIME_ENTRY])
-		throw new InstallError("io", dir, "this executable was built without the plugin runtime; rebuild it with bun run build");
+		throw installError("io", dir, "this executable was built without the plugin runtime; rebuild it with bun run build");
 	for (const [name, base64] of Object.entries(files)) {
 		const path = join(dir, name);
 		const bytes = Buffer.from(base64, "base64");
@@ -49,7 +49,7 @@ export async function materializeRuntime(home: string, dryRun: boolean): Promise
 		try {
 			await writeFileAtomic(path, bytes);
 		} catch (error) {
-			throw new InstallError("io", path, (error as Error).message);
+			throw installError("io", path, (error as Error).message);
 		}
 	}
 	return { path: join(dir, RUNTIME_ENTRY), written };

@@ -1,7 +1,8 @@
+import { XcshError } from "../errors.ts";
 import { chmodSync, lstatSync, mkdirSync, statSync, unlinkSync } from "node:fs";
 import { dirname, isAbsolute } from "pathe";
-import { type AgentBridge, bridgeNames, loadBridge } from "../bridges/index.ts";
-import { recordDecision } from "../bridges/decision.ts";
+import { type AgentBridge, bridgeNames, loadBridge } from "../agent-call/index.ts";
+import { recordDecision } from "../decisions/write.ts";
 import {
 	answering,
 	encodeLine,
@@ -12,19 +13,19 @@ import {
 	type ServerStatus,
 	type SocketRequest,
 	writeSome,
-} from "../bridges/socket-protocol.ts";
+} from "../socket/protocol.ts";
 import { PACKAGE_VERSION } from "../package-version.ts";
-import { MAX_PAYLOAD_BYTES } from "../host/stdin.ts";
+import { MAX_PAYLOAD_BYTES } from "../process/stdin.ts";
 import { decodeUtf8, isRecord, parseJsonText } from "../json.ts";
 import { withTimeout } from "../timeouts.ts";
-import { serverTurnedOff } from "../bridges/autostart.ts";
-import { answerPooled } from "./bridge-call.ts";
+import { serverTurnedOff } from "../socket/autostart.ts";
+import { answerPooled } from "./pooled-call.ts";
 import { processSnapshot } from "./clean-process.ts";
 import type { HostPool } from "./http-hosts.ts";
 
 /*
- * `serve --socket`: the server `bridge <agent>` calls forward to (src/bridges/forward.ts), on a Unix
- * socket at `~/.xcsh/agent/bridge.sock`; the protocol is in src/bridges/socket-protocol.ts. Access is
+ * `serve --socket`: the server `bridge <agent>` calls forward to (src/socket/forward.ts), on a Unix
+ * socket at `~/.xcsh/agent/bridge.sock`; the protocol is in src/socket/protocol.ts. Access is
  * the file system's: the socket is created mode 0600 in the user's agent folder, which must belong to
  * the user and be writable by nobody else (whoever can write there could replace the hooks as well).
  * No token: nothing else can reach it. A request it cannot take is refused before anything runs, and
@@ -67,12 +68,18 @@ const STOP_GRACE_MS = 5000;
 function checkFolder(dir: string): void {
 	mkdirSync(dir, { recursive: true, mode: 0o700 });
 	const info = statSync(dir);
-	if (!info.isDirectory()) throw new Error(`${dir} is not a folder`);
+	if (!info.isDirectory()) throw new XcshError("INVALID_OPTION", `${dir} is not a folder`);
 	if (process.platform === "win32") return;
 	if (typeof process.getuid === "function" && info.uid !== process.getuid())
-		throw new Error(`${dir} belongs to another user (uid ${info.uid}); the bridge socket must be in a folder of your own`);
+		throw new XcshError(
+			"UNSAFE_PERMISSIONS",
+			`${dir} belongs to another user (uid ${info.uid}); the bridge socket must be in a folder of your own`,
+		);
 	if ((info.mode & 0o022) !== 0)
-		throw new Error(`${dir} may be written by other users (mode ${(info.mode & 0o777).toString(8)}); run: chmod go-w ${dir}`);
+		throw new XcshError(
+			"UNSAFE_PERMISSIONS",
+			`${dir} may be written by other users (mode ${(info.mode & 0o777).toString(8)}); run: chmod go-w ${dir}`,
+		);
 }
 
 /**
@@ -87,8 +94,8 @@ async function claimPath(path: string): Promise<void> {
 		if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
 		throw error;
 	}
-	if (!info.isSocket()) throw new Error(`${path} exists and is not a socket; move it away first`);
-	if (await answering(path)) throw new Error(`another serve --socket is already running on ${path}`);
+	if (!info.isSocket()) throw new XcshError("COMMAND_FAILED", `${path} exists and is not a socket; move it away first`);
+	if (await answering(path)) throw new XcshError("COMMAND_FAILED", `another serve --socket is already running on ${path}`);
 	unlinkSync(path);
 }
 

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { DeferredSessionView } from "../session/deferred-view.ts";
-import { type BridgeHost, type BridgeHostRequest, type BridgeHostSource, bridgeHostOptions } from "../bridges/run.ts";
-import { agentSessionView } from "../bridges/transcript.ts";
+import { type BridgeHost, type BridgeHostRequest, type BridgeHostSource, bridgeHostOptions } from "../agent-call/run.ts";
+import { agentSessionView } from "../agent-call/transcript.ts";
 import { createHost, describeSkips, type Host } from "../host/host.ts";
 import type { SessionManager } from "../session/session-manager.ts";
 import type { ReadonlySessionManager } from "../session/types.ts";

@@ -1,3 +1,4 @@
+import { XcshError } from "../errors.ts";
 import { timingSafeEqual } from "node:crypto";
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, statSync, writeSync } from "node:fs";
 import { join } from "pathe";
@@ -31,7 +32,7 @@ export function ensureHttpToken(file = httpTokenFile()): { token: string; create
 		created = true;
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code !== "EEXIST")
-			throw new Error(`cannot create the token file ${file}: ${(error as Error).message}`);
+			throw new XcshError("WRITE_FAILED", `cannot create the token file ${file}: ${(error as Error).message}`);
 	}
 	return { token: readHttpToken(file), created };
 }
@@ -39,18 +40,22 @@ export function ensureHttpToken(file = httpTokenFile()): { token: string; create
 /** Reads and checks the token file (see {@link ensureHttpToken}). */
 export function readHttpToken(file = httpTokenFile()): string {
 	const info = statSync(file);
-	if (!info.isFile()) throw new Error(`${file} is not a regular file; delete it and start serve --http again to create a token`);
+	if (!info.isFile())
+		throw new XcshError("UNSAFE_PERMISSIONS", `${file} is not a regular file; delete it and start serve --http again to create a token`);
 	if (process.platform !== "win32" && (info.mode & 0o077) !== 0)
-		throw new Error(`${file} may be read by other users (mode ${(info.mode & 0o777).toString(8)}); run: chmod 600 ${file}`);
+		throw new XcshError(
+			"UNSAFE_PERMISSIONS",
+			`${file} may be read by other users (mode ${(info.mode & 0o777).toString(8)}); run: chmod 600 ${file}`,
+		);
 	const fd = openSync(file, constants.O_RDONLY);
 	let token: string;
 	try {
-		if (!fstatSync(fd).isFile()) throw new Error(`${file} is not a regular file`);
+		if (!fstatSync(fd).isFile()) throw new XcshError("NOT_A_REGULAR_FILE", `${file} is not a regular file`);
 		token = readFileSync(fd, "utf8").trim();
 	} finally {
 		closeSync(fd);
 	}
-	if (!token) throw new Error(`${file} is empty; delete it and start serve --http again to create a token`);
+	if (!token) throw new XcshError("INVALID_INPUT", `${file} is empty; delete it and start serve --http again to create a token`);
 	return token;
 }
 

@@ -1,6 +1,7 @@
-import { MAX_PAYLOAD_BYTES } from "../host/stdin.ts";
-import { bridgeNames, loadBridge } from "../bridges/index.ts";
-import { answerPooled } from "./bridge-call.ts";
+import { XcshError } from "../errors.ts";
+import { MAX_PAYLOAD_BYTES } from "../process/stdin.ts";
+import { bridgeNames, loadBridge } from "../agent-call/index.ts";
+import { answerPooled } from "./pooled-call.ts";
 import { createHostPool, type HostPool } from "./http-hosts.ts";
 import { authorized } from "./http-token.ts";
 
@@ -137,6 +138,9 @@ export function parseListenAddress(value: string): { hostname: string; port: num
 	const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(value.trim());
 	const port = match ? Number(match[3]) : Number.NaN;
 	if (!match || port > 65535)
-		throw new Error(`--http ${value}: expected HOST:PORT, e.g. 127.0.0.1:8377 (port 0 picks a free one; IPv6 as [::1]:8377)`);
+		throw new XcshError(
+			"INVALID_OPTION",
+			`--http ${value}: expected HOST:PORT, e.g. 127.0.0.1:8377 (port 0 picks a free one; IPv6 as [::1]:8377)`,
+		);
 	return { hostname: (match[1] ?? match[2]) as string, port };
 }

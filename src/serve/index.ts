@@ -40,10 +40,10 @@
  * import stay cached. The session (file, `sendMessage`/`appendEntry`) carries over a reload.
  *
  * Shutdown (stdin EOF, or a signal that would end the process: SIGTERM, SIGINT, SIGHUP, SIGQUIT,
- * SIGUSR1…, see src/host/signals.ts): stop reading, answer every request already read,
+ * SIGUSR1…, see src/process/signals.ts): stop reading, answer every request already read,
  * emit `session_shutdown` once (not again if a client already sent it with `emit`), close the
  * session, exit 0. A second signal exits at once with code 1. The server does not emit
  * `session_start`; the client emits it with `emit` when its session starts.
  */
 export { createServer, type Server, type ServerOptions } from "./server.ts";
-export { type RequestId, ServeError, type ServeErrorCode, type ServeRequest, type ServeResponse } from "./protocol.ts";
+export { type RequestId, serveError, type ServeErrorCode, type ServeRequest, type ServeResponse } from "./requests.ts";

@@ -12,10 +12,12 @@ import {
 	emitParams,
 	parseRequest,
 	type RequestId,
-	ServeError,
+	serveError,
+	serveWireCode,
+	idOfRefusedLine,
 	type ServeResponse,
 	toolCallParams,
-} from "./protocol.ts";
+} from "./requests.ts";
 import { type HookWatcher, watchHost } from "./watch.ts";
 
 /** Options of {@link createServer}. */
@@ -168,7 +170,7 @@ export async function createServer(options: ServerOptions): Promise<Server> {
 				const command = host.runner.getCommand(name);
 				if (!command) {
 					const known = [...new Set(host.runner.getRegisteredCommands().map((c) => `/${c.name}`))];
-					throw new ServeError(
+					throw serveError(
 						"command_not_found",
 						`no hook registers /${name}; ${known.length ? `registered: ${known.join(", ")}` : "no commands are registered"}`,
 					);
@@ -176,7 +178,7 @@ export async function createServer(options: ServerOptions): Promise<Server> {
 				try {
 					await command.handler(args, host.runner.createCommandContext());
 				} catch (error) {
-					throw new ServeError("handler_error", `/${name} failed: ${message(error)}`);
+					throw serveError("handler_error", `/${name} failed: ${message(error)}`);
 				}
 				return { ok: true, errors };
 			};
@@ -188,12 +190,12 @@ export async function createServer(options: ServerOptions): Promise<Server> {
 			try {
 				return summary((await reload()).host);
 			} catch (error) {
-				throw new ServeError("reload_failed", `reload failed, the previous hooks stay loaded: ${message(error)}`);
+				throw serveError("reload_failed", `reload failed, the previous hooks stay loaded: ${message(error)}`);
 			}
 		}
 		const prepare = Object.hasOwn(methods, method) ? methods[method] : undefined;
 		if (!prepare)
-			throw new ServeError(
+			throw serveError(
 				"method_not_found",
 				`unknown method ${JSON.stringify(method)}; methods: ${[...Object.keys(methods), "reload"].join(", ")}`,
 			);
@@ -214,15 +216,14 @@ export async function createServer(options: ServerOptions): Promise<Server> {
 		try {
 			const request = parseRequest(line);
 			id = request.id;
-			if (closing) throw new ServeError("shutting_down", "the server is shutting down and takes no new requests");
+			if (closing) throw serveError("shutting_down", "the server is shutting down and takes no new requests");
 			const result = await run(request.method, request.params);
 			send({ id, result: result ?? null });
 		} catch (error) {
-			const known = error instanceof ServeError;
 			try {
 				send({
-					id: id ?? (known ? error.requestId : null),
-					error: { code: known ? error.code : "internal_error", message: message(error) },
+					id: id ?? idOfRefusedLine(line),
+					error: { code: serveWireCode(error), message: message(error) },
 				});
 			} catch (writeError) {
 				log(`could not answer request ${JSON.stringify(id)}: ${message(writeError)}`);

@@ -1,11 +1,11 @@
-import { socketProblem } from "../bridges/forward.ts";
-import { type ServerStatus, STATUS_LINE } from "../bridges/socket-protocol.ts";
+import { socketProblem } from "../socket/forward.ts";
+import { type ServerStatus, STATUS_LINE } from "../socket/protocol.ts";
 
 /** How long `serve --status` waits for the server's answer. */
 const STATUS_MS = 2000;
 
 /**
- * The status of the hook server on `path` (`{"status":true}`, see socket-protocol.ts), or `undefined`
+ * The status of the hook server on `path` (`{"status":true}`, see protocol.ts), or `undefined`
  * when none answers in time — or the socket is not one the bridge would trust (then nothing is sent).
  */
 export async function askStatus(path: string): Promise<ServerStatus | undefined> {

@@ -1,6 +1,6 @@
+import { XcshError } from "../errors.ts";
 import { deepFreeze } from "../freeze.ts";
 import { Errors } from "@sinclair/typebox/errors";
-import { SessionError } from "./errors.ts";
 import { type SessionEntry, SessionEntrySchemas, type SessionHeader, SessionHeaderSchema } from "./types.ts";
 
 /** What a session file holds, and what loading it had to skip. */
@@ -33,7 +33,7 @@ function parseJson(line: string): { value: unknown } | { error: string } {
 
 /**
  * Parses the text of a session file. Bad lines are skipped with a warning naming `file` and the
- * 1-based line number; loading never stops at one. Throws {@link SessionError} only when the first
+ * 1-based line number; loading never stops at one. Throws an `XcshError` (`NOT_A_SESSION`, `UNSUPPORTED_VERSION`) only when the first
  * non-blank line is not a session header, so a file that is not a session is never taken for one.
  */
 export function parseSession(text: string, file: string): ParsedSession {
@@ -88,7 +88,7 @@ function readHeader(parsed: { value: unknown } | { error: string }, file: string
 		throw notASession(file, `its first line is not a header {"type":"session",...}`);
 	}
 	if (value.version !== 1) {
-		throw new SessionError(
+		throw new XcshError(
 			"UNSUPPORTED_VERSION",
 			`Session file ${file} has version ${JSON.stringify(value.version)}; this build reads version 1. The file was left untouched.`,
 		);
@@ -98,6 +98,6 @@ function readHeader(parsed: { value: unknown } | { error: string }, file: string
 	return value as SessionHeader;
 }
 
-function notASession(file: string, why: string): SessionError {
-	return new SessionError("NOT_A_SESSION", `${file} is not a session file: ${why}. The file was left untouched.`);
+function notASession(file: string, why: string): XcshError {
+	return new XcshError("NOT_A_SESSION", `${file} is not a session file: ${why}. The file was left untouched.`);
 }

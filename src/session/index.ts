@@ -1,4 +1,4 @@
-export { SessionError, type SessionErrorCode } from "./errors.ts";
+export type { SessionErrorCode } from "./errors.ts";
 export {
 	type CreateSessionOptions,
 	defaultSessionDir,

@@ -1,3 +1,4 @@
+import { XcshError } from "../errors.ts";
 import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname, join, resolve } from "pathe";
 import type { AgentMessage, HookMessage } from "../messages.ts";
@@ -6,7 +7,6 @@ import { appendDurably, endsWithNewline, hasErrorCode, readIfExists, writeHeader
 import { deepFreeze } from "../freeze.ts";
 import { checkEntry, parseSession } from "./_parse.ts";
 import { branchPath, buildTree } from "./_tree.ts";
-import { SessionError } from "./errors.ts";
 import type { ReadonlySessionManager, SessionEntry, SessionHeader, SessionTreeNode } from "./types.ts";
 
 /** Options of {@link SessionManager.create}. */
@@ -88,7 +88,7 @@ export class SessionManager implements ReadonlySessionManager {
 	/**
 	 * Loads a session file, creating it (with a header) when it is missing or empty. Bad lines are
 	 * skipped with warnings; a file whose first line is not a session header throws a
-	 * {@link SessionError} (`NOT_A_SESSION`) and is left untouched.
+	 * `XcshError` `NOT_A_SESSION` and is left untouched.
 	 */
 	static open(file: string, options: OpenSessionOptions = {}): SessionManager {
 		const path = resolve(file);
@@ -216,7 +216,7 @@ export class SessionManager implements ReadonlySessionManager {
 
 	#append(fields: NewEntry): string {
 		if (this.#closed) {
-			throw new SessionError("SESSION_CLOSED", `Session ${this.#file ?? this.#header.id} is closed`);
+			throw new XcshError("SESSION_CLOSED", `Session ${this.#file ?? this.#header.id} is closed`);
 		}
 		// `type` first, for a readable file.
 		const entry = Object.assign({ type: fields.type, id: this.#newId(), parentId: this.#leafId, timestamp: now() }, fields);
@@ -224,7 +224,7 @@ export class SessionManager implements ReadonlySessionManager {
 		// Keep exactly what a reload would read back (undefined fields dropped, dates as strings...).
 		const stored = JSON.parse(line) as SessionEntry;
 		const problem = checkEntry(stored);
-		if (problem) throw new SessionError("INVALID_ENTRY", `Cannot append a "${fields.type}" entry: ${problem}`);
+		if (problem) throw new XcshError("INVALID_ENTRY", `Cannot append a "${fields.type}" entry: ${problem}`);
 		if (this.#fd !== undefined) {
 			// A tail seen at open may have been another process's write still in flight (bridge calls of one
 			// session run side by side): prefix a newline only if the file still does not end in one.
@@ -250,7 +250,7 @@ export class SessionManager implements ReadonlySessionManager {
 
 	#require(id: string, role: string): void {
 		if (this.#byId.has(id)) return;
-		throw new SessionError("UNKNOWN_ENTRY", `Unknown ${role} "${id}" in session ${this.#file ?? this.#header.id}`);
+		throw new XcshError("UNKNOWN_ENTRY", `Unknown ${role} "${id}" in session ${this.#file ?? this.#header.id}`);
 	}
 
 	#newId(): string {

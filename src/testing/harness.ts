@@ -1,3 +1,4 @@
+import { XcshError } from "../errors.ts";
 import { isAbsolute } from "pathe";
 import { loadHookFromFactory, loadHooks } from "../hooks/loader.ts";
 import { isModulePath } from "../hooks/module-files.ts";
@@ -138,7 +139,7 @@ async function load(hook: string | HookFactory, cwd: string): Promise<LoadedHook
 	const resolved = isAbsolute(hook) ? hook : resolvePath(hook, cwd);
 	const sources = gatedSources(resolved, isModulePath(resolved));
 	const { hooks, errors } = await loadHooks([hook], cwd, sources ? { sources } : {});
-	if (errors[0]) throw new Error(`${errors[0].path}: ${errors[0].error}`);
+	if (errors[0]) throw new XcshError("HOOK_LOAD", `${errors[0].path}: ${errors[0].error}`);
 	return hooks[0] as LoadedHook;
 }
 
@@ -213,7 +214,7 @@ export async function createHookHarness(hook: string | HookFactory, options: Hoo
 			const command = runner.getCommand(name);
 			if (!command) {
 				const names = runner.getRegisteredCommands().map((c) => c.name);
-				throw new Error(`Unknown command "${name}"; registered: ${names.length ? names.join(", ") : "none"}`);
+				throw new XcshError("UNKNOWN_NAME", `Unknown command "${name}"; registered: ${names.length ? names.join(", ") : "none"}`);
 			}
 			await command.handler(args, runner.createCommandContext());
 		},

@@ -1,4 +1,6 @@
 /** `xcsh-hooks/testing`: load one hook into a real runner with a scripted UI and recording host handlers. */
+import { handPackageRoot, type PackageRoot } from "../hooks/package-root.ts";
+
 export {
 	createHookHarness,
 	type HookHarness,
@@ -17,3 +19,6 @@ export {
 	type ScriptedUIAnswers,
 	type UIRecording,
 } from "./scripted-ui.ts";
+
+// The hooks a harness loads read the package root as `pi.pi`, required when one first does.
+handPackageRoot(() => require("../index.ts") as PackageRoot);

@@ -1,3 +1,4 @@
+import { XcshError } from "../errors.ts";
 import { createPlainTheme } from "../ui/theme.ts";
 import type { HookUIContext, NotifyType } from "../ui/types.ts";
 
@@ -74,7 +75,7 @@ export function createScriptedUIContext(answers: ScriptedUIAnswers = {}): Script
 		async select(title, options) {
 			const value = (await answer(answers.select, [title, options])) as string | undefined;
 			if (value !== undefined && !options.includes(value))
-				throw new Error(`Scripted select answer "${value}" for "${title}" is not one of: ${options.join(", ")}`);
+				throw new XcshError("INVALID_INPUT", `Scripted select answer "${value}" for "${title}" is not one of: ${options.join(", ")}`);
 			return record({ kind: "select", title, options }, value);
 		},
 		async confirm(title, message) {

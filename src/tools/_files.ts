@@ -1,3 +1,4 @@
+import { XcshError } from "../errors.ts";
 import { statOrUndefined } from "../fs/atomic-write.ts";
 
 export { writeFileAtomic } from "../fs/atomic-write.ts";
@@ -7,7 +8,7 @@ const MAX_TEXT_FILE_BYTES = 50 * 1024 * 1024;
 
 /** Throws when `signal` is aborted, naming the tool. */
 export function throwIfAborted(signal: AbortSignal | undefined, tool: string): void {
-	if (signal?.aborted) throw new Error(`${tool} aborted`);
+	if (signal?.aborted) throw new XcshError("ABORTED", `${tool} aborted`);
 }
 
 /**
@@ -17,20 +18,21 @@ export function throwIfAborted(signal: AbortSignal | undefined, tool: string): v
  */
 export async function readTextFile(path: string, strict = false): Promise<string> {
 	const info = await statOrUndefined(path);
-	if (!info) throw new Error(`File not found: ${path}`);
-	if (info.isDirectory()) throw new Error(`${path} is a directory, not a file`);
-	if (!info.isFile()) throw new Error(`${path} is not a regular file`);
+	if (!info) throw new XcshError("FILE_NOT_FOUND", `File not found: ${path}`);
+	if (info.isDirectory()) throw new XcshError("NOT_A_REGULAR_FILE", `${path} is a directory, not a file`);
+	if (!info.isFile()) throw new XcshError("NOT_A_REGULAR_FILE", `${path} is not a regular file`);
 	if (info.size > MAX_TEXT_FILE_BYTES)
-		throw new Error(
+		throw new XcshError(
+			"INVALID_INPUT",
 			`${path} is too large (${formatBytes(info.size)}; the limit is ${formatBytes(MAX_TEXT_FILE_BYTES)}); use the bash tool (head, tail, grep, sed -n) to inspect it`,
 		);
 	const bytes = new Uint8Array(await Bun.file(path).arrayBuffer());
 	if (bytes.subarray(0, 8192).includes(0))
-		throw new Error(`${path} looks like a binary file (it contains NUL bytes); only text files can be read or edited`);
+		throw new XcshError("INVALID_INPUT", `${path} looks like a binary file (it contains NUL bytes); only text files can be read or edited`);
 	try {
 		return new TextDecoder("utf-8", { fatal: strict, ignoreBOM: true }).decode(bytes);
 	} catch {
-		throw new Error(`${path} is not valid UTF-8 text; editing it would corrupt it (use the bash tool instead)`);
+		throw new XcshError("INVALID_INPUT", `${path} is not valid UTF-8 text; editing it would corrupt it (use the bash tool instead)`);
 	}
 }
 

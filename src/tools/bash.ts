@@ -1,3 +1,4 @@
+import { XcshError } from "../errors.ts";
 import { type Static, Type } from "@sinclair/typebox";
 import { timerDelay } from "../timeouts.ts";
 import { execCommand } from "../exec/exec-command.ts";
@@ -63,7 +64,7 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Agen
 			const shown = tail(output, BASH_OUTPUT_LIMIT_BYTES, result.truncated === true);
 			if (result.killed) {
 				const why = signal?.aborted ? "Command aborted" : `Command timed out after ${formatSeconds(timeoutMs)}`;
-				throw new Error(shown.text ? `${why}. Output before it was killed:\n${shown.text}` : `${why} (no output)`);
+				throw new XcshError("COMMAND_FAILED", shown.text ? `${why}. Output before it was killed:\n${shown.text}` : `${why} (no output)`);
 			}
 			let text = shown.text;
 			if (result.code !== 0) text += `${text === "" || text.endsWith("\n") ? "" : "\n"}exit code ${result.code}`;

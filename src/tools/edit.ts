@@ -1,3 +1,4 @@
+import { XcshError } from "../errors.ts";
 import { type Static, Type } from "@sinclair/typebox";
 import type { AgentTool } from "../hooks/types.ts";
 import { readTextFile, throwIfAborted, writeFileAtomic } from "./_files.ts";
@@ -40,16 +41,17 @@ export function createEditTool(cwd: string): AgentTool<EditParams, EditDetails> 
 		parameters: EditParamsSchema,
 		async run({ oldText, newText, ...input }, { signal, resolve }) {
 			const path = resolve(input.path);
-			if (oldText === newText) throw new Error(`newText is identical to oldText; nothing would change in ${path}`);
+			if (oldText === newText) throw new XcshError("INVALID_INPUT", `newText is identical to oldText; nothing would change in ${path}`);
 			const before = await readTextFile(path, true);
 			const at = before.indexOf(oldText);
 			if (at === -1) {
 				const hint = before.includes("\r\n") && /(?<!\r)\n/.test(oldText) ? " (the file uses CRLF line endings)" : "";
-				throw new Error(`oldText not found in ${path}${hint}`);
+				throw new XcshError("INVALID_INPUT", `oldText not found in ${path}${hint}`);
 			}
 			const matches = countMatches(before, oldText, at);
 			if (matches > 1)
-				throw new Error(
+				throw new XcshError(
+					"INVALID_INPUT",
 					`oldText matches ${matches} times in ${path}; it must match exactly once. Add surrounding context to oldText to make it unique.`,
 				);
 			const after = before.slice(0, at) + newText + before.slice(at + oldText.length);

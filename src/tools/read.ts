@@ -1,3 +1,4 @@
+import { XcshError } from "../errors.ts";
 import { type Static, Type } from "@sinclair/typebox";
 import type { AgentTool } from "../hooks/types.ts";
 import { formatBytes, readTextFile } from "./_files.ts";
@@ -53,7 +54,8 @@ export function createReadTool(cwd: string): AgentTool<ReadParams, ReadDetails> 
 			const endsWithNewline = text.endsWith("\n");
 			const all = text === "" ? [] : (endsWithNewline ? text.slice(0, -1) : text).split("\n");
 			const offset = input.offset ?? 1;
-			if (offset > Math.max(all.length, 1)) throw new Error(`offset ${offset} is past the end of ${path} (${all.length} lines)`);
+			if (offset > Math.max(all.length, 1))
+				throw new XcshError("INVALID_INPUT", `offset ${offset} is past the end of ${path} (${all.length} lines)`);
 
 			const wanted = Math.min(input.limit ?? Number.POSITIVE_INFINITY, all.length - offset + 1);
 			const shown: string[] = [];

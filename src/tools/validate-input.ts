@@ -1,3 +1,4 @@
+import { XcshError } from "../errors.ts";
 import { validateValue, type ValidationResult } from "../hooks/validate.ts";
 import type { AgentTool } from "../hooks/types.ts";
 
@@ -19,6 +20,6 @@ export function validateToolInput(tool: ToolSchema, input: unknown): ValidationR
 /** Like {@link validateToolInput} but throws one Error listing every offending field. */
 export function assertToolInput<T>(tool: ToolSchema, input: unknown): T {
 	const result = validateToolInput(tool, input);
-	if (!result.ok) throw new Error(`Invalid ${result.errors.join("; ")}`);
+	if (!result.ok) throw new XcshError("INVALID_INPUT", `Invalid ${result.errors.join("; ")}`);
 	return result.value as T;
 }

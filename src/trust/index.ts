@@ -7,7 +7,6 @@ export {
 	sha256Hex,
 	type TrustCheck,
 	type TrustEntry,
-	TrustError,
 	type TrustErrorCode,
 	type TrustFile,
 	trustKey,

@@ -1,6 +1,7 @@
 import { statSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve } from "pathe";
-import { RegularFileError, readRegularFile } from "../fs/regular-file.ts";
+import { isXcshError, XcshError } from "../errors.ts";
+import { readRegularFile } from "../fs/regular-file.ts";
 
 /*
  * Approvals a team shares (docs/contract.md#teams): an organisation publishes a list of approved hook hashes, signed
@@ -44,9 +45,14 @@ export const TEAM_LIST_KIND = "xcsh-hooks.approved-hooks";
 /** Upper bound of a list's size: a list is hashes, not content. */
 const MAX_LIST_BYTES = 4 * 1024 * 1024;
 
+/** An entry of a verified list, with the list it is on (its path): who approved it. */
+export interface VerifiedTeamEntry extends TeamListEntry {
+	list: string;
+}
+
 /** The verified entries of every list, by hook SHA-256, and a warning per list that approves nothing. */
 export interface TeamApprovals {
-	bySha: Map<string, TeamListEntry[]>;
+	bySha: Map<string, VerifiedTeamEntry[]>;
 	warnings: string[];
 }
 
@@ -82,23 +88,23 @@ export function pemBody(text: string, label: string): Uint8Array<ArrayBuffer> | 
 /** Imports a public key given as PEM, base64 SPKI DER (44 bytes) or base64 raw (32 bytes). */
 export async function importPublicKey(text: string): Promise<CryptoKey> {
 	const der = text.includes("-----BEGIN") ? pemBody(text, "PUBLIC KEY") : base64(text);
-	if (!der) throw new Error("the public key is neither a PEM PUBLIC KEY nor base64");
+	if (!der) throw new XcshError("TEAM_LIST_INVALID", "the public key is neither a PEM PUBLIC KEY nor base64");
 	const format = der.byteLength === 32 ? "raw" : "spki";
 	try {
 		return await crypto.subtle.importKey(format, der, { name: "Ed25519" }, false, ["verify"]);
 	} catch (error) {
-		throw new Error(`the public key is not an Ed25519 key (${(error as Error).message})`);
+		throw new XcshError("TEAM_LIST_INVALID", `the public key is not an Ed25519 key (${(error as Error).message})`);
 	}
 }
 
 function read(path: string, what: string): Uint8Array {
 	try {
 		const info = statSync(path, { throwIfNoEntry: false });
-		if (info && info.size > MAX_LIST_BYTES) throw new Error(`larger than ${MAX_LIST_BYTES} bytes`);
+		if (info && info.size > MAX_LIST_BYTES) throw new XcshError("TEAM_LIST_INVALID", `larger than ${MAX_LIST_BYTES} bytes`);
 		return readRegularFile(path);
 	} catch (error) {
-		const detail = error instanceof RegularFileError ? error.detail : (error as Error).message;
-		throw new Error(`cannot read the ${what} ${path} (${detail})`);
+		const detail = isXcshError(error) && error.detail !== undefined ? error.detail : (error as Error).message;
+		throw new XcshError("FILE_UNREADABLE", `cannot read the ${what} ${path} (${detail})`);
 	}
 }
 
@@ -106,16 +112,16 @@ function read(path: string, what: string): Uint8Array {
 export function parseTeamList(text: string): TeamList {
 	const value = JSON.parse(text) as Partial<TeamList>;
 	if (!value || typeof value !== "object" || value.version !== 1 || value.kind !== TEAM_LIST_KIND)
-		throw new Error(`not an approved-hooks list (expected "version": 1 and "kind": "${TEAM_LIST_KIND}")`);
-	if (!Array.isArray(value.approved)) throw new Error(`"approved" must be an array`);
+		throw new XcshError("TEAM_LIST_INVALID", `not an approved-hooks list (expected "version": 1 and "kind": "${TEAM_LIST_KIND}")`);
+	if (!Array.isArray(value.approved)) throw new XcshError("TEAM_LIST_INVALID", `"approved" must be an array`);
 	const hex = (v: unknown) => typeof v === "string" && /^[0-9a-f]{64}$/.test(v);
 	for (const [i, entry] of value.approved.entries()) {
-		if (!hex(entry?.sha256)) throw new Error(`approved[${i}].sha256 must be a lowercase SHA-256 hex string`);
+		if (!hex(entry?.sha256)) throw new XcshError("TEAM_LIST_INVALID", `approved[${i}].sha256 must be a lowercase SHA-256 hex string`);
 		const files = entry.files;
 		if (files !== undefined && (typeof files !== "object" || files === null || !Object.values(files).every(hex)))
-			throw new Error(`approved[${i}].files must map relative paths to SHA-256 hex strings`);
+			throw new XcshError("TEAM_LIST_INVALID", `approved[${i}].files must map relative paths to SHA-256 hex strings`);
 		if (files && Object.keys(files).some((f) => isAbsolute(f)))
-			throw new Error(`approved[${i}].files must hold paths relative to the hook's folder`);
+			throw new XcshError("TEAM_LIST_INVALID", `approved[${i}].files must hold paths relative to the hook's folder`);
 	}
 	return value as TeamList;
 }
@@ -125,26 +131,26 @@ export async function verifyTeamList(source: TeamApprovalSource): Promise<TeamLi
 	const bytes = read(source.list, "list");
 	const sigText = new TextDecoder().decode(read(source.signature ?? `${source.list}.sig`, "signature"));
 	const signature = base64(sigText.trim());
-	if (signature?.byteLength !== 64) throw new Error("the signature file does not hold a base64 Ed25519 signature");
+	if (signature?.byteLength !== 64) throw new XcshError("TEAM_LIST_INVALID", "the signature file does not hold a base64 Ed25519 signature");
 	const key = await importPublicKey(source.publicKey);
 	if (!(await crypto.subtle.verify({ name: "Ed25519" }, key, signature as Uint8Array<ArrayBuffer>, bytes as Uint8Array<ArrayBuffer>)))
-		throw new Error("the signature does not match the list and the trusted key");
+		throw new XcshError("TEAM_LIST_INVALID", "the signature does not match the list and the trusted key");
 	try {
 		return parseTeamList(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
 	} catch (error) {
-		throw new Error(`the list is malformed: ${(error as Error).message}`);
+		throw new XcshError("TEAM_LIST_INVALID", `the list is malformed: ${(error as Error).message}`);
 	}
 }
 
 /** Every list `sources` names, verified; a list with any problem is a warning and approves nothing. */
 export async function loadTeamApprovals(sources: readonly TeamApprovalSource[]): Promise<TeamApprovals> {
-	const bySha = new Map<string, TeamListEntry[]>();
+	const bySha = new Map<string, VerifiedTeamEntry[]>();
 	const warnings: string[] = [];
 	await Promise.all(
 		sources.map(async (source) => {
 			try {
 				const list = await verifyTeamList(source);
-				for (const entry of list.approved) bySha.set(entry.sha256, [...(bySha.get(entry.sha256) ?? []), entry]);
+				for (const entry of list.approved) bySha.set(entry.sha256, [...(bySha.get(entry.sha256) ?? []), { ...entry, list: source.list }]);
 			} catch (error) {
 				warnings.push(`team approvals ${source.list}: ${(error as Error).message}; it approves nothing`);
 			}
@@ -154,6 +160,6 @@ export async function loadTeamApprovals(sources: readonly TeamApprovalSource[]):
 }
 
 /** The entries approving content `bytes` (already hashed as `sha256`), or none. */
-export function teamEntries(approvals: TeamApprovals, sha256: string): TeamListEntry[] {
+export function teamEntries(approvals: TeamApprovals, sha256: string): VerifiedTeamEntry[] {
 	return approvals.bySha.get(sha256) ?? [];
 }

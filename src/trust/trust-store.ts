@@ -1,6 +1,7 @@
+import { isXcshError, XcshError, type XcshErrorCode } from "../errors.ts";
 import { realpathSync } from "node:fs";
 import { join, resolve } from "pathe";
-import { RegularFileError, readRegularFile } from "../fs/regular-file.ts";
+import { readRegularFile } from "../fs/regular-file.ts";
 import { userAgentDir } from "../paths.ts";
 
 /** One approval: the content hash the user approved, and when. */
@@ -41,20 +42,14 @@ export interface TrustCheck {
 	files?: Readonly<Record<string, string>> | undefined;
 }
 
-/** Codes of {@link TrustError}. */
-/** `HOOK_UNPINNABLE`: an approval could not cover what the hook runs (an agent entry that `cd`s, expands variables…). */
-export type TrustErrorCode = "TRUST_FILE_CORRUPT" | "TRUST_FILE_UNREADABLE" | "HOOK_UNREADABLE" | "HOOK_NOT_A_FILE" | "HOOK_UNPINNABLE";
-
-/** A trust-store failure; `message` names the file at fault. */
-export class TrustError extends Error {
-	override readonly name = "TrustError";
-	constructor(
-		readonly code: TrustErrorCode,
-		message: string,
-	) {
-		super(message);
-	}
-}
+/**
+ * The codes of the {@link XcshError}s trust throws (the message names the file at fault). `HOOK_UNPINNABLE`:
+ * an approval could not cover what the hook runs (an agent entry that `cd`s, expands variables…).
+ */
+export type TrustErrorCode = Extract<
+	XcshErrorCode,
+	"TRUST_FILE_CORRUPT" | "TRUST_FILE_UNREADABLE" | "HOOK_UNREADABLE" | "HOOK_NOT_A_FILE" | "HOOK_UNPINNABLE"
+>;
 
 /** The default trust file, `~/.xcsh/agent/trust.json` (read from `HOME` at call time). */
 export function defaultTrustFile(): string {
@@ -69,10 +64,10 @@ export function readHookFile(path: string): Uint8Array {
 	try {
 		return readRegularFile(path);
 	} catch (error) {
-		if (!(error instanceof RegularFileError)) throw error;
-		if (error.reason === "not-a-file")
-			throw new TrustError("HOOK_NOT_A_FILE", `${path} is not a regular file (${error.detail}); a hook must be a file`);
-		throw new TrustError("HOOK_UNREADABLE", `Cannot read ${path} to hash it (${error.detail})`);
+		if (!isXcshError(error, "NOT_A_REGULAR_FILE", "FILE_UNREADABLE")) throw error;
+		if (error.code === "NOT_A_REGULAR_FILE")
+			throw new XcshError("HOOK_NOT_A_FILE", `${path} is not a regular file (${error.detail}); a hook must be a file`);
+		throw new XcshError("HOOK_UNREADABLE", `Cannot read ${path} to hash it (${error.detail})`);
 	}
 }
 
@@ -81,7 +76,7 @@ export function sha256Hex(bytes: Uint8Array): string {
 	return new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
 }
 
-/** SHA-256 (hex) of a file's content; a path that is not a regular file is a {@link TrustError}. */
+/** SHA-256 (hex) of a file's content; a path that is not a regular file is a {@link XcshError} (a trust code). */
 export async function hashFile(path: string): Promise<string> {
 	return sha256Hex(readHookFile(path));
 }
@@ -89,7 +84,7 @@ export async function hashFile(path: string): Promise<string> {
 /**
  * The key of an approval: the absolute path with symlinks resolved (`/link/proj/hook.ts` and
  * `/real/proj/hook.ts` are one approval, whichever way the project is reached). For an agent entry,
- * `<settings file>#<key>`, the file part is resolved. A path that cannot be resolved is a {@link TrustError}.
+ * `<settings file>#<key>`, the file part is resolved. A path that cannot be resolved is a {@link XcshError} (a trust code).
  */
 export function trustKey(path: string): string {
 	const absolute = resolve(path);
@@ -102,7 +97,7 @@ export function trustKey(path: string): string {
 		// A hook whose path cannot be resolved right now (a dangling or swapped link) cannot be looked up:
 		// reported as unreadable, which fails closed — never as "not approved yet", which would skip it.
 		const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-		throw new TrustError("HOOK_UNREADABLE", `Cannot resolve ${file} to check its approval (${code})`);
+		throw new XcshError("HOOK_UNREADABLE", `Cannot resolve ${file} to check its approval (${code})`);
 	}
 	return hash < 0 ? real : real + absolute.slice(hash);
 }
@@ -217,7 +212,7 @@ export class TrustStore {
 		} catch (error) {
 			const code = (error as NodeJS.ErrnoException).code;
 			if (code === "ENOENT") return { version: 1, approved: {} };
-			throw new TrustError("TRUST_FILE_UNREADABLE", `Cannot read trust file ${this.file} (${code ?? error})`);
+			throw new XcshError("TRUST_FILE_UNREADABLE", `Cannot read trust file ${this.file} (${code ?? error})`);
 		}
 		return parseTrustFile(text, this.file);
 	}
@@ -230,7 +225,7 @@ export function createTrustStore(file?: string): TrustStore {
 
 function parseTrustFile(text: string, file: string): TrustFile {
 	const corrupt = (why: string) =>
-		new TrustError("TRUST_FILE_CORRUPT", `Trust file ${file} is corrupt: ${why}. Fix or delete it (approvals in it will be lost).`);
+		new XcshError("TRUST_FILE_CORRUPT", `Trust file ${file} is corrupt: ${why}. Fix or delete it (approvals in it will be lost).`);
 	let data: unknown;
 	try {
 		data = JSON.parse(text);

@@ -19,7 +19,7 @@ export const auggieAuth = (baseUrl: string): string =>
 
 /**
  * Auggie 0.36.0 (`@augmentcode/auggie`, one `augment.mjs` run by Node): `auggie --print` against a scripted
- * Augment API (`model/augment.ts`), which turns hooks on with the `enable_hooks` flag (PROTOCOLS.md C.4, E.2).
+ * Augment API (`model/augment.ts`), which turns hooks on with the `enable_hooks` flag (docs/agents/auggie.md).
  */
 export const auggieDriver: AgentDriver = {
 	id: "auggie",

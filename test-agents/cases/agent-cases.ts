@@ -224,7 +224,10 @@ export function initInstallCase(driver: AgentDriver): AgentCase {
 					if (driver.inProcess) checkNoDependencies(driver, sandbox, c);
 				},
 				expect: { deny: true, harmless: true, redact: false, context: false },
-				markers: { deny: "guard: a recursive delete (data lies outside temp dirs) [filesystem/recursive-delete]", context: "" },
+				markers: {
+					deny: "guard blocked this command: a recursive delete (data lies outside temp dirs) [filesystem/recursive-delete]",
+					context: "",
+				},
 			});
 		},
 	};

@@ -11,7 +11,7 @@ import { drive } from "./drive.ts";
 import type { AgentCase, CaseContext } from "./types.ts";
 
 /*
- * What only Auggie needs proving (PROTOCOLS.md C.4, E.2): it runs a tool call whose hook fails or times
+ * What only Auggie needs proving (docs/agents/auggie.md): it runs a tool call whose hook fails or times
  * out, so the entry `install auggie` writes must block whatever happens to the bridge; and it has no
  * answer that replaces an output or hands prompt context to the model, so those reach it only as far as
  * its protocol goes.

@@ -55,7 +55,10 @@ export function hostileEnvCase(driver: AgentDriver): AgentCase {
 					return true;
 				},
 				expect: { deny: true, harmless: true, redact: false, context: false },
-				markers: { deny: "guard: a recursive delete (data lies outside temp dirs) [filesystem/recursive-delete]", context: "" },
+				markers: {
+					deny: "guard blocked this command: a recursive delete (data lies outside temp dirs) [filesystem/recursive-delete]",
+					context: "",
+				},
 				after(c, { sandbox }) {
 					c.expect("the project's preload never ran", !existsSync(join(sandbox.proj, MARKER)));
 				},

@@ -177,7 +177,10 @@ export function pluginUserInstallCase(driver: AgentDriver): AgentCase {
 					return c.expect(`the plugin is in ${user}`, files.length === 1, JSON.stringify(files));
 				},
 				expect: { deny: true, harmless: true, redact: false, context: false },
-				markers: { deny: "guard: a recursive delete (data lies outside temp dirs) [filesystem/recursive-delete]", context: "" },
+				markers: {
+					deny: "guard blocked this command: a recursive delete (data lies outside temp dirs) [filesystem/recursive-delete]",
+					context: "",
+				},
 			});
 		},
 	};

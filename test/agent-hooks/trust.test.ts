@@ -2,8 +2,8 @@
 import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { approvalContent, commandWords, namedScripts } from "../../src/agent-hooks/approval.ts";
-import { readAgentConfig } from "../../src/agent-hooks/read-config.ts";
+import { approvalContent, commandWords, namedScripts } from "../../src/discovery/agent-config/approval.ts";
+import { readAgentConfig } from "../../src/discovery/agent-config/read-config.ts";
 import { TrustStore } from "../../src/trust/trust-store.ts";
 import { BLOCK_RM_EXIT2, claudeSettings, library, rejection, setup } from "./_fixtures.ts";
 

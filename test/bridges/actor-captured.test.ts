@@ -13,7 +13,7 @@ import { droidBridge } from "../../src/agents/droid/bridge.ts";
 import { geminiBridge } from "../../src/agents/gemini/bridge.ts";
 import { qwenBridge } from "../../src/agents/qwen/bridge.ts";
 import type { AgentBridge } from "../../src/agents/_shared/bridge-types.ts";
-import { mapPayload } from "../../src/bridges/map.ts";
+import { mapPayload } from "../../src/agent-call/map.ts";
 import { fixture } from "./_bridge.ts";
 
 function event(agent: AgentBridge, file: string, patch: Record<string, unknown> = {}) {

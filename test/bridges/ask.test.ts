@@ -13,7 +13,7 @@ import { geminiBridge } from "../../src/agents/gemini/bridge.ts";
 import { piBridge } from "../../src/agents/pi/bridge.ts";
 import { qwenBridge } from "../../src/agents/qwen/bridge.ts";
 import type { AgentBridge } from "../../src/agents/_shared/bridge-types.ts";
-import { runBridge } from "../../src/bridges/run.ts";
+import { runBridge } from "../../src/agent-call/run.ts";
 import { fixture, workspace } from "./_bridge.ts";
 
 let ws: ReturnType<typeof workspace>;

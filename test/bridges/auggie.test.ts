@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { askAsDeny, auggieBridge } from "../../src/agents/auggie/bridge.ts";
 import { toAgentInput, toBuiltin } from "../../src/agents/_shared/tools.ts";
-import { mapPayload } from "../../src/bridges/map.ts";
+import { mapPayload } from "../../src/agent-call/map.ts";
 import { answerOf, CLI, fixture, spawnRun, workspace } from "./_bridge.ts";
 
 const mapped = (file: string, change: (payload: Record<string, unknown>) => void = () => {}) => {

@@ -1,5 +1,5 @@
 /**
- * The forwarding client (src/bridges/forward.ts) is every bridge call's start-up: what src/cli.ts
+ * The forwarding client (src/socket/forward.ts) is every bridge call's start-up: what src/cli.ts
  * imports before it knows whether a server answers must stay small. node:fs alone costs a process
  * 1–2 ms to load, and the agent registry ≈0.3 ms to evaluate; the compiled executable gets the
  * client's agent table as a literal (scripts/build.ts), so it must still know every agent.
@@ -7,15 +7,15 @@
 import { afterAll, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { clientAgents } from "../../src/bridges/client-agents.ts";
-import { bridgeNames } from "../../src/bridges/index.ts";
+import { clientAgents } from "../../src/socket/client-agents.ts";
+import { bridgeNames } from "../../src/agent-call/index.ts";
 import { findAgent } from "../../src/agents/index.ts";
 import { tempDir } from "../_helpers.ts";
 import { executablePath, minimalEnv, runArgv, useClis } from "../faults/_cli.ts";
 
 const SRC = join(import.meta.dir, "..", "..", "src");
 /** Replaced by a literal in the executable (scripts/build.ts): its own imports never load there. */
-const INLINED = "bridges/client-agents.ts";
+const INLINED = "socket/client-agents.ts";
 
 useClis();
 
@@ -39,7 +39,7 @@ function startupGraph(): Set<string> {
 
 test("a bridge call's start-up loads neither node:fs nor the agent registry", () => {
 	const graph = startupGraph();
-	expect(graph.has("bridges/forward.ts")).toBe(true);
+	expect(graph.has("socket/forward.ts")).toBe(true);
 	expect([...graph].filter((m) => m === "fs" || m === "node:fs" || m.startsWith("fs/") || m.startsWith("node:fs/"))).toEqual([]);
 	expect([...graph].filter((m) => m.startsWith("agents/"))).toEqual([]);
 });
@@ -89,7 +89,7 @@ test("the compiled executable forwards a call of every bridge agent to serve --s
 }, 90_000);
 
 test("a served call's longest wait ends inside the agent's own hook timeout, with room to answer", async () => {
-	const { ANSWER_GRACE_MS } = await import("../../src/bridges/forward.ts");
+	const { ANSWER_GRACE_MS } = await import("../../src/socket/forward.ts");
 	const { TIMEOUT_S } = await import("../../src/agents/_shared/install-spec.ts");
 	// An agent that times the hook out first lets the call run (Codex, Gemini, Qwen, Droid): the client's
 	// deny for a stalled server must be out at least a second before.

@@ -1,5 +1,5 @@
 /**
- * `bridge <agent>` with `serve --socket` running (src/bridges/forward.ts, src/serve/bridge-socket.ts):
+ * `bridge <agent>` with `serve --socket` running (src/socket/forward.ts, src/serve/bridge-socket.ts):
  * the same answers as a call run on its own, through real processes and a real Unix socket; and every
  * way the server can be missing, stale, busy, stuck, refusing or failing.
  */

@@ -7,7 +7,7 @@ import { codexBridge } from "../../src/agents/codex/bridge.ts";
 import { copilotBridge } from "../../src/agents/copilot/bridge.ts";
 import { qwenBridge } from "../../src/agents/qwen/bridge.ts";
 import type { AgentBridge } from "../../src/agents/_shared/bridge-types.ts";
-import { runBridge } from "../../src/bridges/run.ts";
+import { runBridge } from "../../src/agent-call/run.ts";
 import { agentSpec } from "../../src/install/agents.ts";
 import { loadHooks } from "../../src/hooks/loader.ts";
 import { HookRunner } from "../../src/hooks/runner.ts";

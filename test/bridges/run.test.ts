@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { claudeBridge } from "../../src/agents/claude/bridge.ts";
 import { codexBridge } from "../../src/agents/codex/bridge.ts";
-import { runBridge } from "../../src/bridges/run.ts";
+import { runBridge } from "../../src/agent-call/run.ts";
 import { fixture, workspace } from "./_bridge.ts";
 
 let ws: ReturnType<typeof workspace>;
@@ -70,7 +70,7 @@ describe("runBridge", () => {
 
 describe("reading stdin", () => {
 	test("more than the cap is refused, never read to the end; a payload under it is read whole", async () => {
-		const script = `import { readStdinBytes } from ${JSON.stringify(`${import.meta.dir}/../../src/host/stdin.ts`)};
+		const script = `import { readStdinBytes } from ${JSON.stringify(`${import.meta.dir}/../../src/process/stdin.ts`)};
 try { console.log("read " + readStdinBytes(100_000).length); } catch (e) { console.log(e.message); }`;
 		const run = async (size: number) => {
 			const proc = Bun.spawn([process.execPath, "-e", script], {

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { readClaudeTranscript } from "../../src/agents/claude/transcript.ts";
 import { readCodexTranscript } from "../../src/agents/codex/transcript.ts";
 import { readGeminiTranscript } from "../../src/agents/gemini/transcript.ts";
-import { agentSessionFile, sessionFileName } from "../../src/bridges/session.ts";
+import { agentSessionFile, sessionFileName } from "../../src/agent-call/session.ts";
 import { claudeBridge } from "../../src/agents/claude/bridge.ts";
 import { geminiBridge } from "../../src/agents/gemini/bridge.ts";
 import { SessionManager } from "../../src/session/session-manager.ts";

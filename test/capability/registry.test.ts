@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { CapabilityRegistry, type LoadResult } from "../../src/capability/index.ts";
+import { CapabilityRegistry, type LoadResult } from "../../src/discovery/capability/index.ts";
 import { defaultRegistry, defineCapability, loadCapability } from "../../src/discovery/register.ts";
 
 interface Item {

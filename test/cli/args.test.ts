@@ -36,7 +36,8 @@ test("positionals, --name value, --name=value, aliases, booleans and --no-", () 
 });
 
 test("errors name the option or argument at fault", () => {
-	expect(() => parseArgs(["x", "--dta", "{}"], defs, "emit")).toThrow("unknown option --dta; see xcsh-hooks emit --help");
+	expect(() => parseArgs(["x", "--dta", "{}"], defs, "emit")).toThrow('unknown option --dta (did you mean "--data"?)');
+	expect(() => parseArgs(["x", "--zzzzzz"], defs, "emit")).toThrow("unknown option --zzzzzz; see xcsh-hooks emit --help");
 	expect(() => parseArgs(["x", "--data"], defs, "emit")).toThrow("--data needs a value");
 	expect(() => parseArgs(["x", "--template", "nope"], defs, "init")).toThrow("--template nope: expected one of guard, shell");
 	expect(() => parseArgs([], defs, "emit")).toThrow("missing TYPE");

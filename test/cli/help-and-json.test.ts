@@ -14,12 +14,12 @@ const COMMAND_HOOK = `export default (pi) => {
 	pi.on("tool_call", () => undefined);
 };\n`;
 
-/** The command names of the root help's "Commands:" section. */
+/** The command names of the root help's COMMANDS section (citty's, names aligned right). */
 function commandsOf(help: string): string[] {
-	const section = help.split("Commands:\n")[1]?.split("\n\n")[0] ?? "";
+	const section = help.split("COMMANDS\n\n")[1]?.split("\n\n")[0] ?? "";
 	return section
 		.split("\n")
-		.map((line) => /^ {2}(\S+)/.exec(line)?.[1])
+		.map((line) => /^ {2,}(\S+) {2}/.exec(line)?.[1])
 		.filter((name): name is string => name !== undefined);
 }
 
@@ -78,7 +78,7 @@ const JSON_RUNS: Record<string, JsonRun[]> = {
 	command: [{ args: ["command", "--json", "--no-discovery", "--hook", "command-hook.ts", "hello"], keys: ["command", "args", "errors"] }],
 	schema: [{ args: ["schema", "tool_call", "--json"], keys: ["event", "result"] }],
 	trust: [
-		{ args: ["trust", "--json"], keys: ["trustFile", "hooks", "approved"] },
+		{ args: ["trust", "--json"], keys: ["trustFile", "hooks", "tests", "approved"] },
 		{ args: ["trust", "approve", "--all", "--json"], keys: ["action", "hooks"], has: { action: "approve" } },
 		{ args: ["trust", "keygen", "--out", "team.key", "--json"], keys: ["privateKey", "publicKeyFile", "publicKey"] },
 		// Without --out the list itself is the JSON on stdout; with --out a summary.
@@ -104,9 +104,9 @@ const JSON_RUNS: Record<string, JsonRun[]> = {
 
 /** The choices a command's first argument lists in its --help (`approve | revoke | …`), or []. */
 function choicesOf(help: string): string[] {
-	const section = help.split("Arguments:\n")[1]?.split("\n\n")[0] ?? "";
+	const section = help.split("ARGUMENTS\n\n")[1]?.split("\n\n")[0] ?? "";
 	const text = section.replace(/\s+/g, " ").replace(/\(.*?\)/g, "");
-	const list = /:\s*([\w-]+(?:\s*\|\s*[\w-]+)+)/.exec(text)?.[1] ?? /> ([\w-]+(?: \| [\w-]+)+)/.exec(text)?.[1] ?? "";
+	const list = /:\s*([\w-]+(?:\s*\|\s*[\w-]+)+)/.exec(text)?.[1] ?? /[A-Z]+ ([\w-]+(?: \| [\w-]+)+)/.exec(text)?.[1] ?? "";
 	return list
 		.split("|")
 		.map((w) => w.trim())
@@ -136,10 +136,11 @@ for (const cli of useClis()) {
 			expect(names).toContain("help");
 			const problems = layoutProblems("--help", rootHelp);
 			expect((await run(cli, ["help"])).stdout).toBe(rootHelp);
-			for (const args of [["help", "help"], ...names.filter((n) => n !== "help").map((n) => [n, "--help"])]) {
+			const subs = [["guard", "explain", "--help"]]; // sub-commands' help fits too
+			for (const args of [["help", "help"], ...names.filter((n) => n !== "help").map((n) => [n, "--help"]), ...subs]) {
 				const shown = await run(cli, args);
 				expect(shown.code).toBe(0);
-				expect(shown.stdout).toStartWith("Usage: xcsh-hooks");
+				expect(shown.stdout).toMatch(new RegExp(`^USAGE xcsh-hooks ${args[0]}\\b`, "m"));
 				problems.push(...layoutProblems(args.join(" "), shown.stdout));
 			}
 			expect(problems).toEqual([]);
@@ -151,6 +152,8 @@ for (const cli of useClis()) {
 			const helps: Record<string, string> = {};
 			for (const name of names) {
 				helps[name] = (await run(cli, [name, "--help"])).stdout;
+				// A command with sub-commands (`guard explain`): their options are its own.
+				for (const sub of commandsOf(helps[name])) helps[name] += (await run(cli, [name, sub, "--help"])).stdout;
 				if (helps[name].includes("--json")) withJson.push(name);
 			}
 			expect(withJson.sort()).toEqual(Object.keys(JSON_RUNS).sort());

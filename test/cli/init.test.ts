@@ -132,7 +132,7 @@ describe("init as a subprocess, then bun test on the scaffold", () => {
 		expect(init.code).toBe(0);
 		const [hook, testFile] = paths(dir, "guard", "guard");
 		expect(JSON.parse(init.stdout).files.map((f: { path: string }) => f.path)).toEqual([hook, testFile]);
-		expect(readFileSync(hook, "utf8")).toContain("`guard: ${decision.reason} [${decision.rule}]`");
+		expect(readFileSync(hook, "utf8")).toContain("reason: `guard blocked this command: ${why}`");
 		const run = await cli(["test"], dir);
 		expect(run.stderr).toMatch(/ [1-9]\d* pass\n 0 fail\n/);
 		expect(run.code).toBe(0);
@@ -179,6 +179,16 @@ test("generated files type-check in a strict project", async () => {
 	const { stdout } = await spawn([join(REPO, "node_modules", ".bin", "tsc"), "-p", dir], dir);
 	// Only the scaffold's own diagnostics: the library's in-progress files are checked elsewhere.
 	expect(stdout.split("\n").filter((line) => line.startsWith(".xcsh/"))).toEqual([]);
+}, 60_000);
+
+test("the tsconfig init writes says why it maps @f5-sales-demo/xcsh/hooks, and tsc -p reads it, comments and all", async () => {
+	const dir = project();
+	expect((await inProcess(["init", "mine", "--cwd", dir])).code).toBe(0);
+	const text = readFileSync(join(dir, ".xcsh", "hooks", "tsconfig.json"), "utf8");
+	expect(text).toMatch(/\/\/ The xcsh agent's name for this same hook API[^\n]*\n\t+"@f5-sales-demo\/xcsh\/hooks"/);
+	expect(text).toMatch(/\/\/ [^\n]*undici-types[^\n]*\n\t+"undici-types"/);
+	const { stdout } = await spawn([join(REPO, "node_modules", ".bin", "tsc"), "-p", join(dir, ".xcsh", "hooks")], dir);
+	expect(stdout.split("\n").filter((line) => line.includes("error TS"))).toEqual([]);
 }, 60_000);
 
 describe("refusals", () => {

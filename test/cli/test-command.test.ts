@@ -87,7 +87,7 @@ describe.skipIf(process.platform === "win32")("the executable alone: init → te
 		const emitted = await run(argv(emitStep), project, home);
 		expect(emitted.code).toBe(2);
 		expect(JSON.parse(emitted.stdout).result).toMatchObject({ block: true });
-		expect(emitted.stderr).toContain("guard: a recursive delete");
+		expect(emitted.stderr).toContain("guard blocked this command: a recursive delete");
 
 		// Without paths it finds the same test next to the discovered hook.
 		const discovered = await run(["xcsh-hooks", "test"], project, home);

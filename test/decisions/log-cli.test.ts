@@ -45,7 +45,8 @@ describe("xcsh-hooks log", () => {
 		const { home } = homeWithLog(DENY, ALLOW);
 		const run = await runCli(["log"], { home });
 		expect(run.code).toBe(0);
-		const lines = run.stdout.trimEnd().split("\n");
+		// An entry's reason and hook carry on below its columns when the line would pass 80 columns.
+		const lines = run.stdout.trimEnd().replaceAll("\n    ", " ").split("\n");
 		expect(lines).toHaveLength(2);
 		expect(lines[0]).toMatch(
 			/^2026-12-01 08:33:22 +claude +9e707540 +PreToolUse\/Bash +deny +4ms "rm -rf is not allowed" \(\/p\/\.xcsh\/hooks\/guard\.ts\)$/,
@@ -53,6 +54,29 @@ describe("xcsh-hooks log", () => {
 		expect(lines[1]).toContain("gemini");
 		expect(lines[1]).toContain("BeforeTool/read_file");
 		expect(lines[1]).toContain("allow");
+	}, 60_000);
+
+	test("every line fits 80 columns: a long reason and hook wrap, indented, below the entry's columns", async () => {
+		const long = decisionLine({
+			time: "2026-12-01T08:35:00.000Z",
+			agent: "codex",
+			session: "0b8c2d7e-77aa",
+			event: "PermissionRequest",
+			tool: "mcp__github__create_pull_request",
+			decision: "deny",
+			reason: "blocked a force push without --force-with-lease: it can overwrite commits a teammate pushed meanwhile [git.force-push]",
+			hook: "/home/someone/work/a-project-with-a-long-name/.xcsh/hooks/team-guard.ts",
+			durationMs: 12,
+		});
+		const { home } = homeWithLog(DENY, ALLOW, long);
+		const run = await runCli(["log"], { home });
+		expect(run.code).toBe(0);
+		const lines = run.stdout.trimEnd().split("\n");
+		expect(lines.filter((line) => Bun.stringWidth(line) > 80)).toEqual([]);
+		// Each entry starts unindented with its time; what carries on is indented.
+		expect(lines.filter((line) => /^2026-12-01 /.test(line))).toHaveLength(3);
+		expect(lines.filter((line) => !/^2026-12-01 /.test(line)).every((line) => line.startsWith("    "))).toBe(true);
+		expect(run.stdout.replaceAll("\n    ", " ")).toContain('[git.force-push]" (/home/someone/work/a-project-with-a-long-name/');
 	}, 60_000);
 
 	test("--json prints the stored lines as they are; --session filters by id or its start", async () => {
@@ -74,6 +98,42 @@ describe("xcsh-hooks log", () => {
 		expect(run.stderr).toContain(`${file}:2: not a complete JSON line`);
 		expect(run.stderr).toContain(`${file}:3: not a decision`);
 	}, 60_000);
+
+	test("--follow ends with 130 on SIGINT and 143 on SIGTERM, as a shell reports them", async () => {
+		for (const [signal, code] of [
+			["SIGINT", 130],
+			["SIGTERM", 143],
+		] as const) {
+			const { home, file } = homeWithLog(DENY);
+			const proc = Bun.spawn(["bun", CLI, "log", "--follow"], {
+				cwd: tempDir(),
+				env: { PATH: process.env.PATH ?? "", HOME: home, TMPDIR: process.env.TMPDIR ?? "/tmp", NO_COLOR: "1" },
+				stdout: "pipe",
+				stderr: "pipe",
+			});
+			const killer = setTimeout(() => proc.kill("SIGKILL"), 30_000);
+			try {
+				const reader = proc.stdout.getReader();
+				let seen = "";
+				const waitFor = async (needle: string) => {
+					while (!seen.includes(needle)) {
+						const { value, done } = await reader.read();
+						if (done) throw new Error(`log --follow ended before printing ${needle}; got:\n${seen}`);
+						seen += new TextDecoder().decode(value);
+					}
+				};
+				await waitFor("PreToolUse/Bash");
+				// A line appended and printed: it is following now (a signal earlier would meet no handler yet).
+				appendFileSync(file, ALLOW);
+				await waitFor("BeforeTool/read_file");
+				proc.kill(signal);
+				expect({ signal, code: await proc.exited }).toEqual({ signal, code });
+			} finally {
+				clearTimeout(killer);
+				proc.kill("SIGKILL");
+			}
+		}
+	}, 90_000);
 
 	test("--follow prints decisions appended later", async () => {
 		const { home, file } = homeWithLog(DENY);
@@ -101,11 +161,32 @@ describe("xcsh-hooks log", () => {
 			appendFileSync(file, ALLOW.slice(20));
 			await waitFor("BeforeTool/read_file");
 			proc.kill("SIGTERM");
-			expect(await proc.exited).toBe(0);
+			expect(await proc.exited).toBe(143);
 			expect(await new Response(proc.stderr).text()).toBe("");
 		} finally {
 			clearTimeout(killer);
 			proc.kill("SIGKILL");
 		}
+	}, 60_000);
+});
+
+describe("warnings a person reads", () => {
+	test("at a terminal through consola (its WARN badge), in a pipe as one plain warning: line", async () => {
+		const { home, file } = homeWithLog(DENY, '{"hello":1}\n');
+		const piped = await runCli(["log"], { home });
+		expect(piped.stderr).toStartWith(`warning: ${file}:2: not a decision`);
+		expect(piped.stderr.trimEnd().split("\n")).toHaveLength(1);
+		let screen = "";
+		const proc = Bun.spawn(["bun", CLI, "log"], {
+			cwd: tempDir(),
+			env: { PATH: process.env.PATH ?? "", HOME: home, TMPDIR: process.env.TMPDIR ?? "/tmp" },
+			terminal: { cols: 120, rows: 40, data: (_t, data) => void (screen += new TextDecoder().decode(data)) },
+			timeout: 30_000,
+		});
+		expect(await proc.exited).toBe(0);
+		proc.terminal?.close();
+		expect(screen).toContain("WARN");
+		expect(screen).toContain(`${file}:2: not a decision`);
+		expect(screen).not.toContain("warning: ");
 	}, 60_000);
 });

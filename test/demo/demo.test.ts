@@ -14,8 +14,8 @@ describe("demo", () => {
 
 		expect(summary.hookErrors).toEqual([]);
 		expect(summary.blocked).toEqual([
-			"guard: a recursive delete (data lies outside temp dirs) [filesystem/recursive-delete]",
-			"bash: refusing a destructive command",
+			"guard blocked this command: a recursive delete (data lies outside temp dirs) [filesystem/recursive-delete]",
+			"bash refused a destructive command (rm -rf /, mkfs or a fork bomb)",
 		]);
 		expect(summary.allowed).toEqual(["bash", "write", "edit", "read"]);
 		// The blocked delete really did not run; the write and edit really did.
@@ -55,7 +55,7 @@ describe("demo", () => {
 		// It ends with the same guard answering a captured Claude Code payload through the bridge, and
 		// with what `install claude` would write — neither touching the user's directory.
 		expect(run.stdout).toContain(
-			'"permissionDecision":"deny","permissionDecisionReason":"guard: a recursive delete (data lies outside temp dirs) [filesystem/recursive-delete]',
+			'"permissionDecision":"deny","permissionDecisionReason":"guard blocked this command: a recursive delete (data lies outside temp dirs) [filesystem/recursive-delete]',
 		);
 		expect(run.stdout).toContain("would write");
 		expect(run.stdout).toContain('"onFailure": "block"');

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "pathe";
-import { CapabilityRegistry } from "../../src/capability/index.ts";
+import { CapabilityRegistry } from "../../src/discovery/capability/index.ts";
 import { defaultRegistry, loadCapability } from "../../src/discovery/register.ts";
 import type { Hook } from "../../src/discovery/index.ts";
 import { classifyCodexHook, registerHookDiscovery } from "../../src/discovery/index.ts";

@@ -7,7 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { SERVED_NAMES } from "../../src/embedded/names.ts";
+import { SERVED_NAMES } from "../../src/hooks/served-names.ts";
 import { LIBRARY_MODULES, PACKAGE_MODULES } from "../../src/embedded/modules.ts";
 import { executablePath, ROOT, runArgv, useClis } from "../faults/_cli.ts";
 import { tempDir } from "../faults/_fixtures.ts";
@@ -95,13 +95,16 @@ describe("a newcomer with only the executable", () => {
 		expect((await run(["emit", "tool_call", "--data", JSON.stringify({ toolName: "bash", input: { command: "pwd" } })])).code).toBe(0);
 		const blocked = await run(["emit", "tool_call", "--data", JSON.stringify({ toolName: "bash", input: { command: "rm -rf /" } })]);
 		expect(blocked.code).toBe(2);
-		expect(blocked.stdout).toContain("my-guard: a recursive delete");
+		expect(blocked.stdout).toContain("my-guard blocked this command: a recursive delete");
 
 		const dry = await run(["install", "claude", "--dry-run"]);
 		expect(dry.code).toBe(0);
 		// The settings it would write on stdout, what it would do on stderr.
 		const settings = JSON.parse(dry.stdout) as { hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>> };
-		expect(settings.hooks.PreToolUse?.[0]?.hooks[0]?.command).toBe(entryCommand(`${bin} bridge claude --installed-by=xcsh-hooks`, true));
+		// A project's entry names xcsh-hooks on PATH, not this executable's path: the file is committed.
+		expect(settings.hooks.PreToolUse?.[0]?.hooks[0]?.command).toBe(
+			entryCommand("xcsh-hooks bridge claude --installed-by=xcsh-hooks", true),
+		);
 		expect(dry.stderr).toContain(`would write ${join(project, ".claude", "settings.json")}`);
 		expect(existsSync(join(project, ".claude"))).toBe(false);
 
@@ -115,7 +118,7 @@ describe("a newcomer with only the executable", () => {
 		expect(log.code).toBe(0);
 		const entries = log.stdout.split("\n").filter((line) => / cli +- +tool_call\/bash /.test(line));
 		expect(entries).toHaveLength(5);
-		expect(entries[0]).toMatch(/ deny .*my-guard: a recursive delete/);
+		expect(entries[0]).toMatch(/ deny .*my-guard blocked this command: a recursive delete/);
 		expect(entries.slice(1).every((line) => / allow\b/.test(line))).toBe(true);
 		const last = await run(["log", "-n", "1", "--json"]);
 		expect(last.stdout.trim().split("\n")).toHaveLength(1);

@@ -5,7 +5,7 @@
  * ended, so a grandchild holding them open cannot hang a test either.
  */
 import { afterAll, beforeAll } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildExecutable } from "../../scripts/build.ts";
 import { tempDir } from "./_fixtures.ts";
@@ -44,6 +44,20 @@ export const CLIS: readonly Cli[] = [
 	{ name: "compiled executable", argv: (args) => [bin, ...args] },
 	{ name: "bun src/cli.ts", argv: (args) => [process.execPath, CLI_SOURCE, ...args] },
 ];
+
+/**
+ * A PATH whose first folder holds an `xcsh-hooks` that runs `cli` (the compiled executable linked, or a
+ * script starting the source), then this process's PATH: what a teammate's machine with xcsh-hooks
+ * installed gives the entries `install --project` writes (they name `xcsh-hooks`, found on PATH).
+ */
+export function pathWith(cli: Cli): string {
+	const dir = tempDir("xcsh-faults-path-");
+	const [program, ...rest] = cli.argv([]);
+	const target = join(dir, "xcsh-hooks");
+	if (rest.length === 0) symlinkSync(program as string, target);
+	else writeFileSync(target, `#!/bin/sh\nexec ${[program, ...rest].map((w) => JSON.stringify(w)).join(" ")} "$@"\n`, { mode: 0o755 });
+	return `${dir}:${process.env.PATH ?? "/usr/bin:/bin"}`;
+}
 
 /** The path of the compiled executable (after `useClis()`'s beforeAll ran). */
 export const executablePath = (): string => bin;

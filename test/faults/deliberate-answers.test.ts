@@ -15,7 +15,7 @@ const TIMEOUT_MS = 60_000;
 
 /** The signals a hook could end the bridge with before (each killed it with no answer). */
 const NAMED = ["SIGQUIT", "SIGUSR1", "SIGUSR2", "SIGALRM"] as const;
-/** Every other signal that would end a Bun process and that a listener can catch (src/host/signals.ts). */
+/** Every other signal that would end a Bun process and that a listener can catch (src/process/signals.ts). */
 const OTHERS = ["SIGTERM", "SIGINT", "SIGHUP", "SIGVTALRM", "SIGPROF", "SIGXCPU", "SIGTRAP", "SIGABRT", "SIGSYS", "SIGIO"] as const;
 
 // The hook signals its own process, then would allow the call 20 s later: only the signal can decide

@@ -12,7 +12,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { shellWords } from "../../src/install/own-entry.ts";
-import { CELL_TIMEOUT_MS, executablePath, type Run, runArgv, useClis } from "./_cli.ts";
+import { CELL_TIMEOUT_MS, executablePath, pathWith, type Run, runArgv, useClis } from "./_cli.ts";
 import { privateHome, tempDir, writeFiles } from "./_fixtures.ts";
 
 useClis();
@@ -107,7 +107,10 @@ function entryOf(file: string, event: string): string {
 	return command;
 }
 
-const env = (home: string, extra: Record<string, string> = {}) => ({ XCSH_HOOKS_SERVER: "off", HOME: home, ...extra });
+// The executable on PATH too: a project's entries name `xcsh-hooks`, found there.
+let onPath: string | undefined;
+const path = () => (onPath ??= pathWith({ name: "executable", argv: (args) => [executablePath(), ...args] }));
+const env = (home: string, extra: Record<string, string> = {}) => ({ XCSH_HOOKS_SERVER: "off", HOME: home, PATH: path(), ...extra });
 
 /** Blocked: the same deny the clean environment gets, or the blocking exit code with a reason (`anyBlock`: any `block: true` answer, pi's). */
 function expectBlocked(run: Run, clean: Run, what: string, anyBlock = false): void {
@@ -154,7 +157,11 @@ describe("a hostile agent environment: the installed entry still blocks rm -rf, 
 				`${c.agent} (${scope} entry), run as ${Object.keys(c.runners).join(", ")}`,
 				async () => {
 					const s = setup();
-					const file = await install([c.agent, ...(scope === "user" ? ["--user"] : [])], s.proj, s.home);
+					// Codex runs its hooks through a login shell ($SHELL -lc), whose PATH the login profile sets (here root's
+					// /etc/profile, without the test's folder; a user's profile puts xcsh-hooks there): its project entry names
+					// the executable's path.
+					const where = scope === "user" ? ["--user"] : c.agent === "codex" ? ["--command", executablePath()] : [];
+					const file = await install([c.agent, ...where], s.proj, s.home);
 					const command = entryOf(file, c.event);
 					for (const [how, runner] of Object.entries(c.runners))
 						await expectImmune(

@@ -114,7 +114,9 @@ for (const cli of clis)
 			expect(JSON.parse(run.stdout).result).toEqual({ block: true, reason: `PROJECT-GUARD: rm -rf is not allowed (cwd ${deep})` });
 			// The approval given at the root is the one found from the subfolder.
 			const trust = await runCli(cli, ["trust", "--json"], { cwd: deep, home, timeoutMs: 30_000 });
-			expect(JSON.parse(trust.stdout).hooks).toEqual([{ path: expect.stringMatching(/\/\.xcsh\/hooks\/guard\.ts$/), status: "approved" }]);
+			expect(JSON.parse(trust.stdout).hooks).toEqual([
+				{ path: expect.stringMatching(/\/\.xcsh\/hooks\/guard\.ts$/), status: "approved", approvedBy: "local" },
+			]);
 			// `list` names the project it found, and the hook as one that runs.
 			const list = JSON.parse((await runCli(cli, ["list", "--json"], { cwd: deep, home, timeoutMs: 30_000 })).stdout);
 			expect(list.project).toEqual({ root, layers: [root] });

@@ -81,7 +81,11 @@ describe.each(clis.map((cli) => [cli.name, cli] as const))("%s", (_name, cli) =>
 			expect(out).toContain(`skipped ${lone}: not approved (xcsh-hooks trust approve ${lone})`);
 			expect(out).toMatch(/mine\.test\.ts:[\s\S]* [1-9]\d* pass\n 0 fail/); // the user's own approved test still runs, all of it
 			expect(out).not.toContain("(pass) loads evil.ts");
-			expect(result.code).toBe(0);
+			// Skipped for approval: the run fails, naming each (issue 37); --skip-unapproved lets it pass.
+			expect(result.stderr).toContain(`2 test files were skipped because they or the hooks they test are not approved`);
+			expect(result.stderr).toContain(`\n  ${evilTest}\n  ${lone}\n`);
+			expect(result.code).toBe(1);
+			expect((await p.run("test", "--skip-unapproved")).code).toBe(0);
 
 			// Named as a file or as a folder: the same decision, and nothing left to run is an error.
 			for (const named of [evilTest, ".xcsh"]) {

@@ -28,7 +28,7 @@ test("on every corpus case, the pre-scan's verdict is the full analysis's", asyn
 		}
 	expect(wrong).toEqual([]);
 	expect(skipped).toBeGreaterThan(50); // it does clear lines: `ls -la`, `npm test`, `cat package.json | head`…
-});
+}, 120_000);
 
 test("a process whose lines name no judged program never loads the parser", async () => {
 	const script = `

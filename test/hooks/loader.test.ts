@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { loadHooks } from "../../src/hooks/loader.ts";
-import { HookRunner } from "../../src/hooks/runner.ts";
+// The public surface: it hands the loader the package root that hooks read as `pi.pi`.
+import { HookRunner, loadHooks } from "../../src/hooks-surface.ts";
 import { tempDir, writeFiles } from "../_helpers.ts";
 
 describe("loadHooks", () => {

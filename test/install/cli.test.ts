@@ -2,12 +2,11 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { entryCommand } from "../../src/agents/_shared/entry-shell.ts";
-import { shellQuote } from "../../src/install/index.ts";
 import { tempDir } from "../_helpers.ts";
 import { CLI, expectCleanError, runCli } from "../cli/_run.ts";
 
 describe("xcsh-hooks install / uninstall", () => {
-	test("installs into the project by default with this checkout's command; a second run says nothing changed", async () => {
+	test("installs into the project by default naming xcsh-hooks on PATH (the config is committed); a second run says nothing changed", async () => {
 		const cwd = tempDir();
 		const home = tempDir();
 		const run = await runCli(["install", "claude"], { cwd, home });
@@ -17,7 +16,8 @@ describe("xcsh-hooks install / uninstall", () => {
 		expect(run.stdout).toContain("+ add PreToolUse (matcher *)");
 		const settings = JSON.parse(readFileSync(file, "utf8"));
 		const command: string = settings.hooks.PreToolUse[0].hooks[0].command;
-		expect(command.endsWith(`--no-env-file --config=/dev/null ${shellQuote(CLI)} bridge claude --installed-by=xcsh-hooks`)).toBe(true);
+		expect(command).toBe(entryCommand("xcsh-hooks bridge claude --installed-by=xcsh-hooks", true));
+		expect(command).not.toContain(CLI);
 		expect(existsSync(join(home, ".claude"))).toBe(false);
 
 		const again = await runCli(["install", "claude"], { cwd, home });

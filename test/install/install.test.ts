@@ -6,7 +6,7 @@ import {
 	bridgeCommand,
 	bridgeStatus,
 	INSTALL_MARKER,
-	InstallError,
+	isInstallError,
 	installBridge,
 	isBridgeCommand,
 	shellQuote,
@@ -273,12 +273,12 @@ describe("install details", () => {
 		mkdirSync(dirname(file), { recursive: true });
 		writeFileSync(file, '{ "hooks": { // a comment\n');
 		const error = await installBridge("claude", { cwd: dir, command: CMD }).catch((e) => e);
-		expect(error).toBeInstanceOf(InstallError);
-		expect(error.code).toBe("parse");
+		expect(isInstallError(error)).toBe(true);
+		expect(error.code).toBe("INSTALL_PARSE");
 		expect(error.message).toContain(file);
 		expect(error.message).toContain("not valid JSON");
 		expect(readFileSync(file, "utf8")).toBe('{ "hooks": { // a comment\n');
-		expect((await uninstallBridge("claude", { cwd: dir }).catch((e) => e)).code).toBe("parse");
+		expect((await uninstallBridge("claude", { cwd: dir }).catch((e) => e)).code).toBe("INSTALL_PARSE");
 	}, 60_000);
 
 	test("a wrong shape is refused: hooks as an array, an event that is not a list", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { forwarding } from "../../src/bridges/forward.ts";
+import { forwarding } from "../../src/socket/forward.ts";
 import { ConfigText } from "../../src/install/_config-text.ts";
 import { INSTALL_MARKER, installBridge, isBridgeArgv, isBridgeCommand, shellWords } from "../../src/install/index.ts";
 import { tempDir } from "../_helpers.ts";

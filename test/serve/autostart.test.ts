@@ -1,5 +1,5 @@
 /**
- * The hook server starts itself (src/bridges/autostart.ts): after `install claude` and nothing else,
+ * The hook server starts itself (src/socket/autostart.ts): after `install claude` and nothing else,
  * the first call runs on its own and starts `serve --socket`, the calls after it are served — shown
  * by the process a hook runs in (it records `process.pid`) and the server's served-calls counter.
  * One start for ten calls at once; stale locks recovered; `"server": false` (the user's only); other
@@ -10,7 +10,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../_helpers.ts";
-import { type Cli, runArgv, useClis } from "../faults/_cli.ts";
+import { type Cli, pathWith, runArgv, useClis } from "../faults/_cli.ts";
 
 const clis = useClis();
 
@@ -121,8 +121,10 @@ for (const cli of clis) {
 			expect(install.code).toBe(0);
 			const settings = JSON.parse(readFileSync(join(s.project, ".claude", "settings.json"), "utf8"));
 			const command = settings.hooks.PreToolUse[0].hooks[0].command as string;
+			// The project's entry runs xcsh-hooks found on PATH, as on any machine it is installed on.
+			const env = { ...agentEnv, PATH: pathWith(cli) };
 			const asClaude = () =>
-				runArgv(["sh", "-c", command], { cwd: s.project, home: s.home, stdin: payload(s, "rm -rf /"), env: agentEnv, timeoutMs: 30_000 });
+				runArgv(["sh", "-c", command], { cwd: s.project, home: s.home, stdin: payload(s, "rm -rf /"), env, timeoutMs: 30_000 });
 
 			const first = await asClaude();
 			expect(first.stdout).toContain("AUTO: no rm -rf");

@@ -7,7 +7,7 @@ import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { claudeBridge } from "../../src/agents/claude/bridge.ts";
-import { answerPooled } from "../../src/serve/bridge-call.ts";
+import { answerPooled } from "../../src/serve/pooled-call.ts";
 import { createHostPool } from "../../src/serve/http-hosts.ts";
 import { tempDir } from "../_helpers.ts";
 import { fixture } from "../bridges/_bridge.ts";

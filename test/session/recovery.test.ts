@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { XcshError } from "../../src/errors.ts";
 import { appendFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SessionError, SessionManager } from "../../src/session/index.ts";
+import { SessionManager } from "../../src/session/index.ts";
 
 let dir: string;
 const open: SessionManager[] = [];
@@ -123,9 +124,9 @@ describe("files that are not sessions", () => {
 			} catch (caught) {
 				error = caught;
 			}
-			expect(error).toBeInstanceOf(SessionError);
-			expect((error as SessionError).message).toContain(file);
-			expect(["NOT_A_SESSION", "UNSUPPORTED_VERSION"]).toContain((error as SessionError).code);
+			expect(error).toBeInstanceOf(XcshError);
+			expect((error as XcshError).message).toContain(file);
+			expect(["NOT_A_SESSION", "UNSUPPORTED_VERSION"]).toContain((error as XcshError).code);
 			expect(await readFile(file, "utf8")).toBe(content);
 		});
 	}

@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { XcshError } from "../../src/errors.ts";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AgentMessage } from "../../src/messages.ts";
-import { SessionError, SessionManager } from "../../src/session/index.ts";
+import { SessionManager } from "../../src/session/index.ts";
 
 let dir: string;
 const open: SessionManager[] = [];
@@ -120,7 +121,7 @@ describe("SessionManager.create / open", () => {
 		const session = track(SessionManager.create({ cwd: dir, sessionDir: dir }));
 		const bad = { role: "user" } as unknown as AgentMessage;
 		expect(() => session.appendMessage(bad)).toThrow(/\/message/);
-		expect(() => session.appendLabel("nope", "x")).toThrow(SessionError);
+		expect(() => session.appendLabel("nope", "x")).toThrow(XcshError);
 		session.close();
 		session.close();
 		expect(() => session.appendCustomEntry("late")).toThrow(expect.objectContaining({ code: "SESSION_CLOSED" }));

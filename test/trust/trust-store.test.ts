@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
+import { XcshError } from "../../src/errors.ts";
 import { readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "pathe";
-import { TrustError, TrustStore, createTrustStore, defaultTrustFile } from "../../src/trust/index.ts";
+import { TrustStore, createTrustStore, defaultTrustFile } from "../../src/trust/index.ts";
 import { useTempHomeAndProject, writeTree } from "../discovery/_tree.ts";
 
 const SHA_OF_HELLO = "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824";
@@ -108,8 +109,8 @@ describe("TrustStore", () => {
 				() => undefined,
 				(e: unknown) => e,
 			);
-			expect(error).toBeInstanceOf(TrustError);
-			expect((error as TrustError).code).toBe("TRUST_FILE_CORRUPT");
+			expect(error).toBeInstanceOf(XcshError);
+			expect((error as XcshError).code).toBe("TRUST_FILE_CORRUPT");
 			expect((error as Error).message).toContain(store.file);
 		}
 		expect(readFileSync(store.file, "utf8")).toBe("{ not json");

@@ -1,25 +1,17 @@
 import type { Shape } from "./fields.ts";
 import type { TranscriptMessage } from "./jsonl.ts";
 import type { ToolRule } from "./tools.ts";
-import type { HookSubagent } from "../../hooks/types.ts";
+import type { HookEventType, HookSubagent } from "../../hooks/types.ts";
 import type { AgentMessage } from "../../messages.ts";
 
 /** A hook payload that passed its event's {@link Shape} check. */
 export type Payload = Record<string, unknown>;
 
-/** The events of ours an agent event can become (docs/contract.md#bridges); `null` is "no counterpart". */
-export type BridgedEventType =
-	| "tool_call"
-	| "tool_result"
-	| "before_agent_start"
-	| "context"
-	| "session_start"
-	| "session_shutdown"
-	| "session_before_compact"
-	| "agent_end"
-	| "subagent_start"
-	| "subagent_end"
-	| "permission_request";
+/**
+ * The events of ours an agent event can become: any entry of the event table (`hooks/events.ts`) whose
+ * `bridge` says how a payload becomes it, or whose mapping builds it (`event`).
+ */
+export type BridgedEventType = HookEventType;
 
 /** An MCP tool: the server that offers it (`""` where the agent does not name it) and the tool's own name there. */
 export interface McpTool {
@@ -70,6 +62,11 @@ export interface AgentEventSpec {
 	prompt?(payload: Payload): string;
 	/** `session_before_compact`: what is known about the compaction (becomes `preparation`). */
 	compaction?(payload: Payload): { preparation: Record<string, unknown>; customInstructions?: string | undefined };
+	/**
+	 * The event's own fields (all but `type`), built by the agent; when set, the table's `bridge` kind is
+	 * not used. The one way for an event whose entry names no `bridge` kind.
+	 */
+	event?(payload: Payload): Record<string, unknown>;
 }
 
 /** What the hooks decided, in agent-neutral terms; each agent writes it in its own protocol. */

@@ -1,5 +1,6 @@
 import type { AgentBridge } from "./bridge-types.ts";
 import type { Dialect } from "./dialect.ts";
+import type { AgentHookFolders } from "./hook-folders.ts";
 import type { InProcessAgent } from "./inprocess.ts";
 import type { AgentSpec } from "./install-spec.ts";
 import type { MatchMode } from "./matcher.ts";
@@ -82,4 +83,6 @@ export interface AgentDescriptor {
 	inProcess?: () => InProcessAgent;
 	/** Its own command hooks, run by our runner (absent: we do not read its config). */
 	ownHooks?: AgentOwnHooks;
+	/** Folders of hook files in a layout named after it (`.claude/hooks/{pre,post}`), run by our runner (absent: none). */
+	hookFolders?: AgentHookFolders;
 }

@@ -1,3 +1,5 @@
+import { XcshError } from "../../errors.ts";
+import { eventRule } from "../../hooks/event-rules.ts";
 import type { AgentEvent } from "./install-spec.ts";
 
 /*
@@ -10,6 +12,11 @@ import type { AgentEvent } from "./install-spec.ts";
  * fixed list can: `BUN_JSC_*` has hundreds of members) and then starts the bridge. On a pre-tool event
  * it also turns "ended without an answer" (a crash, a signal, a missing executable) into the blocking
  * exit code the agents share, 2 with a reason on stderr, where most of them would carry on.
+ *
+ * Before that it looks the program up (`command -v`, a builtin): an entry `install --project` writes
+ * names `xcsh-hooks` to be found on PATH (a committed config must work on a teammate's machine), so on
+ * a machine without it the hook says exactly that and how to fix it — blocking, on a pre-tool event —
+ * instead of a bare "not found".
  *
  * The command line is the same words in every shell an agent may hand it to (sh, bash, zsh, fish, csh:
  * Codex runs `$SHELL -lc`), and in none (an argv split): one single-quoted script with no `'`, `\`,
@@ -55,7 +62,8 @@ export function runOrElse(onFailure: string, deadline?: number): string {
 
 /** The timer of {@link runOrElse}: `$w` is its pid, or empty without `sleep`. */
 function watchdog(seconds: number): string {
-	if (!Number.isInteger(seconds) || seconds <= 0) throw new Error(`entry deadline must be whole seconds > 0, got ${seconds}`);
+	if (!Number.isInteger(seconds) || seconds <= 0)
+		throw new XcshError("INVALID_OPTION", `entry deadline must be whole seconds > 0, got ${seconds}`);
 	// Once fired, stopping the timer only ends it: `$q` is gone, and its pid may be another process's by then.
 	const fire = 'trap "exit 0" TERM; kill -s TERM $p; sleep 3; kill -s KILL $p';
 	return `w=; command -v sleep >/dev/null 2>&1 && { (sleep ${seconds} & q=$!; trap "kill $q; exit 0" TERM; wait $q && { ${fire}; }) >/dev/null 2>&1 & w=$!; }`;
@@ -64,11 +72,25 @@ function watchdog(seconds: number): string {
 /** The reason a blocked call gives (`$1` is the program, `$s` its exit status). */
 export const NO_ANSWER = "xcsh-hooks: $1 ended without an answer (exit status $s); the tool call is blocked (fail closed)";
 
-/** Whether an entry for `event` blocks when the bridge ends without an answer: the pre-tool events (a guard's). */
-export const blocksWithoutAnswer = (event: AgentEvent): boolean => event.xcsh === "tool_call";
+/** Whether an entry for `event` blocks when the bridge ends without an answer: the events that guard a call (the event table's `guard`). */
+export const blocksWithoutAnswer = (event: AgentEvent): boolean => eventRule(event.xcsh)?.guard === true;
 
-const EXEC_SCRIPT = `${CLEAN_ENV_SH}; exec "$@"`;
-const blockScript = (deadline?: number) => `${CLEAN_ENV_SH}; ${runOrElse(`echo "${NO_ANSWER}" >&2; exit 2`, deadline)}`;
+/** What a hook says when its program (`$1`) is not found: where it looked, and how to fix it. */
+export const NOT_FOUND =
+	"xcsh-hooks: $1 is not on the PATH this agent gives its hooks ($PATH); install xcsh-hooks so that it is on that PATH " +
+	"(see docs/daily-loop.md), or install the entries again with --command naming its full path";
+
+/**
+ * Ends the hook with `onMissing` (after saying {@link NOT_FOUND}) when the program `$1`, a name looked up
+ * on PATH, cannot be found. A path (`/opt/xcsh/xcsh-hooks`: user and managed entries) is run as it is: a
+ * program gone from there ends without an answer, which {@link runOrElse} reports.
+ */
+export const requireProgram = (onMissing: string): string =>
+	`case $1 in */*) ;; *) command -v "$1" >/dev/null 2>&1 || { echo "${NOT_FOUND}" >&2; ${onMissing}; };; esac`;
+
+const EXEC_SCRIPT = `${CLEAN_ENV_SH}; ${requireProgram("exit 127")}; exec "$@"`;
+const blockScript = (deadline?: number) =>
+	`${CLEAN_ENV_SH}; ${requireProgram(`echo "xcsh-hooks: the tool call is blocked (fail closed)" >&2; exit 2`)}; ${runOrElse(`echo "${NO_ANSWER}" >&2; exit 2`, deadline)}`;
 
 /**
  * The command line an entry runs: `/bin/sh -c '<script>' xcsh-hooks <command>`, `command` being the

@@ -1,15 +1,12 @@
 /** The agents whose existing command hooks run as hooks of ours. */
 export type AgentId = string;
 
-/** The events of ours an agent's hook event becomes. */
-export type AgentHookTarget =
-	| "tool_call"
-	| "tool_result"
-	| "before_agent_start"
-	| "session_start"
-	| "session_shutdown"
-	| "agent_end"
-	| "session_before_compact";
+import type { EVENTS } from "../../hooks/events.ts";
+
+/** The events of ours an agent's hook event becomes: the table's entries with `commandHooks`. */
+export type AgentHookTarget = {
+	[K in keyof typeof EVENTS]: (typeof EVENTS)[K] extends { commandHooks: true } ? K : never;
+}[keyof typeof EVENTS];
 
 /**
  * One command entry of an agent's hook configuration, as discovery read it. Everything that decides

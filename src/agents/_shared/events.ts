@@ -1,4 +1,6 @@
+import { XcshError } from "../../errors.ts";
 import type { AgentEventSpec } from "./bridge-types.ts";
+import { eventRule } from "../../hooks/event-rules.ts";
 import type { AgentHookTarget } from "./entry.ts";
 import type { AgentEvent } from "./install-spec.ts";
 
@@ -9,22 +11,15 @@ import type { AgentEvent } from "./install-spec.ts";
 
 /**
  * The events whose command hooks, read from the agent's own config, run on an event of ours: the same
- * counterpart as the bridge's. Subagent start and stop are left out: no other host has those events;
- * so is `context` (pi's alone, and pi has no command hooks of its own), and `permission_request` (no
- * host of ours shows an approval prompt of its own for such a hook to answer).
+ * counterpart as the bridge's, where the event table says command hooks can run on it (`commandHooks`).
+ * Subagent start and stop are not such events: no other host has those events; nor is `context`
+ * (pi's alone, and pi has no command hooks of its own), nor `permission_request` (no host of ours
+ * shows an approval prompt of its own for such a hook to answer).
  */
 export function hookTargets(events: Record<string, AgentEventSpec>, omit: readonly string[] = []): Record<string, AgentHookTarget> {
 	const targets: Record<string, AgentHookTarget> = {};
 	for (const [name, spec] of Object.entries(events))
-		if (
-			spec.to !== null &&
-			spec.to !== "subagent_start" &&
-			spec.to !== "subagent_end" &&
-			spec.to !== "context" &&
-			spec.to !== "permission_request" &&
-			!omit.includes(name)
-		)
-			targets[name] = spec.to;
+		if (spec.to !== null && eventRule(spec.to)?.commandHooks && !omit.includes(name)) targets[name] = spec.to as AgentHookTarget;
 	return targets;
 }
 
@@ -32,7 +27,7 @@ export function hookTargets(events: Record<string, AgentEventSpec>, omit: readon
 export function installEvents(events: Record<string, AgentEventSpec>, list: ReadonlyArray<Omit<AgentEvent, "xcsh">>): AgentEvent[] {
 	return list.map((event) => {
 		const to = events[event.name]?.to;
-		if (!to) throw new Error(`install: ${event.name} has no counterpart in the agent's event table`);
+		if (!to) throw new XcshError("INTERNAL", `install: ${event.name} has no counterpart in the agent's event table`);
 		return { ...event, xcsh: to };
 	});
 }

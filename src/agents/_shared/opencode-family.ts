@@ -1,3 +1,4 @@
+import { ToolBlockedError } from "../../errors.ts";
 import type { AgentMessage } from "../../hooks/types.ts";
 import { isRecord } from "./answer.ts";
 import type { InProcessAgent, InProcessRuntime } from "./inprocess.ts";
@@ -166,7 +167,7 @@ function opencodeHooks(runtime: InProcessRuntime): Record<string, unknown> {
 				event: "tool.execute.before",
 				sessionId: typeof input.sessionID === "string" ? input.sessionID : undefined,
 			});
-			if (decision.block) throw new Error(decision.reason);
+			if (decision.block) throw new ToolBlockedError(decision.reason);
 			if (decision.input !== undefined) {
 				replaceInPlace(original, toAgentInput(mapped, original, decision.input));
 				mapped.input = decision.input;

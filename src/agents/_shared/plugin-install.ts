@@ -1,3 +1,4 @@
+import { XcshError } from "../../errors.ts";
 import { join } from "pathe";
 import { type AgentSpec, pluginMarker } from "./install-spec.ts";
 
@@ -50,5 +51,7 @@ export function pluginInstall(facts: PluginInstallFacts): AgentSpec {
 
 /** The `bridge()` of an agent that has no command hooks: refused with what to do instead. */
 export function inProcessOnlyBridge(label: string, name: string): Promise<never> {
-	return Promise.reject(new Error(`${label} runs xcsh hooks in its own process, not through a bridge; run: xcsh-hooks install ${name}`));
+	return Promise.reject(
+		new XcshError("USAGE", `${label} runs xcsh hooks in its own process, not through a bridge; run: xcsh-hooks install ${name}`),
+	);
 }

@@ -1,5 +1,6 @@
 import { join } from "pathe";
 import type { AgentDescriptor } from "../_shared/descriptor.ts";
+import { claudeHookFolders } from "./hook-folders.ts";
 import { CLAUDE } from "./protocol.ts";
 
 /** Claude Code: everything the project knows of it, loaded part by part as a call needs it. */
@@ -10,6 +11,7 @@ export const claude: AgentDescriptor = {
 	projectVariable: CLAUDE.projectVariable,
 	bridge: () => import("./bridge.ts").then((m) => m.claudeBridge),
 	install: () => (require("./install.ts") as typeof import("./install.ts")).claudeInstall,
+	hookFolders: claudeHookFolders,
 	ownHooks: {
 		providerId: "claude-settings",
 		displayName: "Claude Code settings",

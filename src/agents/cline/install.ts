@@ -2,7 +2,7 @@ import { clineEvents } from "./bridge.ts";
 import { installEvents } from "../_shared/events.ts";
 import { CLINE } from "./protocol.ts";
 import { join } from "pathe";
-import { blocksWithoutAnswer, CLEAN_ENV_SH, NO_ANSWER, runOrElse } from "../_shared/entry-shell.ts";
+import { blocksWithoutAnswer, CLEAN_ENV_SH, NO_ANSWER, requireProgram, runOrElse } from "../_shared/entry-shell.ts";
 import { type AgentEvent, type AgentSpec, scriptMarker } from "../_shared/install-spec.ts";
 
 /**
@@ -12,9 +12,10 @@ import { type AgentEvent, type AgentSpec, scriptMarker } from "../_shared/instal
  */
 function script(event: AgentEvent, command: string): string {
 	const head = `#!/bin/sh\n${scriptMarker(CLINE.name)}\n# Bun acts on BUN_*, MIMALLOC_* and NODE_PATH before xcsh-hooks starts: they go first.\n${CLEAN_ENV_SH}\n`;
-	if (!blocksWithoutAnswer(event)) return `${head}exec ${command} --event ${event.name}\n`;
+	const call = `set -- ${command} --event ${event.name}\n`;
+	if (!blocksWithoutAnswer(event)) return `${head}${call}${requireProgram("exit 127")}\nexec "$@"\n`;
 	const cancel = `printf '{"cancel":true,"errorMessage":"xcsh-hooks: the bridge ended without an answer (exit status %s); the run is cancelled (fail closed)"}\\n' "$s"`;
-	return `${head}set -- ${command} --event ${event.name}\n${runOrElse(`echo "${NO_ANSWER}" >&2; ${cancel}`)}\n`;
+	return `${head}${call}${requireProgram(`s=127; ${cancel}; exit 0`)}\n${runOrElse(`echo "${NO_ANSWER}" >&2; ${cancel}`)}\n`;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { join } from "pathe";
 import type { AgentDescriptor } from "../_shared/descriptor.ts";
+import { codexHookFolders } from "./hook-folders.ts";
 import { CODEX } from "./protocol.ts";
 
 /** Codex CLI: everything the project knows of it, loaded part by part as a call needs it. */
@@ -10,6 +11,7 @@ export const codex: AgentDescriptor = {
 	projectVariable: CODEX.projectVariable,
 	bridge: () => import("./bridge.ts").then((m) => m.codexBridge),
 	install: () => (require("./install.ts") as typeof import("./install.ts")).codexInstall,
+	hookFolders: codexHookFolders,
 	ownHooks: {
 		providerId: "codex-hooks",
 		displayName: "Codex hooks.json",

@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { piBridge } from "../../../src/agents/pi/bridge.ts";
-import { mapPayload } from "../../../src/bridges/map.ts";
+import { mapPayload } from "../../../src/agent-call/map.ts";
 import type { Outcome } from "../../../src/agents/_shared/bridge-types.ts";
 import type { AgentMessage } from "../../../src/messages.ts";
 

@@ -1,0 +1,142 @@
+/*
+ * The protocol of `serve --socket` (src/serve/bridge-socket.ts) and the `bridge` client that forwards
+ * to it (src/socket/forward.ts), one connection per call:
+ *
+ *   client → server   {"agent":"claude","version":V,"pwd":DIR,"env":{…},"event"?,"timeout"?,"allowLoadErrors"?,"length":N}\n
+ *                     then the N bytes of the agent's payload
+ *   server → client   {"ready":true}\n         the whole request is in; nothing runs until the client confirms
+ *                 or  {"refused":REASON,"version"?:V}\n   nothing ran (the client runs the call itself)
+ *   client → server   {"go":true}\n            the server owns the call from here; sent at most once
+ *   server → client   {"stdout":…,"stderr":[…],"verdict":V}\n   what `bridge <agent>` would print; then it closes
+ *
+ * One owner per call, under any load: the server runs a call's hooks only after it read the client's
+ * `go`, and the client runs a call itself only when it never sent `go` (the `ready` came late, or
+ * something else came). A client that leaves without `go` has nothing run for it. After `go` every
+ * failure is answered by the client as a failed hook (fail closed), never by a second run.
+ *
+ * `verdict` is the guard's decision (`allow`, `deny`, `rewrite`, `ask`) or `none` for an event that is not a
+ * guard; an answer without one, or a `deny`/`rewrite` with nothing to print, is not an answer (an
+ * empty reply is never taken for an allow). A server of the first version of this protocol answers
+ * `{"accepted":true}` and runs at once: its hooks may be running, so the client waits, and fails the call
+ * closed on its answer, which has no verdict.
+ *
+ * A client and a server of different versions never talk: the request carries the client's version,
+ * and a server of another version refuses it with its own (`version`) before anything runs. A server
+ * older than the client then stops listening at once, so the client can start its own (autostart.ts).
+ *
+ * `{"status":true}\n` instead of a request is answered `{"status":{pid,version,startedAt,uptimeSeconds,
+ * served,idleExitMinutes}}\n` (for `serve --status`), then the connection closes.
+ *
+ * Plain lines of JSON rather than HTTP: both ends are this program, and a client that only writes a
+ * line and reads two costs the least to start (docs/contract.md#performance-budgets).
+ */
+
+/** The client's confirmation, as sent. */
+export const GO_LINE = '{"go":true}\n';
+
+/** What an answer's `verdict` may be. */
+export const VERDICTS = ["allow", "deny", "rewrite", "ask", "none"] as const;
+
+/** An answer line's `verdict`. */
+export type Verdict = (typeof VERDICTS)[number];
+
+/** The request line: what `bridge <agent>` was given besides its payload. */
+export interface SocketRequest {
+	agent: string;
+	/** The client's package version; a server of another version refuses the call. */
+	version?: string;
+	/** The caller's working directory (absolute). */
+	pwd: string;
+	/** The agent's project-directory variable, as the caller had it. */
+	env: Record<string, string>;
+	event?: string;
+	timeout?: number;
+	allowLoadErrors?: boolean;
+	/** Bytes of payload after the line. */
+	length: number;
+}
+
+/** What `{"status":true}` is answered with. */
+export interface ServerStatus {
+	pid: number;
+	version: string;
+	/** When the server started listening (ISO 8601). */
+	startedAt: string;
+	uptimeSeconds: number;
+	/** Calls it ran to an answer since it started. */
+	served: number;
+	/** Minutes without a call after which it exits; 0: never. */
+	idleExitMinutes: number;
+}
+
+/** The status request line. */
+export const STATUS_LINE = '{"status":true}\n';
+
+/**
+ * Whether version `a` is newer than `b` (dot-separated numbers; a pre-release tag after `-` ranks
+ * below its release, and two tags compare as text). Versions that are not numbers compare as text.
+ */
+export function newerVersion(a: string, b: string): boolean {
+	const [mainA = "", tagA] = a.split("-", 2);
+	const [mainB = "", tagB] = b.split("-", 2);
+	const pa = mainA.split(".").map(Number);
+	const pb = mainB.split(".").map(Number);
+	for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+		const x = pa[i] ?? 0;
+		const y = pb[i] ?? 0;
+		if (Number.isNaN(x) || Number.isNaN(y)) return a > b;
+		if (x !== y) return x > y;
+	}
+	if (tagA === tagB) return false;
+	if (tagA === undefined) return true;
+	if (tagB === undefined) return false;
+	return tagA > tagB;
+}
+
+/** The longest request line a server reads. */
+export const MAX_REQUEST_LINE = 64 * 1024;
+
+/** The request line and payload as one buffer. */
+export function encodeRequest(request: SocketRequest, payload: Uint8Array): Uint8Array {
+	const line = new TextEncoder().encode(`${JSON.stringify(request)}\n`);
+	const out = new Uint8Array(line.length + payload.length);
+	out.set(line);
+	out.set(payload, line.length);
+	return out;
+}
+
+/** A reply line. */
+export function encodeLine(value: unknown): Uint8Array {
+	return new TextEncoder().encode(`${JSON.stringify(value)}\n`);
+}
+
+/**
+ * Writes `bytes` to a Bun socket as far as it takes them now; call again from `drain` with what is
+ * returned until it is empty.
+ */
+export function writeSome(socket: { write(data: Uint8Array): number }, bytes: Uint8Array): Uint8Array {
+	let rest = bytes;
+	while (rest.length > 0) {
+		const n = socket.write(rest);
+		if (n <= 0) break;
+		rest = rest.subarray(n);
+	}
+	return rest;
+}
+
+/** Whether something accepts connections on the Unix socket at `path` (a server holds it). */
+export function answering(path: string): Promise<boolean> {
+	return new Promise((resolve) => {
+		Bun.connect({
+			unix: path,
+			socket: {
+				open(socket) {
+					socket.end();
+					resolve(true);
+				},
+				data() {},
+				connectError: () => resolve(false),
+			},
+		}).catch(() => resolve(false));
+	});
+}
