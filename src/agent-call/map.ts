@@ -1,6 +1,6 @@
 import type { HookEvent } from "../hooks/types.ts";
 import { toolCallDecision } from "../decisions/decide.ts";
-import { type BridgeKind, eventRule, type OutcomeKind } from "../hooks/event-rules.ts";
+import { type BridgeKind, type EventRule, eventRule, type OutcomeKind } from "../hooks/event-rules.ts";
 import type { ToolContent } from "../messages.ts";
 import { isRecord } from "../agents/_shared/answer.ts";
 import { contentText } from "../agents/_shared/text.ts";
@@ -134,15 +134,15 @@ export function toOutcome(
 	event: HookEvent,
 	dispatched: { result: unknown; stopped?: string | undefined; asked?: string | undefined },
 ): Outcome {
-	const kind = eventRule(event.type)?.outcome;
-	if (!kind) return { kind: "none" };
-	return OUTCOME[kind](isRecord(dispatched.result) ? dispatched.result : undefined, dispatched.stopped, dispatched.asked);
+	const rule = eventRule(event.type);
+	if (!rule?.outcome) return { kind: "none" };
+	return OUTCOME[rule.outcome](isRecord(dispatched.result) ? dispatched.result : undefined, dispatched.stopped, dispatched.asked, rule);
 }
 
 /** What a result becomes, by the table's `outcome` of the event. */
 const OUTCOME: Record<
 	OutcomeKind,
-	(result: Record<string, unknown> | undefined, stopped: string | undefined, asked: string | undefined) => Outcome
+	(result: Record<string, unknown> | undefined, stopped: string | undefined, asked: string | undefined, rule: EventRule) => Outcome
 > = {
 	deny(result, stopped, asked) {
 		const decided = toolCallDecision({ result, stopped, asked });
@@ -151,10 +151,12 @@ const OUTCOME: Record<
 			return decided.input ? { kind: "ask", reason: decided.reason, input: decided.input } : { kind: "ask", reason: decided.reason };
 		return decided.decision === "rewrite" ? { kind: "rewrite", input: decided.input } : { kind: "none" };
 	},
-	// An approval prompt: a stop (a hook's deny, or a failure: fail closed) denies, an allow approves, nothing lets the agent ask.
-	approve(result, stopped) {
+	// An approval prompt: a stop (a hook's deny, or a failure: fail closed) denies, any other answer of the
+	// rule's field (`decision: "allow"`) approves, no answer lets the agent ask.
+	approve(result, stopped, _asked, rule) {
 		if (stopped) return { kind: "deny", reason: stopped };
-		return result?.decision === "allow" ? { kind: "approve" } : { kind: "none" };
+		const field = rule.combine.rule === "answer" ? rule.combine.field : "decision";
+		return result?.[field] !== undefined ? { kind: "approve" } : { kind: "none" };
 	},
 	replace(result) {
 		if (!result || (result.content === undefined && result.details === undefined)) return { kind: "none" };
