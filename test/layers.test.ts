@@ -122,6 +122,8 @@ test("an agent folder imports only the kit and the lower layers, never another a
 		"fs",
 		"primordials.ts",
 		"errors.ts",
+		// The package's version, a constant: the plugins written into Node agents send it to the hook server.
+		"package-version.ts",
 	]);
 	const problems: string[] = [];
 	for (const { file, targets } of imports()) {

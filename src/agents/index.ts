@@ -11,6 +11,7 @@ import { droid } from "./droid/index.ts";
 import { gemini } from "./gemini/index.ts";
 import { kilo } from "./kilo/index.ts";
 import { opencode } from "./opencode/index.ts";
+import { openclaw } from "./openclaw/index.ts";
 import { pi } from "./pi/index.ts";
 import { qwen } from "./qwen/index.ts";
 
@@ -20,7 +21,21 @@ import { qwen } from "./qwen/index.ts";
  * agent folder imports another. Adding an agent is a folder under src/agents/ and one line below.
  * A descriptor is small data plus loaders, so listing every agent costs next to nothing on start-up.
  */
-const BUILT_IN: readonly AgentDescriptor[] = [claude, codex, gemini, cursor, copilot, qwen, droid, auggie, cline, opencode, kilo, pi];
+const BUILT_IN: readonly AgentDescriptor[] = [
+	claude,
+	codex,
+	gemini,
+	cursor,
+	copilot,
+	qwen,
+	droid,
+	auggie,
+	cline,
+	opencode,
+	kilo,
+	pi,
+	openclaw,
+];
 
 const registry = new Map<string, AgentDescriptor>(BUILT_IN.map((agent) => [agent.name, agent]));
 

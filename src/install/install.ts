@@ -17,7 +17,7 @@ import { type Agent, type AgentSpec, agentSpec, type Scope } from "./agents.ts";
 import { bridgeCommand, PATH_PROGRAM } from "./bridge-command.ts";
 import { addEntries, type EntryChange, hasEntries, removeEntries } from "./entries.ts";
 import { installError } from "./errors.ts";
-import { applyFiles, findOurFiles, planFiles, reported } from "./files.ts";
+import { applyFiles, findOurFiles, planFiles, readInstalledFile, reported } from "./files.ts";
 import { applyPlugin, findOurPlugin, foreignPlugin, planPlugin } from "./plugin-file.ts";
 
 /** Options of {@link installBridge} and {@link uninstallBridge}. */
@@ -83,6 +83,7 @@ export async function installBridge(agent: Agent, options: InstallOptions = {}):
 	if (spec.layout === "plugin") return installPlugin(agent, spec, scope, file, options);
 	// A project's entries name the program found on PATH: the config is committed (see PATH_PROGRAM).
 	const command = bridgeCommand(agent, options.command ?? (scope === "project" ? PATH_PROGRAM : undefined));
+	if (spec.layout === "package") return installPackage(agent, spec, scope, command, options);
 	const http = options.http === undefined ? undefined : httpUrl(options.http);
 	if (spec.layout === "files") {
 		if (http !== undefined) throw installError("usage", file, `--http: ${spec.label} has no http hooks; install it without --http`);
@@ -134,6 +135,7 @@ export async function uninstallBridge(agent: Agent, options: InstallOptions = {}
 	const spec = agentSpec(agent);
 	const scope = options.scope ?? "project";
 	const file = bridgeConfigFile(agent, scope, options);
+	if (spec.layout === "package") return uninstallPackage(agent, spec, scope, options);
 	if (spec.layout === "files" || spec.layout === "plugin") {
 		const found = spec.layout === "files" ? await findOurFiles(file, spec) : await findOurPlugin(file, spec);
 		const removing = found.length > 0 && !options.dryRun;
@@ -211,6 +213,45 @@ async function recordOrNote(home: string, dir: string, created: string[], notes:
 	}
 }
 
+/** The `package` layout (package-file.ts): the plugin folder, and its registration in the agent's config. */
+async function installPackage(
+	agent: Agent,
+	spec: AgentSpec,
+	scope: Scope,
+	command: string,
+	options: InstallOptions,
+): Promise<InstallResult> {
+	if (options.http !== undefined)
+		throw installError("usage", undefined, `--http: ${spec.label} loads a plugin, it has no http hooks; install it without --http`);
+	const home = options.home ?? homeDir();
+	const dir = scope === "user" ? home : (options.cwd ?? process.cwd());
+	const { applyPackageInstall, planPackageInstall } = await import("./package-file.ts");
+	const plan = await planPackageInstall(spec, scope, dir, home, command);
+	const notes = [`the plugin folder: ${plan.folder}`, ...spec.notes(scope, dir)];
+	const result: InstallResult = { agent, scope, file: plan.config, changes: plan.changes, written: false, notes };
+	if (plan.content !== undefined) result.content = plan.content;
+	if (plan.changes.length > 0 && !options.dryRun) {
+		await applyPackageInstall(plan, home);
+		result.written = true;
+	}
+	return result;
+}
+
+async function uninstallPackage(agent: Agent, spec: AgentSpec, scope: Scope, options: InstallOptions): Promise<InstallResult> {
+	const home = options.home ?? homeDir();
+	const dir = scope === "user" ? home : (options.cwd ?? process.cwd());
+	const { applyPackageUninstall, planPackageUninstall } = await import("./package-file.ts");
+	const plan = await planPackageUninstall(spec, scope, dir, home);
+	const result: InstallResult = { agent, scope, file: plan.config, changes: plan.changes, written: false, notes: [] };
+	if (plan.content !== undefined) result.content = plan.content;
+	if (plan.removeConfig) result.removeFile = true;
+	if (plan.changes.length > 0 && !options.dryRun) {
+		await applyPackageUninstall(plan, home);
+		result.written = true;
+	}
+	return result;
+}
+
 /** `--http URL`, checked: an http(s) URL (Claude Code posts only to loopback addresses). */
 function httpUrl(value: string): string {
 	let url: URL;
@@ -248,6 +289,8 @@ export async function bridgeStatus(agent: Agent, dirs: { cwd?: string; home?: st
 	const errors: string[] = [];
 	const check = async (file: string) => {
 		if (spec.layout === "files") return (await findOurFiles(file, spec)).length > 0;
+		if (spec.layout === "package")
+			return (await readInstalledFile(`${file}/index.mjs`).catch(() => undefined))?.includes(spec.package?.marker ?? "\0") === true;
 		if (spec.layout === "plugin") {
 			const foreign = await foreignPlugin(file, spec).catch(() => undefined);
 			if (foreign) errors.push(foreign.replace(/; left in place$/, "; not counted as installed"));

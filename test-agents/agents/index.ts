@@ -7,6 +7,7 @@ import { droidDriver } from "./droid.ts";
 import { geminiDriver } from "./gemini.ts";
 import { kiloDriver } from "./kilo.ts";
 import { opencodeDriver } from "./opencode.ts";
+import { openclawDriver } from "./openclaw.ts";
 import { piDriver } from "./pi.ts";
 import { qwenDriver } from "./qwen.ts";
 import type { AgentDriver } from "./types.ts";
@@ -24,6 +25,7 @@ export const DRIVERS: readonly AgentDriver[] = [
 	opencodeDriver,
 	kiloDriver,
 	piDriver,
+	openclawDriver,
 ];
 
 /** The driver of `id`. */

@@ -5,6 +5,7 @@ import { chatApi } from "../model/chat.ts";
 import { runProcess } from "../process.ts";
 import type { Sandbox } from "../sandbox.ts";
 import type { AgentDriver } from "./types.ts";
+import { servedHooks } from "./_served.ts";
 
 /** `~/.pi/agent/models.json`: the scripted model as an OpenAI-compatible provider (docs/agents/pi.md). */
 function models(baseUrl: string): string {
@@ -39,16 +40,23 @@ export const piDriver: AgentDriver = {
 	api: chatApi,
 	installAlone: true,
 	loadErrorCase: true,
-	configure(sandbox, hooks) {
+	servedByItself: true,
+	configure(sandbox, given) {
+		// `install pi`'s own entry: the extension may use the hook server's socket, as the installed one does.
+		const { hooks, served } = servedHooks(sandbox, given, "pi");
 		sandbox.write({
-			"proj/.pi/extensions/xcsh-hooks.js": extensionSource({
-				tool_call: hooks.pre,
-				tool_result: hooks.post,
-				before_agent_start: hooks.prompt,
-				// The prompt command also answers pi's context (each model turn) and session_start, which says whether hooks handle context.
-				context: hooks.prompt,
-				session_start: hooks.prompt,
-			}),
+			"proj/.pi/extensions/xcsh-hooks.js": extensionSource(
+				{
+					tool_call: hooks.pre,
+					tool_result: hooks.post,
+					before_agent_start: hooks.prompt,
+					// The prompt command also answers pi's context (each model turn) and session_start, which says whether hooks handle context.
+					context: hooks.prompt,
+					session_start: hooks.prompt,
+				},
+				undefined,
+				served,
+			),
 		});
 	},
 	run(bin, sandbox, baseUrl, prompt, timeoutMs) {

@@ -22,8 +22,10 @@ export interface ActorSupport {
 	spawn?(task: string): ToolStep;
 	/** Main-agent calls after the spawn (Codex: wait for the subagent it started). */
 	afterSpawn?: ToolStep[];
-	/** Writes the agent's MCP config: one stdio server `files` run by `command`. */
-	mcp(sandbox: Sandbox, command: string[]): void;
+	/** Writes the agent's MCP config: one stdio server `files` run by `command`; absent: the MCP case is not driven. */
+	mcp?(sandbox: Sandbox, command: string[]): void;
+	/** Runs the agent for these cases instead of {@link AgentDriver.run} (OpenClaw: through its Gateway, where subagents start). */
+	run?(bin: string, sandbox: Sandbox, baseUrl: string, prompt: string, timeoutMs: number, requests: () => number): Promise<RunResult>;
 	/** The agent's deny of an MCP call ends the whole run, so no result reaches the model (Cline: `cancel`). */
 	mcpDenyEndsRun?: true;
 	/** Whether the agent's payloads name the subagent that made a call (Gemini's do not). */
@@ -70,6 +72,16 @@ export interface AgentDriver {
 	 * no answer that replaces a tool output; `context: false`: no prompt context reaches the model).
 	 */
 	cannot?: { redact?: false; context?: false };
+	/**
+	 * The agent masks secret-looking values in tool output itself (OpenClaw: `sk-liv…6789`), so the
+	 * control run cannot show the secret reaching the model; it shows the hooks' redaction marker absent instead.
+	 */
+	masksSecrets?: true;
+	/**
+	 * Its plugin talks to the hook server over the socket itself (pi, OpenClaw): the bridge case starts a
+	 * server first and checks that no call ran the bridge as a process.
+	 */
+	servedByItself?: true;
 	/** Also run the case where a hook fails to load (an unknown event name): every tool call must be blocked. */
 	loadErrorCase?: boolean;
 	/** Checks only this agent promises (run after the standard ones, when the guard is expected to deny). */

@@ -72,14 +72,16 @@ async function runActor(
 		const command = tapped(sandbox, exe, driver.id);
 		const hooks: HookCommands = { pre: command, post: command, prompt: command, ...(actor.subagentEvents ? { subagent: command } : {}) };
 		driver.configure(sandbox, hooks);
-		actor.mcp(sandbox, [process.execPath, MCP_SERVER, join(sandbox.logs, "mcp.log")]);
+		actor.mcp?.(sandbox, [process.execPath, MCP_SERVER, join(sandbox.logs, "mcp.log")]);
 		const approve = await runProcess([exe, "trust", "approve", join(sandbox.proj, ".xcsh", "hooks", "guard.ts")], {
 			cwd: sandbox.proj,
 			env: sandbox.env(),
 			timeoutMs: 30_000,
 		});
 		if (!checks.expect("`xcsh-hooks trust approve` accepted the guard", approve.code === 0, approve.stderr.trim())) return;
-		const run = await driver.run(ctx.bin, sandbox, server.url, script.prompt, ctx.timeoutMs);
+		const run = actor.run
+			? await actor.run(ctx.bin, sandbox, server.url, script.prompt, ctx.timeoutMs, () => server.requests.length)
+			: await driver.run(ctx.bin, sandbox, server.url, script.prompt, ctx.timeoutMs);
 		await Bun.write(join(sandbox.logs, "requests.json"), JSON.stringify(server.requests, null, 1));
 		await Bun.write(join(sandbox.logs, "agent.out"), `${run.stdout}\n--- stderr\n${run.stderr}`);
 		ctx.log(

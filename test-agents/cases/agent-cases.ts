@@ -1,9 +1,12 @@
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentDriver } from "../agents/types.ts";
+import { SPAWN_LOG } from "../agents/_served.ts";
+import { homeServerStatus } from "../servers.ts";
+import type { Sandbox } from "../sandbox.ts";
 import type { Checks } from "../checks.ts";
 import type { Outcome } from "../scenario.ts";
-import { HARMLESS, SECRET } from "../scenario.ts";
+import { HARMLESS, REDACTED, SECRET } from "../scenario.ts";
 import { approveHooks, bridgeHookFiles, bridgeMarkers } from "./_bridge.ts";
 import { runProcess } from "../process.ts";
 import { drive } from "./drive.ts";
@@ -34,7 +37,14 @@ export function controlCase(driver: AgentDriver): AgentCase {
 				after(checks, { sandbox, server }) {
 					checks.expect("control: `rm -rf data` ran without a guard (data/ is gone)", !existsSync(join(sandbox.proj, "data")));
 					// An agent whose redaction is not checked needs no proof that it could fail (Droid also masks secrets itself).
-					if (driver.cannot?.redact !== false) {
+					if (driver.masksSecrets) {
+						const read = driver.api.toolResults(server.main().at(-1)?.body)[2];
+						checks.expect(
+							"control: without redaction hooks the model got the file unredacted by them (the agent masks the secret itself)",
+							!!read && read.text.includes("API_KEY=") && !read.text.includes(REDACTED),
+							JSON.stringify(read),
+						);
+					} else if (driver.cannot?.redact !== false) {
 						const leaked = server.requests.some((q) => JSON.stringify(q.body).includes(SECRET));
 						checks.expect("control: without redaction the secret reaches the model", leaked);
 					}
@@ -82,13 +92,22 @@ export function bridgeCase(driver: AgentDriver): AgentCase {
 				hooks: () => ({ pre: command, post: command, prompt: command }),
 				async prepare(sandbox, c) {
 					const approved = await approveHooks(exe, sandbox);
-					return c.expect("`xcsh-hooks trust approve` accepted the project hooks", approved.ok, approved.detail);
+					if (!c.expect("`xcsh-hooks trust approve` accepted the project hooks", approved.ok, approved.detail)) return false;
+					// A plugin that talks to a running hook server itself: one is started first, and no call may start a process.
+					return !driver.servedByItself || startHomeServer(exe, sandbox, c);
 				},
 				expect: { ...ALL, ...driver.cannot },
 				markers: bridgeMarkers(),
 				// One agent proves the default users get: the calls after the first are served.
-				...(driver.id === "claude" ? { servedBy: exe } : {}),
-				...(driver.id === "pi" ? { after: checkTurnContext } : {}),
+				...(driver.id === "claude" || driver.servedByItself ? { servedBy: exe } : {}),
+				...(driver.servedByItself
+					? {
+							after: (c: Checks, o: Outcome) => {
+								if (driver.id === "pi") checkTurnContext(c, o);
+								checkNoSpawn(c, o, driver.id);
+							},
+						}
+					: {}),
 			});
 		},
 	};
@@ -145,6 +164,34 @@ export function subfolderCase(driver: AgentDriver): AgentCase {
 			});
 		},
 	};
+}
+
+/** Starts `serve --socket` under the sandbox HOME, as autostart does (cwd: its agent folder), and waits until it answers. */
+async function startHomeServer(exe: string, sandbox: Sandbox, checks: Checks): Promise<boolean> {
+	const dir = join(sandbox.home, ".xcsh", "agent");
+	mkdirSync(dir, { recursive: true, mode: 0o700 });
+	const proc = Bun.spawn([exe, "serve", "--socket", "--idle-exit", "10"], {
+		cwd: dir,
+		env: sandbox.env(),
+		stdin: "ignore",
+		stdout: "ignore",
+		stderr: Bun.file(join(sandbox.logs, "server.err")),
+		detached: true,
+	});
+	proc.unref();
+	for (let i = 0; i < 120 && !(await homeServerStatus(sandbox.home)); i++) await Bun.sleep(250);
+	return checks.expect("`serve --socket` runs under the sandbox HOME", (await homeServerStatus(sandbox.home)) !== undefined);
+}
+
+/** With the server running, the plugin served every call over the socket: its bridge command never ran as a process. */
+function checkNoSpawn(checks: Checks, { sandbox }: Outcome, agent: string): void {
+	const log = join(sandbox.logs, SPAWN_LOG);
+	const spawns = existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").filter(Boolean).length : 0;
+	checks.expect(
+		`socket path: no \`xcsh-hooks bridge ${agent}\` process was started for any call (all went over the server's socket)`,
+		spawns === 0,
+		`${spawns} spawned`,
+	);
 }
 
 /** pi forwards its `context` event: the suite's context hook put its message into every main model request. */

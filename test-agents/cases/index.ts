@@ -33,7 +33,7 @@ export const CASES: AgentCase[] = DRIVERS.flatMap((driver) =>
 				...(driver.installAlone ? [initInstallCase(driver)] : []),
 				...(driver.loadErrorCase ? [loadErrorCase(driver)] : []),
 				...(driver.actor?.spawn ? [subagentCase(driver)] : []),
-				...(driver.actor ? [mcpCase(driver)] : []),
+				...(driver.actor?.mcp ? [mcpCase(driver)] : []),
 				...(driver.id === "claude" || driver.id === "codex" || driver.id === "gemini" ? [managedCase(driver)] : []),
 				...(driver.id === "codex" ? [managedCase(driver, "codex-plain")] : []),
 				...(driver.id === "claude" || driver.id === "gemini" ? [hostileEnvCase(driver)] : []),

@@ -13,8 +13,8 @@ import {
 	type ToolStep,
 } from "./types.ts";
 
-/** Tool names for each step kind: Qwen Code, Factory Droid, Cline, OpenCode/Kilo, pi (their pages in docs/agents/). */
-const SHELL = ["run_shell_command", "Execute", "run_commands", "bash"];
+/** Tool names for each step kind: Qwen Code, Factory Droid, Cline, OpenCode/Kilo, pi, OpenClaw (their pages in docs/agents/). */
+const SHELL = ["run_shell_command", "Execute", "run_commands", "bash", "exec"];
 const READ = ["read_file", "Read", "read_files", "read"];
 
 /** The offered function tools as `{name, parameters}`. */

@@ -10,6 +10,7 @@ import { copilotBridge } from "../../src/agents/copilot/bridge.ts";
 import { cursorBridge } from "../../src/agents/cursor/bridge.ts";
 import { droidBridge } from "../../src/agents/droid/bridge.ts";
 import { geminiBridge } from "../../src/agents/gemini/bridge.ts";
+import { openclawBridge } from "../../src/agents/openclaw/bridge.ts";
 import { piBridge } from "../../src/agents/pi/bridge.ts";
 import { qwenBridge } from "../../src/agents/qwen/bridge.ts";
 import type { AgentBridge } from "../../src/agents/_shared/bridge-types.ts";
@@ -116,6 +117,19 @@ describe("where an ask could end as a run, it is our deny, and the reason says a
 		const { json } = await ask(geminiBridge, "gemini", "BeforeTool.json");
 		expect(json.decision).toBe("deny");
 		naming(json.reason);
+	}, 60_000);
+
+	test("OpenClaw (its plugin's before_tool_call blocks or lets the call run)", async () => {
+		const payload = { type: "before_tool_call", cwd: ws.project, sessionId: "s1", toolName: "exec", params: { command: "rm -rf data" } };
+		const answer = await runBridge(openclawBridge, {
+			stdin: bytes(payload),
+			hookPaths: ["asks.ts", "allows.ts"].map((name) => ws.hook(name)),
+			discovery: false,
+		});
+		const json = JSON.parse(answer.stdout) as { block?: boolean; blockReason: string };
+		expect(json.block).toBe(true);
+		naming(json.blockReason);
+		expect(answer.decision).toMatchObject({ decision: "ask" });
 	}, 60_000);
 
 	test("Cursor (ask not enforced on preToolUse)", async () => {

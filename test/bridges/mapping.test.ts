@@ -73,7 +73,7 @@ describe("every captured payload", () => {
 	}, 60_000);
 
 	test("the registry loads each agent by name and nothing else", async () => {
-		expect(bridgeNames()).toEqual(["claude", "codex", "gemini", "cursor", "copilot", "qwen", "droid", "auggie", "cline", "pi"]);
+		expect(bridgeNames()).toEqual(["claude", "codex", "gemini", "cursor", "copilot", "qwen", "droid", "auggie", "cline", "pi", "openclaw"]);
 		for (const name of bridgeNames()) expect((await loadBridge(name))?.name).toBe(name);
 		expect(loadBridge("toString")).toBeUndefined();
 	}, 60_000);

@@ -55,7 +55,8 @@ describe("completion in the shells themselves", () => {
 			expect(complete("log --dec")).toBe("--decision");
 			expect(complete("help uni")).toBe("uninstall");
 			// What came later: the in-process agents and pi, trust's team actions, types, managed installs.
-			expect(complete("install op")).toBe("opencode");
+			expect(complete("install openco")).toBe("opencode");
+			expect(complete("install opencl")).toBe("openclaw");
 			expect(complete("install ki")).toBe("kilo");
 			expect(complete("uninstall p")).toBe("pi");
 			expect(complete("bridge p")).toBe("pi");
@@ -98,7 +99,7 @@ words=(xcsh-hooks ${words.map((w) => `'${w}'`).join(" ")}); CURRENT=$#words; _xc
 			expect(offered(["emit", ""])).toMatch(/1:argument:\(.*\btool_call\b/);
 			expect(offered(["init", ""])).toContain("--template[Template");
 			expect(top).toContain("types:Write type declarations for editors and tsc");
-			expect(offered(["install", ""])).toMatch(/1:argument:\(.*\bopencode kilo pi\)/);
+			expect(offered(["install", ""])).toMatch(/1:argument:\(.*\bopencode kilo pi openclaw\)/);
 			expect(offered(["trust", ""])).toContain("1:argument:(approve revoke export sign keygen)");
 			expect(offered(["install", ""])).toContain("--managed[");
 			expect(offered(["serve", ""])).toContain("--status[");
@@ -124,7 +125,7 @@ words=(xcsh-hooks ${words.map((w) => `'${w}'`).join(" ")}); CURRENT=$#words; _xc
 			expect(complete("xcsh-hooks log --dec")).toEqual(["--decision"]);
 			expect(complete("xcsh-hooks typ")).toEqual(["types"]);
 			expect(complete("xcsh-hooks install ki")).toEqual(["kilo"]);
-			expect(complete("xcsh-hooks install op")).toEqual(["opencode"]);
+			expect(complete("xcsh-hooks install op")).toEqual(["openclaw", "opencode"]);
 			expect(complete("xcsh-hooks trust ke")).toEqual(["keygen"]);
 			expect(complete("xcsh-hooks install --only")).toEqual(["--only-managed"]);
 			expect(complete("xcsh-hooks serve --stat")).toEqual(["--status"]);

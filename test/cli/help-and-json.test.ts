@@ -89,8 +89,8 @@ const JSON_RUNS: Record<string, JsonRun[]> = {
 	],
 	demo: [{ args: ["demo", "--json"], keys: ["blocked", "allowed", "hookErrors"] }],
 	install: [
-		...["claude", "codex", "gemini", "cursor", "copilot", "qwen", "droid", "auggie", "cline", "opencode", "kilo", "pi"].map((a) =>
-			install(a),
+		...["claude", "codex", "gemini", "cursor", "copilot", "qwen", "droid", "auggie", "cline", "opencode", "kilo", "pi", "openclaw"].map(
+			(a) => install(a),
 		),
 		{ ...install("claude", "--managed", "--command", "/usr/bin/env"), has: { agent: "claude", scope: "managed", written: false } },
 	],

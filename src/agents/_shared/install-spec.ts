@@ -29,7 +29,9 @@ export interface AgentSpec {
 	 * `flat`: `hooks.<event>` is a list of handlers (Cursor, Copilot);
 	 * `files`: one executable per event, named after it, in the folder `file` names (Cline); {@link script} gives its text.
 	 */
-	layout: "grouped" | "flat" | "files" | "plugin";
+	layout: "grouped" | "flat" | "files" | "plugin" | "package";
+	/** `package` layout (OpenClaw): a plugin folder of ours, registered in the agent's JSON config. */
+	package?: PackageSpec;
 	/**
 	 * `plugin` layout (agents that load plugins in-process): the one file written into the folder `file`
 	 * names, and its text, which imports the plugin runtime from `runtime` (an absolute path).
@@ -61,6 +63,27 @@ export interface AgentSpec {
 	 */
 	entryDeadlineSeconds?: number;
 }
+
+/**
+ * A plugin folder `install` writes and registers in the agent's JSON config (the `package` layout):
+ * `uninstall` removes the files holding {@link PackageSpec.marker} and exactly the config values
+ * install set (a value the user changed since is left, and said).
+ */
+export interface PackageSpec {
+	/** The plugin folder at each level (`dir`: the project or the home). */
+	dir(scope: Scope, dir: string): string;
+	/** The agent's config file the registration goes into, for a home. */
+	config(home: string): string;
+	/** The folder's files, by name, for the bridge `command`. */
+	files(command: string): Record<string, string>;
+	/** The text every file install writes holds: uninstall removes only files that hold it. */
+	marker: string;
+	/** The registration: each config value by its key path, or a string that must be in the list at its path. */
+	settings(scope: Scope, folder: string): PackageSetting[];
+}
+
+/** One config value a `package` install sets (`value`) or adds to a list (`item`). */
+export type PackageSetting = { path: string[]; value: unknown } | { path: string[]; item: string };
 
 /** Where an agent reads the configuration an administrator deploys, per OS, as its documentation gives it. */
 export interface ManagedSpec {

@@ -1,4 +1,4 @@
-import { RUNTIME_VARIABLE } from "../_shared/entry-shell.ts";
+import { NODE_CLIENT_IMPORTS, nodeClientSource } from "../_shared/node-client.ts";
 import { scriptMarker } from "../_shared/install-spec.ts";
 import { PI } from "./protocol.ts";
 
@@ -6,9 +6,11 @@ import { PI } from "./protocol.ts";
  * The pi extension `install pi` writes (`.pi/extensions/xcsh-hooks.js`, `~/.pi/agent/extensions/…`).
  * pi loads it with jiti into its Node process; it is plain ESM JavaScript with no imports but Node's
  * own, so it needs nothing installed next to it. Our runner is not ported to Node: each forwarded
- * event becomes one `xcsh-hooks bridge pi` call (spawned asynchronously, payload on stdin, one JSON
- * answer on stdout), so trust, discovery from pi's cwd, the hook chain, validation, timeouts,
- * fail-closed, the decision log and `serve --socket` forwarding are the bridge's, unchanged.
+ * event becomes one `bridge pi` call, answered by the hook server over its socket when one runs (no
+ * process per call), else by `xcsh-hooks bridge pi` spawned asynchronously (payload on stdin, one JSON
+ * answer on stdout), which starts the server for the calls after it (../_shared/node-client.ts). Trust,
+ * discovery from pi's cwd, the hook chain, validation, timeouts, fail-closed and the decision log are
+ * the bridge's, unchanged.
  * The extension applies the answers pi's way (bridge.ts), and fails closed itself: a call it cannot
  * start, one that outlives its deadline, exits non-zero or answers what is not an answer blocks a
  * tool call with the reason. Its factory cannot throw, so pi never loads it half-way.
@@ -24,31 +26,28 @@ import { PI } from "./protocol.ts";
 /**
  * The extension's source: `commands` maps each forwarded pi event to the shell command it runs;
  * `deadlineMs` is how long a call may take before the extension kills it (default: the bridge's own
- * deadline plus a grace, so the bridge's answer normally comes first).
+ * deadline plus a grace, so the bridge's answer normally comes first). `served`: the commands are
+ * `install`'s `bridge pi` entry, so a running hook server may answer instead (off for hand-written
+ * commands and managed entries, which always run as a process).
  */
-export function extensionSource(commands: Record<string, string>, deadlineMs = (PI.timeoutSeconds + PI.graceSeconds) * 1000): string {
+export function extensionSource(
+	commands: Record<string, string>,
+	deadlineMs = (PI.timeoutSeconds + PI.graceSeconds) * 1000,
+	served = false,
+): string {
 	return `/*
 ${scriptMarker(PI.name)}
 It forwards pi's events to xcsh-hooks, which runs the hooks in .xcsh/hooks/ and ~/.xcsh/agent/hooks/.
 */
-import { spawn } from "node:child_process";
+${NODE_CLIENT_IMPORTS}
 import { randomUUID } from "node:crypto";
 
 const COMMANDS = ${JSON.stringify(commands, null, "\t")};
-const DEADLINE_MS = ${deadlineMs};
-const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
+// The agent the hook server answers for, or null: every call runs as a process (hand-written commands, managed entries).
+const SERVED = ${JSON.stringify(served ? PI.name : null)};
 const SESSION = randomUUID();
-const isObject = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
-// What Bun acts on before xcsh-hooks' own code runs (a crash, plain Bun, a preload of the project's): never passed on.
-const RUNTIME_VARIABLE = new RegExp(${JSON.stringify(RUNTIME_VARIABLE.source)});
 
-/** pi's environment without the variables Bun reads at start-up. */
-function bridgeEnvironment() {
-	const env = {};
-	for (const [name, value] of Object.entries(process.env)) if (!RUNTIME_VARIABLE.test(name)) env[name] = value;
-	return env;
-}
-
+${nodeClientSource({ deadlineMs, timeoutSeconds: PI.timeoutSeconds })}
 function sessionIdOf(ctx) {
 	try {
 		const id = ctx && ctx.sessionManager && ctx.sessionManager.getSessionId && ctx.sessionManager.getSessionId();
@@ -74,69 +73,6 @@ function payloadOf(event, ctx) {
 		default:
 			return { ...base, reason: event.reason };
 	}
-}
-
-/** One bridge call: resolves \`{answer}\` or \`{failure}\`, never rejects. */
-function forward(command, payload, say) {
-	return new Promise((resolve) => {
-		let done = false;
-		let stdout = "";
-		let stderr = "";
-		let child;
-		const finish = (result) => {
-			if (done) return;
-			done = true;
-			clearTimeout(timer);
-			for (const line of stderr.split("\\n")) if (line.trim()) say(line);
-			resolve(result);
-		};
-		// The call runs in its own process group, so a deadline kills whatever it started, too.
-		const kill = () => {
-			try { process.kill(-child.pid, "SIGKILL"); } catch { try { child.kill("SIGKILL"); } catch {} }
-		};
-		const timer = setTimeout(() => {
-			kill();
-			finish({ failure: "xcsh-hooks gave no answer within " + DEADLINE_MS / 1000 + " s" });
-		}, DEADLINE_MS);
-		try {
-			child = spawn("/bin/sh", ["-c", command], { cwd: payload.cwd, env: bridgeEnvironment(), stdio: ["pipe", "pipe", "pipe"], detached: true });
-		} catch (error) {
-			return finish({ failure: "could not start xcsh-hooks (" + command + "): " + (error && error.message) });
-		}
-		child.on("error", (error) => finish({ failure: "could not start xcsh-hooks (" + command + "): " + error.message }));
-		child.stdout.setEncoding("utf8");
-		child.stderr.setEncoding("utf8");
-		child.stdout.on("data", (chunk) => {
-			stdout += chunk;
-			if (stdout.length > MAX_ANSWER_BYTES) {
-				kill();
-				finish({ failure: "xcsh-hooks answered more than " + MAX_ANSWER_BYTES + " bytes" });
-			}
-		});
-		child.stderr.on("data", (chunk) => { if (stderr.length < 65536) stderr += chunk; });
-		child.stdin.on("error", () => {}); // an early exit closes the pipe: its exit code tells what happened
-		// Settled once the call has exited and its stdout has ended, not on "close": that also waits for
-		// stderr, which a hook's background child may hold open long after the answer was given.
-		let exit;
-		let stdoutEnded = false;
-		const settle = () => {
-			if (!exit || !stdoutEnded) return;
-			const [code, signal] = exit;
-			const text = stdout.trim();
-			let answer = {};
-			if (text) {
-				try { answer = JSON.parse(text); } catch { return finish({ failure: "xcsh-hooks answered what is not JSON: " + text.slice(0, 200) }); }
-				if (!isObject(answer)) return finish({ failure: "xcsh-hooks answered what is not a JSON object: " + text.slice(0, 200) });
-			}
-			if (answer.block === true) return finish({ answer });
-			if (code !== 0) return finish({ failure: "xcsh-hooks " + (signal ? "was killed by " + signal : "exited " + code) + (stderr.trim() ? ": " + stderr.trim().split("\\n").pop() : "") });
-			finish({ answer });
-		};
-		child.on("exit", (code, signal) => { exit = [code, signal]; settle(); });
-		child.stdout.on("end", () => { stdoutEnded = true; settle(); });
-		child.stdout.on("close", () => { stdoutEnded = true; settle(); });
-		child.stdin.end(JSON.stringify(payload));
-	});
 }
 
 const TOOL_CALL_KEYS = ["block", "reason", "input"];
@@ -202,7 +138,8 @@ export default function xcshHooks(pi) {
 				};
 				let result;
 				try {
-					result = await forward(command, payloadOf(event, ctx), say);
+					const payload = payloadOf(event, ctx);
+					result = await callXcsh(command, SERVED, payload, payload.cwd, say);
 				} catch (error) {
 					result = { failure: "forwarding failed: " + (error && error.message) };
 				}

@@ -1,6 +1,7 @@
 import { join } from "pathe";
 import { type AgentSpec, homeOverride } from "../_shared/install-spec.ts";
 import { extensionSource } from "./extension.ts";
+import { MANAGED_FLAG } from "../_shared/node-client.ts";
 import { PI } from "./protocol.ts";
 
 // One file, the extension (extension.ts), in the folder pi loads extensions from; the `files` layout
@@ -15,7 +16,13 @@ export const piInstall: AgentSpec = {
 	commandKey: "command",
 	base: {},
 	events: [{ name: PI.extensionFile, xcsh: "tool_call", guard: true }],
-	script: (_event, command) => extensionSource(Object.fromEntries(PI.forwarded.map((event) => [event, command]))),
+	// A managed entry's calls never go to the user's server (its command says so); the others may.
+	script: (_event, command) =>
+		extensionSource(
+			Object.fromEntries(PI.forwarded.map((event) => [event, command])),
+			undefined,
+			!command.split(" ").includes(MANAGED_FLAG),
+		),
 	handler: (_event, command) => ({ command }),
 	notes: (scope, dir) => [
 		...homeOverride(scope, "PI_CODING_AGENT_DIR", join(dir, ".pi", "agent"), "extensions/xcsh-hooks.js"),

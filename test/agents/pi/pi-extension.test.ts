@@ -92,7 +92,8 @@ const USER_HOOKS = {
 };
 
 describe("pi extension", () => {
-	for (const cli of useClis()) {
+	const clis = useClis();
+	for (const cli of clis) {
 		describe(cli.name, () => {
 			test(
 				"install pi writes one marked extension (0644) that loads in Node; uninstall removes exactly it",
@@ -309,6 +310,38 @@ describe("pi extension", () => {
 			);
 		});
 	}
+
+	test(
+		"served: with the hook server running, the extension's calls go over its socket and start no process; once it is gone, the bridge runs",
+		async () => {
+			const cli = clis[0];
+			if (!cli) throw new Error("no CLI");
+			const home = privateHome();
+			writeFiles(home, {
+				".xcsh/agent/hooks/where.ts": `export default function (pi) {
+	pi.on("tool_call", () => ({ block: true, reason: process.argv.includes("serve") ? "ran in serve" : "ran in bridge" }));
+}
+`,
+			});
+			const proj = tempDir("xcsh-pi-");
+			const mark = join(proj, "spawned");
+			const spawned = `touch '${mark}'; cat >/dev/null; printf '%s' '{"block":true,"reason":"spawned"}'`;
+			writeFiles(proj, { [EXTENSION]: extensionSource({ tool_call: spawned }, undefined, true) });
+			const server = await startSocketServer(cli, home, proj);
+			try {
+				const served = await runPi(join(proj, EXTENSION), proj, home, [bash("c1", "echo hi"), bash("c2", "echo again")]);
+				expect(served.events.map((e) => e.blocked?.slice(0, 12))).toEqual(["ran in serve", "ran in serve"]);
+				expect(existsSync(mark)).toBe(false);
+			} finally {
+				await stopServers();
+			}
+			await server.exited;
+			const alone = await runPi(join(proj, EXTENSION), proj, home, [bash("c1", "echo hi")]);
+			expect(alone.events[0]?.blocked).toBe("spawned");
+			expect(existsSync(mark)).toBe(true);
+		},
+		TIMEOUT_MS,
+	);
 
 	test(
 		"a hook slower than the settings' hookTimeoutMs blocks the call, naming the timeout (pi has no handler timeout)",
