@@ -107,7 +107,8 @@ export function permissionCase(driver: AgentDriver): AgentCase {
 					const run = (args: string[]) => runProcess([exe, ...args], { cwd: sandbox.proj, env: sandbox.env(), timeoutMs: 30_000 });
 					const approved = await run(["trust", "approve", join(sandbox.proj, ".xcsh", "hooks", hook)]);
 					if (!c.expect("`xcsh-hooks trust approve` accepted the hook", approved.code === 0, approved.stderr.trim())) return false;
-					const install = await run(["install", driver.id]);
+					// The project's entries name xcsh-hooks on PATH unless told its path; the sandbox's PATH has no xcsh-hooks.
+					const install = await run(["install", driver.id, "--command", exe]);
 					if (!c.expect(`\`xcsh-hooks install ${driver.id}\` wrote the agent's config`, install.code === 0, install.stderr.trim()))
 						return false;
 					if (driver.id === "claude") {
