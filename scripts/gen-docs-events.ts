@@ -88,9 +88,11 @@ export function describeCombine(combine: Combine): string {
 		case "block": {
 			const [strongest, ...rest] = combine.verdicts;
 			return `**block**: \`${strongest}: true\` ends dispatch at once${
-				rest.length > 0 ? `; a result with ${code(rest)} outranks one without (in that order)` : ""
+				rest.length > 0 ? `; a result with ${code(rest)} outranks one without (in that order), the first such result standing` : ""
 			}; otherwise the last truthy result wins, carrying the final \`${combine.chain}\` when a handler replaced it (later handlers see it). A handler that throws, times out or returns an invalid result denies.`;
 		}
+		case "answer":
+			return `**answer**: the first result with \`${combine.field}: "${combine.stopsOn}"\` ends dispatch at once (\`${combine.stopped}\`, or the result's \`reason\`); otherwise the last truthy result wins; no result leaves the decision to the agent.`;
 	}
 }
 
@@ -101,6 +103,7 @@ const OUTCOMES: Record<OutcomeKind, string> = {
 	messages: "the messages sent to the model replaced",
 	"deny-start": "the subagent not started (where the agent can)",
 	cancel: "the compaction cancelled",
+	approve: "the agent's approval prompt answered: approved, denied with the reason, or left to the person",
 };
 
 const RULES: Record<Combine["rule"], string> = {
@@ -111,7 +114,9 @@ const RULES: Record<Combine["rule"], string> = {
 	first: "every handler runs on its own copy of the event; the first result carrying the rule's field wins.",
 	chain: "each handler sees the rule's fields as the handlers before it replaced them.",
 	block:
-		"a guard's decision. Its verdicts, strongest first: the first (`block: true`) ends dispatch at once, a later one outranks a result with none, otherwise the last truthy result wins. A handler that throws, times out or returns an invalid result denies.",
+		"a guard's decision. Its verdicts, strongest first: the first (`block: true`) ends dispatch at once, a later one outranks a result with none (the first such result stands), otherwise the last truthy result wins. A handler that throws, times out or returns an invalid result denies.",
+	answer:
+		'an answer of one field: the first result with the stopping answer (`decision: "deny"`) ends dispatch at once, otherwise the last truthy result wins ("first deny wins, else last allow").',
 };
 
 function section(type: string, entry: EventEntry): string[] {

@@ -1,6 +1,6 @@
 import type { HookEvent } from "../hooks/types.ts";
 import { toolCallDecision } from "../decisions/decide.ts";
-import { type BridgeKind, eventRule, type OutcomeKind } from "../hooks/event-rules.ts";
+import { type BridgeKind, type EventRule, eventRule, type OutcomeKind } from "../hooks/event-rules.ts";
 import type { ToolContent } from "../messages.ts";
 import { isRecord } from "../agents/_shared/answer.ts";
 import { contentText } from "../agents/_shared/text.ts";
@@ -87,6 +87,20 @@ const BUILD: Record<BridgeKind, Build> = {
 		const fields = { ...base, content, details: call.output, isError: call.isError ?? false };
 		return { kind: "event", event: fields as HookEvent, call, tool };
 	},
+	permission(agent, spec, name, p, type) {
+		const built = toolEvent(agent, spec, name, p, type);
+		if (!built) return noTool(name);
+		const { base, call, tool } = built;
+		const suggestions = spec.suggestions?.(p);
+		// An approval prompt carries the call's id only where the agent sends one.
+		const { toolCallId: _made, ...fields } = base;
+		const event = {
+			...fields,
+			...(call.id === undefined ? {} : { toolCallId: call.id }),
+			...(suggestions === undefined ? {} : { suggestions }),
+		};
+		return { kind: "event", event: event as HookEvent, call, tool };
+	},
 	prompt: (_agent, spec, _name, p, type) => event({ type, prompt: spec.prompt?.(p) ?? "" }),
 	compaction(_agent, spec, _name, p, type) {
 		const { preparation, customInstructions } = spec.compaction?.(p) ?? { preparation: {} };
@@ -116,18 +130,33 @@ function subagentEventOf(agent: AgentBridge, p: Payload): AgentSubagentEvent | u
  * What the hooks decided, from `dispatch`'s answer. A rewritten tool input is returned in our terms
  * (`ours`): {@link rewriteToAgent} checks it and turns it into the agent's.
  */
-export function toOutcome(event: HookEvent, dispatched: { result: unknown; stopped?: string | undefined }): Outcome {
-	const kind = eventRule(event.type)?.outcome;
-	if (!kind) return { kind: "none" };
-	return OUTCOME[kind](isRecord(dispatched.result) ? dispatched.result : undefined, dispatched.stopped);
+export function toOutcome(
+	event: HookEvent,
+	dispatched: { result: unknown; stopped?: string | undefined; asked?: string | undefined },
+): Outcome {
+	const rule = eventRule(event.type);
+	if (!rule?.outcome) return { kind: "none" };
+	return OUTCOME[rule.outcome](isRecord(dispatched.result) ? dispatched.result : undefined, dispatched.stopped, dispatched.asked, rule);
 }
 
 /** What a result becomes, by the table's `outcome` of the event. */
-const OUTCOME: Record<OutcomeKind, (result: Record<string, unknown> | undefined, stopped: string | undefined) => Outcome> = {
-	deny(result, stopped) {
-		const decided = toolCallDecision({ result, stopped });
+const OUTCOME: Record<
+	OutcomeKind,
+	(result: Record<string, unknown> | undefined, stopped: string | undefined, asked: string | undefined, rule: EventRule) => Outcome
+> = {
+	deny(result, stopped, asked) {
+		const decided = toolCallDecision({ result, stopped, asked });
 		if (decided.decision === "deny") return { kind: "deny", reason: decided.reason };
+		if (decided.decision === "ask")
+			return decided.input ? { kind: "ask", reason: decided.reason, input: decided.input } : { kind: "ask", reason: decided.reason };
 		return decided.decision === "rewrite" ? { kind: "rewrite", input: decided.input } : { kind: "none" };
+	},
+	// An approval prompt: a stop (a hook's deny, or a failure: fail closed) denies, any other answer of the
+	// rule's field (`decision: "allow"`) approves, no answer lets the agent ask.
+	approve(result, stopped, _asked, rule) {
+		if (stopped) return { kind: "deny", reason: stopped };
+		const field = rule.combine.rule === "answer" ? rule.combine.field : "decision";
+		return result?.[field] !== undefined ? { kind: "approve" } : { kind: "none" };
 	},
 	replace(result) {
 		if (!result || (result.content === undefined && result.details === undefined)) return { kind: "none" };
@@ -146,6 +175,13 @@ const OUTCOME: Record<OutcomeKind, (result: Record<string, unknown> | undefined,
 	cancel: (result, stopped) =>
 		result?.cancel === true ? { kind: "cancel", reason: stopped || "compaction cancelled by a hook" } : { kind: "none" },
 };
+
+/** An ask about a rewritten input: the rewrite in the agent's terms, or a plain ask when it changes nothing. */
+export async function askToAgent(mapped: Extract<Mapped, { kind: "event" }>, ask: Extract<Outcome, { kind: "ask" }>): Promise<Outcome> {
+	if (ask.input === undefined) return ask;
+	const rewritten = await rewriteToAgent(mapped, ask.input);
+	return rewritten.kind === "rewrite" ? { kind: "ask", reason: ask.reason, input: rewritten.input } : { kind: "ask", reason: ask.reason };
+}
 
 /**
  * A hook's rewritten input as the agent's whole input, renamed back (the host's dispatch already

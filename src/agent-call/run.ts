@@ -19,7 +19,7 @@ import {
 } from "../primordials.ts";
 import { namingDecidingHooks } from "../decisions/decide.ts";
 import { type BridgeDecision, decisionOf } from "./decision.ts";
-import { isGuard, type Mapped, mapPayload, rewriteToAgent, toOutcome } from "./map.ts";
+import { askToAgent, isGuard, type Mapped, mapPayload, rewriteToAgent, toOutcome } from "./map.ts";
 import { eventOf, parsePayload } from "./read-call.ts";
 import { agentSessionFile, ensureSessionFile } from "./session.ts";
 import { agentSessionView } from "./transcript.ts";
@@ -211,7 +211,7 @@ export async function runBridge(agent: AgentBridge, options: BridgeOptions): Pro
  * payload's parse error — since agents show it in a terminal and some read it line by line.
  */
 function asGiven(outcome: Outcome): Outcome {
-	return outcome.kind === "deny" || outcome.kind === "cancel" || outcome.kind === "deny-start"
+	return outcome.kind === "deny" || outcome.kind === "ask" || outcome.kind === "cancel" || outcome.kind === "deny-start"
 		? { ...outcome, reason: oneLine(outcome.reason) }
 		: outcome;
 }
@@ -380,12 +380,13 @@ async function decide(
 		} else {
 			outcome = toOutcome(mapped.event, dispatched);
 			if (outcome.kind === "rewrite") outcome = await rewriteToAgent(mapped, outcome.input);
+			else if (outcome.kind === "ask") outcome = await askToAgent(mapped, outcome);
 		}
 		for (const e of host.errors) stderr.push(`hook error (${e.event}) ${e.hookPath}: ${e.error}`);
 		// The hook that decided, as the CLI's own entries name it; none when the hooks ran out of time.
 		const hook = dispatched === TIMEOUT ? undefined : dispatched.hookPath;
-		if (outcome.kind !== "deny") return { outcome, hook };
-		return { outcome: { kind: "deny", reason: namingHook(outcome.reason, hook, host, dispatched === TIMEOUT, mapped.event.type) }, hook };
+		if (outcome.kind !== "deny" && outcome.kind !== "ask") return { outcome, hook };
+		return { outcome: { ...outcome, reason: namingHook(outcome.reason, hook, host, dispatched === TIMEOUT, mapped.event.type) }, hook };
 	} finally {
 		release();
 	}

@@ -1,7 +1,7 @@
 import { dispatch } from "../host/dispatch.ts";
 import type { HookEvent } from "../hooks/types.ts";
 import { hookEventTypes, isHookEvent, isHookEventType } from "../hooks/checks.ts";
-import { eventRule } from "../hooks/event-rules.ts";
+import { deniedResult, eventRule } from "../hooks/event-rules.ts";
 import {
 	cliError,
 	EXIT_BLOCKED,
@@ -71,7 +71,7 @@ function answerOnSignal(event: HookEvent, session: string | undefined, settings:
 			{ settings: settings() ?? {} },
 			{ agent: "cli", session, event: event.type, tool: toolOf(event), decision: "deny", reason },
 		);
-		writeAll(protocolFd() ?? 1, `${toJson({ event, result: { block: true, reason }, errors: [], loadErrors: [] }, 2)}\n`);
+		writeAll(protocolFd() ?? 1, `${toJson({ event, result: deniedResult(event.type, reason), errors: [], loadErrors: [] }, 2)}\n`);
 		writeAll(2, `${reason}\n`);
 		exitProcess(EXIT_BLOCKED);
 	});
@@ -123,6 +123,11 @@ export const emitCommand = defineCommand({
 				});
 			for (const line of describeSkips(host)) await writeErr(line);
 			await printJson({ event, result: result ?? null, errors: host.errors, loadErrors: host.loadErrors });
+			// An ask is not an allow: `emit` cannot put it to anyone, so it exits as a block does.
+			if (dispatched.asked !== undefined) {
+				await writeErr(`asked: ${dispatched.asked}`);
+				return EXIT_BLOCKED;
+			}
 			if (!stopped) return EXIT_OK;
 			await writeErr(stopped);
 			return EXIT_BLOCKED;

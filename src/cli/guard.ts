@@ -23,7 +23,7 @@ interface Source {
 	/** Hooks that failed to load (changed since approved, broken): a `tool_call` is then blocked. */
 	failed: Array<{ path: string; error: string }>;
 	/** The hooks' answer to the call, as `emit tool_call` gives it. */
-	answer?: { verdict: "block" | "allow"; reason?: string; hook?: string };
+	answer?: { verdict: "block" | "ask" | "allow"; reason?: string; hook?: string };
 }
 
 /** The fields of a command `describe` shows in its first line; any other field is listed after it. */
@@ -97,7 +97,13 @@ function report(explanation: ShellExplanation, source: Source, cwd: string, othe
 		const by = answer.hook ? ` by ${show(answer.hook)}` : "";
 		const asked = source.kind === "project" && explanation.verdict === "ask" ? " (no terminal to ask at here)" : "";
 		const unapproved = source.notApproved.length > 0 ? " (what is not approved does not run)" : "";
-		lines.push(`the project's hooks: ${answer.verdict === "block" ? `blocked${by}${asked}: ${answer.reason}` : `allowed${unapproved}`}`);
+		const said = {
+			block: `blocked${by}${asked}: ${answer.reason}`,
+			// `{ask: true}`: the agent's own prompt where it has one, else a deny (docs/ask.md).
+			ask: `ask${by}: ${answer.reason} (a person decides: the agent's own prompt where it has one; with nobody to ask, blocked)`,
+			allow: `allowed${unapproved}`,
+		}[answer.verdict];
+		lines.push(`the project's hooks: ${said}`);
 	}
 	return lines.join("\n");
 }
@@ -160,10 +166,13 @@ const explainCommand = defineCommand({
 			source = { kind: "options", hooks: [], notApproved: [], failed: [] };
 		} else {
 			const { heard, host, dispatched, handling } = await judgeWithHooks(command, cwd, args);
-			const result = dispatched.result as { block?: boolean; reason?: string } | undefined;
+			const result = dispatched.result as { block?: boolean; ask?: boolean; reason?: string } | undefined;
+			const by = dispatched.hookPath ? { hook: dispatched.hookPath } : {};
 			const answer: NonNullable<Source["answer"]> = result?.block
-				? { verdict: "block", reason: result.reason ?? "", ...(dispatched.hookPath ? { hook: dispatched.hookPath } : {}) }
-				: { verdict: "allow" };
+				? { verdict: "block", reason: result.reason ?? "", ...by }
+				: result?.ask
+					? { verdict: "ask", reason: result.reason ?? "", ...by }
+					: { verdict: "allow" };
 			const notApproved = host.skipped.filter((s) => s.reason === "unknown").map(({ path, approve }) => ({ path, approve }));
 			const strictest = heard.reduce<ShellExplanation | undefined>(
 				(best, e) => (best && SEVERITY[best.verdict] >= SEVERITY[e.verdict] ? best : e),
@@ -177,7 +186,7 @@ const explainCommand = defineCommand({
 
 		if (args.json) await printJson({ ...explanation, source });
 		else await writeOut(report(explanation, source, cwd, others));
-		const refused = explanation.verdict !== "allow" || source.answer?.verdict === "block";
+		const refused = explanation.verdict !== "allow" || (source.answer !== undefined && source.answer.verdict !== "allow");
 		return refused ? EXIT_BLOCKED : EXIT_OK;
 	},
 });

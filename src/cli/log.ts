@@ -172,7 +172,7 @@ export const logCommand = defineCommand({
 		},
 		since: { type: "string", description: "Only entries since a duration ago (30s, 10m, 2h, 1d, 1w) or a date", valueHint: "when" },
 		agent: { type: "string", description: "Only this agent's entries (claude, codex, …; cli for emit and run)", valueHint: "name" },
-		decision: { type: "enum", options: ["allow", "deny", "rewrite"], description: "Only entries with this decision" },
+		decision: { type: "enum", options: ["allow", "deny", "rewrite", "ask"], description: "Only entries with this decision" },
 		follow: {
 			type: "boolean",
 			alias: ["f"],

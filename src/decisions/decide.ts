@@ -14,33 +14,46 @@ import type { Decision, DecisionEntry } from "./decision-log.ts";
 
 /** The reason of a block that gave none. */
 const BLOCKED_BY_A_HOOK = "Tool execution was blocked by a hook";
+/** The reason of an ask that gave none. */
+const ASKED_BY_A_HOOK = "a hook asks for confirmation";
 
 /** A decided tool call, with the hook that decided it when known. */
 export type ToolCallDecision =
 	| { decision: "deny"; reason: string; hook?: string | undefined }
 	| { decision: "rewrite"; input: Record<string, unknown>; hook?: string | undefined }
+	/** A hook asks (`{ask: true}`, nothing blocked): the person decides; `input` when a hook also rewrote it. */
+	| { decision: "ask"; reason: string; input?: Record<string, unknown> | undefined; hook?: string | undefined }
 	| { decision: "allow"; hook?: string | undefined };
 
 /**
  * The decision of a dispatched `tool_call` (src/host/dispatch.ts: the runner's result, why the call
- * was stopped, the deciding hook): a stop or a block denies with its reason, a new input rewrites,
- * anything else allows.
+ * was stopped, the deciding hook): a stop or a block denies with its reason, an ask asks with its
+ * reason (block beats ask beats allow), a new input rewrites, anything else allows.
  */
 export function toolCallDecision(dispatched: {
 	result: unknown;
 	stopped?: string | undefined;
+	asked?: string | undefined;
 	hookPath?: string | undefined;
 }): ToolCallDecision {
 	const result = isRecord(dispatched.result) ? dispatched.result : undefined;
 	const hook = dispatched.hookPath;
 	if (dispatched.stopped || result?.block === true)
 		return { decision: "deny", reason: dispatched.stopped || String(result?.reason || BLOCKED_BY_A_HOOK), hook };
+	if (dispatched.asked !== undefined || result?.ask === true) {
+		const reason = dispatched.asked || String(result?.reason || ASKED_BY_A_HOOK);
+		return { decision: "ask", reason, input: isRecord(result?.input) ? result.input : undefined, hook };
+	}
 	return isRecord(result?.input) ? { decision: "rewrite", input: result.input, hook } : { decision: "allow", hook };
 }
 
-/** How a decision reads in the decision log: the verdict, a deny's reason, the deciding hook. */
+/** The reason a decision carries to the log: a deny's or an ask's. */
+const reasonOf = (decided: ToolCallDecision): string | undefined =>
+	decided.decision === "deny" || decided.decision === "ask" ? decided.reason : undefined;
+
+/** How a decision reads in the decision log: the verdict, a deny's or an ask's reason, the deciding hook. */
 export function loggedDecision(decided: ToolCallDecision): Pick<DecisionEntry, "decision" | "reason" | "hook"> {
-	return { decision: decided.decision, reason: decided.decision === "deny" ? decided.reason : undefined, hook: decided.hook };
+	return { decision: decided.decision, reason: reasonOf(decided), hook: decided.hook };
 }
 
 /**
@@ -101,7 +114,7 @@ export function decisionRecord(origin: CallOrigin, decided: ToolCallDecision, du
 	return {
 		...origin,
 		decision: decided.decision,
-		reason: decided.decision === "deny" ? oneLine(decided.reason) : undefined,
+		reason: reasonOf(decided) === undefined ? undefined : oneLine(reasonOf(decided) as string),
 		hook: decided.hook,
 		durationMs: Math.round(durationMs * 10) / 10,
 	};

@@ -4,7 +4,7 @@ import { dirname, join } from "pathe";
 import { userAgentDir } from "../paths.ts";
 
 /** What a guard decided. */
-export type Decision = "allow" | "deny" | "rewrite";
+export type Decision = "allow" | "deny" | "rewrite" | "ask";
 
 /** One line of the decision log. Only these fields are written: never a tool's input or output. */
 export interface DecisionEntry {

@@ -56,8 +56,8 @@ export interface ShellGuard {
 	/** {@link decide}'s decision with how it was reached: every rule that matched, the cwd, this guard's setup. */
 	explain(command: string, options?: { cwd?: string }): Promise<ShellExplanation>;
 	/**
-	 * A `tool_call` handler: `pi.on("tool_call", guard.handler)`. A block blocks; an ask is put to the
-	 * person at the terminal (`ctx.ui.confirm`) and blocked when they decline or nobody is there.
+	 * A `tool_call` handler: `pi.on("tool_call", guard.handler)`. A block blocks; an ask answers
+	 * `{ask: true, reason}`, which the host puts to a person and blocks when they decline or nobody is there.
 	 */
 	handler(event: ToolCallEvent, ctx: HookContext): Promise<ToolCallEventResult | undefined>;
 	/** The rules it runs, in order. */
@@ -302,10 +302,8 @@ export function createShellGuard(options: ShellGuardOptions = {}): ShellGuard {
 			const decision = await decide(String(event.input.command ?? ""), { cwd: ctx.cwd });
 			if (decision.verdict === "allow") return undefined;
 			const reason = `${decision.reason} [${decision.rule}]`;
-			// Until a tool_call result can carry an ask to the agent, the person at the terminal answers it.
-			if (decision.verdict === "ask" && ctx.hasUI && (await ctx.ui.confirm(`${reason}. Run it anyway?`, String(event.input.command))))
-				return undefined;
-			return { block: true, reason };
+			// The host puts an ask to a person (the agent's own prompt, or `ctx.ui.confirm`), or blocks it.
+			return decision.verdict === "ask" ? { ask: true, reason } : { block: true, reason };
 		},
 	};
 }

@@ -80,10 +80,11 @@ export function invalidResultError(hookPath: string, type: string, value: unknow
 export type TimeoutOf = (type: string) => number;
 
 /**
- * `emit` of the rules `none`, `last`, `cancel` and `chain` resolving what was replaced: errors are
- * reported and dispatch continues. `last` keeps the last truthy result; `cancel` too, and returns at
+ * `emit` of the rules `none`, `last`, `cancel`, `answer` and `chain` resolving what was replaced: errors
+ * are reported and dispatch continues. `last` keeps the last truthy result; `cancel` too, and returns at
  * once on a result with its field set (`session_before_*`: `cancel: true`; `subagent_start`:
- * `block: true`); a `replaced` chain (`tool_result`): each handler sees the chained fields
+ * `block: true`); `answer` too, and returns at once on its stopping answer (`permission_request`:
+ * the first `decision: "deny"`); a `replaced` chain (`tool_result`): each handler sees the chained fields
  * (`content`/`details`) as replaced before it, and the result is everything the handlers replaced (so
  * a later handler cannot drop an earlier redaction). A result that fails its schema is reported and
  * ignored. Rule `none` resolves `undefined`.
@@ -98,6 +99,7 @@ export async function dispatchEmit(
 	const type = event.type;
 	let keep: boolean | undefined;
 	let stopOn: string | undefined;
+	let stopValue: unknown;
 	let chained: readonly string[] | undefined;
 	let kept: readonly string[] = NO_FIELDS;
 	let ms = 0;
@@ -110,6 +112,10 @@ export async function dispatchEmit(
 			const combine = combineOf(type);
 			keep = combine.rule !== "none";
 			if (combine.rule === "cancel") stopOn = combine.field;
+			if (combine.rule === "answer") {
+				stopOn = combine.field;
+				stopValue = combine.stopsOn;
+			}
 			if (combine.rule === "chain") {
 				chained = combine.fields;
 				kept = combine.keeps ?? NO_FIELDS;
@@ -134,7 +140,9 @@ export async function dispatchEmit(
 					continue;
 				}
 				last = result;
-				if (stopOn !== undefined && (result as Record<string, unknown>)[stopOn]) return result;
+				if (stopOn === undefined) continue;
+				const answered = (result as Record<string, unknown>)[stopOn];
+				if (stopValue === undefined ? answered : answered === stopValue) return result;
 			} catch (error) {
 				report(target, hooks[h] as LoadedHook, type, error);
 			}
@@ -170,8 +178,8 @@ export type ToolCallOutcome =
 
 /**
  * The `block` rule (`emitToolCall`, and any guard event): the first `{block: true}` (the rule's first
- * verdict) returns at once; a result with a later verdict outranks one with none; otherwise the last
- * truthy result wins, carrying the final `input` (the rule's chained field) when a handler replaced it
+ * verdict) returns at once; a result with a later verdict outranks one with none, the first of them
+ * standing (`ask`: the first ask is the one reported); otherwise the last truthy result wins, carrying the final `input` (the rule's chained field) when a handler replaced it
  * (later handlers see it). Each handler gets a frozen event with a frozen copy of the input. A handler
  * that throws, times out or returns an invalid result ends dispatch with that error (the caller blocks).
  *
@@ -286,7 +294,8 @@ async function toolCallLoop(
 				const decided = result as Record<string, unknown>;
 				const rank = rankOf(decided, verdicts);
 				if (rank === 0) return { result: decided as ToolCallEventResult, hookPath: hook.path };
-				if (rank <= lastRank) {
+				// A verdict stands from the first handler that gave it (the first ask is the one reported); among allows the last wins.
+				if (rank < lastRank || (rank === lastRank && rank === verdicts.length)) {
 					last = decided as ToolCallEventResult;
 					lastRank = rank;
 					decidedBy = hook.path;

@@ -298,6 +298,23 @@ export const eventChecks: Record<string, (value: unknown) => boolean> = {
 		  )
 		}
 	})(),
+	"permission_request": (() => {
+		const local_0 = /^(.*)$/
+		return function check(value) {
+		  return (
+		    (typeof value === 'object' && value !== null && !Array.isArray(value)) &&
+		    (value['type'] === 'permission_request') &&
+		    (typeof value['toolName'] === 'string') &&
+		    value['toolName'].length >= 1 &&
+		    (value['agentToolName'] !== undefined ? ((typeof value['agentToolName'] === 'string')) : true) &&
+		    (value['mcp'] !== undefined ? ((typeof value['mcp'] === 'object' && value['mcp'] !== null && !Array.isArray(value['mcp'])) && (typeof value['mcp']['server'] === 'string') && (typeof value['mcp']['tool'] === 'string') && value['mcp']['tool'].length >= 1) : true) &&
+		    (value['toolCallId'] !== undefined ? ((typeof value['toolCallId'] === 'string')) : true) &&
+		    (typeof value['input'] === 'object' && value['input'] !== null && !Array.isArray(value['input']) && !(value['input'] instanceof Date) && !(value['input'] instanceof Uint8Array)) &&
+		    (Object.entries(value['input']).every(([key, value]) => (local_0.test(key) ? (true) : true))) &&
+		    (value['suggestions'] !== undefined ? (Array.isArray(value['suggestions']) && ((array) => { for(const value of array) if(!((true))) { return false }; return true; })(value['suggestions'])) : true)
+		  )
+		}
+	})(),
 	"subagent_start": (() => {
 		return function check(value) {
 		  return (

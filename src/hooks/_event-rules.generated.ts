@@ -25,8 +25,9 @@ export const eventRules = {
 	"auto_retry_end": {"combine":{"rule":"none"}},
 	"ttsr_triggered": {"combine":{"rule":"none"}},
 	"todo_reminder": {"combine":{"rule":"none"}},
-	"tool_call": {"combine":{"rule":"block","verdicts":["block"],"chain":"input"},"outcome":"deny","guard":true,"callId":true,"bridge":"tool-call","commandHooks":true},
+	"tool_call": {"combine":{"rule":"block","verdicts":["block","ask"],"chain":"input"},"outcome":"deny","guard":true,"callId":true,"bridge":"tool-call","commandHooks":true},
 	"tool_result": {"combine":{"rule":"chain","fields":["content","details"],"resolves":"replaced","keeps":["isError"]},"outcome":"replace","callId":true,"bridge":"tool-result","commandHooks":true},
+	"permission_request": {"combine":{"rule":"answer","field":"decision","stopsOn":"deny","stopped":"denied by a hook"},"outcome":"approve","guard":true,"bridge":"permission"},
 	"subagent_start": {"combine":{"rule":"cancel","field":"block","stopped":"starting the subagent was denied by a hook","failClosed":true},"outcome":"deny-start","bridge":"subagent"},
 	"subagent_end": {"combine":{"rule":"none"},"bridge":"subagent"},
 };

@@ -78,9 +78,10 @@ export const resultChecks: Record<string, (value: unknown) => boolean> = {
 		  return (
 		    (typeof value === 'object' && value !== null && !Array.isArray(value)) &&
 		    (value['block'] !== undefined ? ((typeof value['block'] === 'boolean')) : true) &&
+		    (value['ask'] !== undefined ? ((typeof value['ask'] === 'boolean')) : true) &&
 		    (value['reason'] !== undefined ? ((typeof value['reason'] === 'string')) : true) &&
 		    (value['input'] !== undefined ? ((typeof value['input'] === 'object' && value['input'] !== null && !Array.isArray(value['input']) && !(value['input'] instanceof Date) && !(value['input'] instanceof Uint8Array)) && (Object.entries(value['input']).every(([key, value]) => (local_0.test(key) ? (true) : true)))) : true) &&
-		    Object.getOwnPropertyNames(value).every(key => ['block', 'reason', 'input'].includes(key))
+		    Object.getOwnPropertyNames(value).every(key => ['block', 'ask', 'reason', 'input'].includes(key))
 		  )
 		}
 	})(),
@@ -92,6 +93,16 @@ export const resultChecks: Record<string, (value: unknown) => boolean> = {
 		    (value['details'] !== undefined ? (true) : true) &&
 		    (value['isError'] !== undefined ? ((typeof value['isError'] === 'boolean')) : true) &&
 		    Object.getOwnPropertyNames(value).every(key => ['content', 'details', 'isError'].includes(key))
+		  )
+		}
+	})(),
+	"permission_request": (() => {
+		return function check(value) {
+		  return (
+		    (typeof value === 'object' && value !== null && !Array.isArray(value)) &&
+		    (((value['decision'] === 'allow')) || ((value['decision'] === 'deny'))) &&
+		    (value['reason'] !== undefined ? ((typeof value['reason'] === 'string')) : true) &&
+		    Object.getOwnPropertyNames(value).every(key => ['decision', 'reason'].includes(key))
 		  )
 		}
 	})(),

@@ -42,12 +42,18 @@ export type Combine =
 	  }
 	/**
 	 * A guard's decision. `verdicts`, strongest first: a result with the first one set ends dispatch at
-	 * once; a result with a later one outranks one with none ("block beats ask beats allow"); among
-	 * equals the last truthy result wins. `chain`: the field a handler may replace for the ones after it
+	 * once; a result with a later one outranks one with none ("block beats ask beats allow") and the
+	 * first such result stands; among results with none the last truthy one wins. `chain`: the field a handler may replace for the ones after it
 	 * (the tool's `input`). A handler that throws, times out or returns an invalid result decides with
 	 * its error: the call is denied (fail closed).
 	 */
-	| { readonly rule: "block"; readonly verdicts: readonly string[]; readonly chain: string };
+	| { readonly rule: "block"; readonly verdicts: readonly string[]; readonly chain: string }
+	/**
+	 * An answer of `field` (`decision`): the first result whose `field` is `stopsOn` (`"deny"`) ends
+	 * dispatch at once; otherwise the last truthy result wins ("first deny wins, else last allow"). On a
+	 * guard event a hook that fails answers `{[field]: stopsOn, reason}` (fail closed).
+	 */
+	| { readonly rule: "answer"; readonly field: string; readonly stopsOn: string; readonly stopped: string };
 
 /** The name of a combine rule. */
 export type CombineRuleName = Combine["rule"];
@@ -55,17 +61,19 @@ export type CombineRuleName = Combine["rule"];
 /**
  * What the hooks' result on an event becomes for an agent: `deny` (a guard: deny, rewrite or none),
  * `replace` (the tool's output), `context` (text added to the model's context), `messages` (the
- * messages sent to the model), `deny-start` (the subagent is not started), `cancel` (the compaction).
+ * messages sent to the model), `deny-start` (the subagent is not started), `cancel` (the compaction),
+ * `approve` (an approval prompt answered: approve, deny with a reason, or let the agent ask).
  */
-export type OutcomeKind = "deny" | "replace" | "context" | "messages" | "deny-start" | "cancel";
+export type OutcomeKind = "deny" | "replace" | "context" | "messages" | "deny-start" | "cancel" | "approve";
 
 /**
  * How a bridge builds the event from an agent's payload: `tool-call` / `tool-result` from the call the
- * payload describes, `prompt` from the user's prompt, `compaction` from what is known of it, `messages`
+ * payload describes, `permission` from the call an approval prompt is about (with the agent's
+ * suggestions), `prompt` from the user's prompt, `compaction` from what is known of it, `messages`
  * from the messages (none when the agent sends none), `subagent` from the subagent, `bare` from nothing.
  * An agent's event mapping may build the event's fields itself instead (its `event` function).
  */
-export type BridgeKind = "tool-call" | "tool-result" | "prompt" | "compaction" | "messages" | "subagent" | "bare";
+export type BridgeKind = "tool-call" | "tool-result" | "permission" | "prompt" | "compaction" | "messages" | "subagent" | "bare";
 
 /** Everything an event means beyond its schemas: what the table says and the hot path reads. */
 export interface EventRule {
@@ -92,6 +100,18 @@ export const first = (field: string): Combine => ({ rule: "first", field });
 export const chain = (fields: readonly string[], resolves: "final" | "replaced", keeps?: readonly string[]): Combine =>
 	keeps ? { rule: "chain", fields, resolves, keeps } : { rule: "chain", fields, resolves };
 export const block = (verdicts: readonly string[], chained: string): Combine => ({ rule: "block", verdicts, chain: chained });
+export const answer = (field: string, stopsOn: string, stopped: string): Combine => ({ rule: "answer", field, stopsOn, stopped });
+
+/**
+ * The result a guard event resolves when it is denied for something that went wrong (a hook that failed
+ * to load, threw, timed out, changed built-ins): `{block: true, reason}` under a `block` rule (its first
+ * verdict), `{decision: "deny", reason}` under an `answer` rule.
+ */
+export function deniedResult(type: string, reason: string): Record<string, unknown> {
+	const combine = eventRule(type)?.combine;
+	if (combine?.rule === "answer") return { [combine.field]: combine.stopsOn, reason };
+	return { [combine?.rule === "block" ? (combine.verdicts[0] ?? "block") : "block"]: true, reason };
+}
 
 /** An event added at run time by a test: its rule and its compiled checks. */
 export interface AddedEvent {

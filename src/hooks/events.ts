@@ -15,7 +15,7 @@ import {
 	ToolOrigin,
 	TreePreparationSchema,
 } from "./event-parts.ts";
-import { addEventForTesting, block, cancel, chain, type EventRule, first, last, none } from "./event-rules.ts";
+import { addEventForTesting, answer, block, cancel, chain, type EventRule, first, last, none } from "./event-rules.ts";
 
 /*
  * THE EVENT TABLE: one entry per hook event, and the only place an event is defined. An entry is its
@@ -231,20 +231,25 @@ export const EVENTS = {
 		combine: none,
 	},
 	tool_call: {
-		summary: "Before a tool runs: block it, or replace its whole input. Guards the call: every failure denies it.",
+		summary:
+			"Before a tool runs: block it, ask the person (docs/ask.md), or replace its whole input. Guards the call: every failure denies it.",
 		payload: event("tool_call", {
 			toolName: Type.String({ minLength: 1 }),
 			...ToolOrigin,
 			toolCallId: Type.String(),
 			input: Type.Record(Type.String(), Type.Unknown()),
 		}),
-		/** `input`: a whole replacement of the tool's input, seen by later handlers and run by the tool. */
+		/**
+		 * `input`: a whole replacement of the tool's input, seen by later handlers and run by the tool.
+		 * `ask`: the person decides (block beats ask beats allow; docs/ask.md); `reason` is what they are shown.
+		 */
 		result: result({
 			block: Type.Optional(Type.Boolean()),
+			ask: Type.Optional(Type.Boolean()),
 			reason: Type.Optional(Type.String()),
 			input: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
 		}),
-		combine: block(["block"], "input"),
+		combine: block(["block", "ask"], "input"),
 		outcome: "deny",
 		guard: true,
 		callId: true,
@@ -272,6 +277,27 @@ export const EVENTS = {
 		callId: true,
 		bridge: "tool-result",
 		commandHooks: true,
+	},
+	permission_request: {
+		summary:
+			"The agent is about to show its own approval prompt for a tool call: `allow` approves it, `deny` refuses it (docs/ask.md). Guards the call: every failure denies it.",
+		/** `toolName` and `input` as for `tool_call`; `suggestions`: the agent's own (e.g. rules it offers to add). */
+		payload: event("permission_request", {
+			toolName: Type.String({ minLength: 1 }),
+			...ToolOrigin,
+			toolCallId: Type.Optional(Type.String()),
+			input: Type.Record(Type.String(), Type.Unknown()),
+			suggestions: Type.Optional(Type.Array(Type.Unknown())),
+		}),
+		/** No result lets the agent ask as usual. */
+		result: result({
+			decision: Type.Union([Type.Literal("allow"), Type.Literal("deny")]),
+			reason: Type.Optional(Type.String()),
+		}),
+		combine: answer("decision", "deny", "denied by a hook"),
+		outcome: "approve",
+		guard: true,
+		bridge: "permission",
 	},
 	subagent_start: {
 		summary: "A subagent starts; `block: true` stops it where the agent honours it (Cursor), elsewhere it is reported.",

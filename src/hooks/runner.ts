@@ -216,7 +216,8 @@ export class HookRunner {
 	 * `cancel` (`session_before_*`, `subagent_start`): the last truthy result is kept and one with the
 	 * rule's field set (`cancel: true`, `block: true`) returns at once. `chain` (`tool_result`): each
 	 * handler sees the content/details replaced before it; resolves all replacements merged. `last`
-	 * (`session.compacting`): the last truthy result wins.
+	 * (`session.compacting`): the last truthy result wins. `answer` (`permission_request`): the first
+	 * `{decision: "deny"}` returns at once, else the last truthy result.
 	 *
 	 * The events that have their own method follow its rule for results (one rule on every path):
 	 * `block` (`tool_call`) resolves what {@link emitToolCall} decides, except that a handler that throws
@@ -249,8 +250,9 @@ export class HookRunner {
 
 	/**
 	 * Emits `tool_call`. Errors are not caught: they reach the caller (the wrapper then blocks), and so
-	 * does a result that fails its schema. The first `{block: true}` returns at once; otherwise the
-	 * last truthy result wins, with the final `input` when a handler replaced it (chained).
+	 * does a result that fails its schema. The first `{block: true}` returns at once; otherwise an
+	 * `{ask: true}` outranks the allows (block > ask > allow), else the last truthy result wins; either
+	 * carries the final `input` when a handler replaced it (chained).
 	 */
 	async emitToolCall(event: ToolCallEvent): Promise<ToolCallEventResult | undefined> {
 		const outcome = await this.decideToolCall(event);

@@ -8,8 +8,9 @@ export { ToolBlockedError };
 
 /**
  * Wraps a tool with `tool_call` / `tool_result` interception (docs/contract.md#the-tool-wrapper):
- * 1. `tool_call` handlers may block or replace the input; a handler that throws blocks too (fail
+ * 1. `tool_call` handlers may block, ask or replace the input; a handler that throws blocks too (fail
  *    closed), and so does a replaced input that fails the tool's `parameters` — the tool never runs.
+ *    An ask goes to the person through `ctx.ui.confirm`; declined, or with no UI, the call is blocked.
  * 2. The tool runs with the final input, `signal` and `onUpdate` forwarded.
  * 3. On success, `tool_result` handlers (chained) may replace `content` and/or `details` (`null` clears them).
  * 4. On failure, `tool_result` is emitted with `isError: true`, then the original error is rethrown.
@@ -59,7 +60,10 @@ export class HookToolWrapper<TParams extends Record<string, unknown> = Record<st
 		run: (input: TParams) => Promise<AgentToolResult<TDetails>>,
 	): Promise<AgentToolResult<TDetails>> {
 		const gate = await gateToolCall(this.runner, { type: "tool_call", toolName: this.name, toolCallId, input: params }, this.parameters);
-		if (gate.block) throw gate.error ?? new ToolBlockedError(gate.reason, gate.hookPath);
+		if (gate.block && gate.ask) {
+			const answer = await askPerson(this.runner, gate.reason, this.name, gate.input ?? params);
+			if (answer !== true) throw new ToolBlockedError(answer, gate.hookPath);
+		} else if (gate.block) throw gate.error ?? new ToolBlockedError(gate.reason, gate.hookPath);
 		const input = (gate.input ?? params) as TParams;
 		return await this.complete(run(input), toolCallId, input);
 	}
@@ -122,7 +126,25 @@ export class HookToolWrapper<TParams extends Record<string, unknown> = Record<st
 /** The outcome of {@link gateToolCall}. */
 export type ToolCallGate =
 	| {
+			/**
+			 * A hook asked (`{ask: true}`, no block): the person decides ({@link askPerson}); a caller that
+			 * cannot ask reads it as the block it also is, so an ask never becomes an allow.
+			 */
 			block: true;
+			ask: true;
+			/** What the person is shown: the asking hook's reason, or {@link DEFAULT_ASK_REASON}. */
+			reason: string;
+			/** What the hooks returned (`{ask: true, reason?, input?}`). */
+			result: ToolCallEventResult;
+			/** The final input when a handler replaced it (checked like any replaced input). */
+			input?: Record<string, unknown>;
+			/** The hook that asked first. */
+			hookPath?: string | undefined;
+			error?: undefined;
+	  }
+	| {
+			block: true;
+			ask?: undefined;
 			/** Why: the hook's reason (or the default), or the failure's message. Always a non-empty string. */
 			reason: string;
 			/** The error a handler threw (a non-Error value wrapped); absent for a plain `{block: true}`. */
@@ -134,6 +156,7 @@ export type ToolCallGate =
 	  }
 	| {
 			block: false;
+			ask?: undefined;
 			/** What `tool_call` handlers returned (the last truthy result). */
 			result?: ToolCallEventResult | undefined;
 			/** The final input when a handler replaced it; absent when the original input stands. */
@@ -144,7 +167,8 @@ export type ToolCallGate =
 
 /**
  * `tool_call` read fail-closed (docs/contract.md#the-tool-wrapper step 1): a `{block: true}` blocks with its reason (or
- * `Tool execution was blocked by a hook`); a handler that throws, times out or returns an invalid
+ * `Tool execution was blocked by a hook`); an `{ask: true}` is a block marked `ask`, which a caller
+ * that can ask the person resolves with {@link askPerson}; a handler that throws, times out or returns an invalid
  * result blocks with its error (a non-Error becomes `Hook failed, blocking execution: <value>`);
  * with `parameters` (a schema, or a function finding one, asked only when a handler replaced the
  * input), a replaced input that fails them blocks, naming the field. The wrapper, the
@@ -167,7 +191,11 @@ export async function gateToolCall(
 	}
 	const { result, hookPath } = outcome;
 	if (result?.block) return { block: true, reason: result.reason || DEFAULT_BLOCK_REASON, result, hookPath };
-	if (result?.input === undefined) return { block: false, result, hookPath };
+	const asked = result?.ask === true ? result : undefined;
+	if (result?.input === undefined)
+		return asked
+			? { block: true, ask: true, reason: asked.reason || DEFAULT_ASK_REASON, result: asked, hookPath }
+			: { block: false, result, hookPath };
 	const schema = typeof parameters === "function" ? await parameters() : parameters;
 	if (schema) {
 		const { validateValue } = require("./validate.ts") as typeof import("./validate.ts");
@@ -177,7 +205,37 @@ export async function gateToolCall(
 			return { block: true, reason, error: new ToolBlockedError(reason, hookPath), result, hookPath };
 		}
 	}
+	if (asked) return { block: true, ask: true, reason: asked.reason || DEFAULT_ASK_REASON, result: asked, input: result.input, hookPath };
 	return { block: false, result, input: result.input, hookPath };
+}
+
+/** The reason of an ask whose hook gave none. */
+export const DEFAULT_ASK_REASON = "a hook asks for confirmation";
+
+/** Why an ask is blocked where nobody can be asked (no UI, a piped run, an agent that cannot prompt). */
+export function unaskedReason(reason: string): string {
+	return `${reason} (a hook asks for confirmation, and there is no one to ask here, so the call is blocked)`;
+}
+
+/**
+ * Puts a hook's ask to the person through the host's UI (`ctx.ui.confirm`): `true` when they allow
+ * the call, else the reason it is blocked (declined: the hook's reason; no UI, or a UI that failed:
+ * {@link unaskedReason}). The question names the tool and, for `bash`, the command.
+ */
+export async function askPerson(
+	runner: HookRunner,
+	reason: string,
+	toolName: string,
+	input: Record<string, unknown>,
+): Promise<true | string> {
+	if (!runner.getHasUI()) return unaskedReason(reason);
+	const what = typeof input.command === "string" ? input.command : JSON.stringify(input);
+	try {
+		const yes = await runner.getUIContext().confirm(reason, `Allow ${toolName}: ${what.length > 400 ? `${what.slice(0, 400)}…` : what}`);
+		return yes === true ? true : reason;
+	} catch (error) {
+		return `${unaskedReason(reason)}: the prompt failed: ${error instanceof Error ? error.message : describeValue(error)}`;
+	}
 }
 
 /**

@@ -4,7 +4,7 @@ import type { HookEvent, ToolCallEvent } from "../hooks/types.ts";
 import { loadErrorReason } from "../decisions/decide.ts";
 import { watchStrayErrors } from "../process/exit-guard.ts";
 import { checkIntrinsicsAfter } from "../intrinsic-damage.ts";
-import { eventRule } from "../hooks/event-rules.ts";
+import { type Combine, eventRule } from "../hooks/event-rules.ts";
 import type { Host } from "./host.ts";
 
 /*
@@ -19,6 +19,8 @@ export interface Dispatched {
 	result: unknown;
 	/** Why a tool call was blocked or a `session_before_*` cancelled (a `cancel` rule's field set; the CLI then exits 2). */
 	stopped?: string | undefined;
+	/** A `tool_call` the hooks ask about (`{ask: true}`, nothing blocked): the reason to show the person. */
+	asked?: string | undefined;
 	/** The hook whose result or failure decided a `tool_call`, when known. */
 	hookPath?: string | undefined;
 }
@@ -30,6 +32,7 @@ export interface Dispatched {
  */
 export async function dispatch(host: Host, event: HookEvent, allowLoadErrors: boolean): Promise<Dispatched> {
 	const rule = eventRule(event.type);
+	if (rule?.guard && rule.combine.rule === "answer") return guardAnswer(host, event, rule.combine, allowLoadErrors);
 	if (rule?.guard) return guard(host, event as ToolCallEvent, allowLoadErrors);
 	const { runner } = host;
 	const combine = rule?.combine;
@@ -54,15 +57,54 @@ async function guard(host: Host, event: ToolCallEvent, allowLoadErrors: boolean)
 	const strayReason = watchStrayErrors();
 	// Whoever runs the call (an agent behind serve or a bridge) gets an input a built-in tool accepts, or a block.
 	const gate = await gateToolCall(runner, event, () => builtinToolParameters(event.toolName));
-	const stray = gate.block ? undefined : await strayReason();
+	// An ask may still end as a run (the person says yes): it is checked like an allow.
+	const mayRun = !gate.block || gate.ask === true;
+	const stray = mayRun ? await strayReason() : undefined;
 	if (stray !== undefined) return { result: { block: true, reason: stray }, stopped: stray };
 	// Work a handler left (a timer) may have changed the built-ins the answer is written with since the runner's last look.
-	const late = gate.block
-		? undefined
-		: checkIntrinsicsAfter(() => `a hook (${handlersOf(host, event.type)}) after its handler returned`, true);
+	const late = mayRun ? checkIntrinsicsAfter(() => `a hook (${handlersOf(host, event.type)}) after its handler returned`, true) : undefined;
 	if (late !== undefined) return { result: { block: true, reason: late }, stopped: late };
+	if (gate.ask) {
+		const result = gate.input === undefined ? { ask: true, reason: gate.reason } : { ask: true, reason: gate.reason, input: gate.input };
+		return { result, asked: gate.reason, hookPath: gate.hookPath };
+	}
 	if (!gate.block) return { result: gate.result, hookPath: gate.hookPath };
 	return { result: { block: true, reason: gate.reason }, stopped: gate.reason, hookPath: gate.hookPath };
+}
+
+/**
+ * A guard event answered under an `answer` rule (`permission_request`): it fails closed as `tool_call`
+ * does. A hook that failed to load, threw, timed out or returned an invalid result (or changed built-ins)
+ * answers the rule's stopping answer (`{decision: "deny"}`) with a reason naming it; otherwise the
+ * first stopping answer wins, else the last one; no result lets the agent ask as usual.
+ */
+async function guardAnswer(
+	host: Host,
+	event: HookEvent,
+	combine: Extract<Combine, { rule: "answer" }>,
+	allowLoadErrors: boolean,
+): Promise<Dispatched> {
+	const deny = (reason: string, hookPath?: string): Dispatched => ({
+		result: { [combine.field]: combine.stopsOn, reason },
+		stopped: reason,
+		hookPath,
+	});
+	if (host.loadErrors.length > 0 && !allowLoadErrors) return deny(loadErrorReason(host.loadErrors), host.loadErrors[0]?.path);
+	const failed: Array<{ hookPath: string; error: string }> = [];
+	const off = host.runner.onError((error) => failed.push(error));
+	let result: unknown;
+	try {
+		result = await host.runner.emit(event);
+	} finally {
+		off();
+	}
+	const damaged = reportDamage(host, event.type);
+	if (damaged !== undefined) return deny(damaged);
+	const first = failed[0];
+	if (first) return deny(`hook ${first.hookPath} failed on ${event.type} (fail closed): ${first.error}`, first.hookPath);
+	const answer = result as Record<string, unknown> | undefined;
+	if (answer?.[combine.field] === combine.stopsOn) return deny(String(answer.reason || combine.stopped));
+	return { result };
 }
 
 /** The paths of the hooks that handle `type`. */

@@ -3,7 +3,7 @@ import { join } from "pathe";
 import type { InProcessDecision, InProcessRuntime, InProcessToolCall } from "../agents/_shared/inprocess.ts";
 import { errorMessage } from "../hooks/_describe.ts";
 import { readSettingsFile, userSettingsPath } from "../discovery/settings.ts";
-import { gateToolCall } from "../hooks/tool-wrapper.ts";
+import { gateToolCall, unaskedReason } from "../hooks/tool-wrapper.ts";
 import type { AgentMessage, HookEvent } from "../hooks/types.ts";
 import { guardHookExitInAgent } from "../process/agent-exit-guard.ts";
 import { flushDecisionExports } from "../decisions/otlp-queue.ts";
@@ -168,6 +168,8 @@ export async function startInProcess(options: InProcessOptions): Promise<InProce
 		if (loaded.host.loadErrors.length > 0) return { decision: block(loadErrorReason(loaded.host.loadErrors, "agent")) };
 		const event = { type: "tool_call" as const, toolName: call.toolName, toolCallId: call.toolCallId, input: call.input };
 		const gate = await gateToolCall(loaded.host.runner, event, () => builtinToolParameters(call.toolName));
+		// The plugin cannot put a question to anyone (its agents run the call or not): an ask is blocked, saying so.
+		if (gate.ask) return { decision: block(unaskedReason(gate.reason)), hook: gate.hookPath };
 		if (gate.block)
 			return {
 				decision: block(gate.result === undefined ? namingFailedHook(gate.reason, gate.hookPath) : gate.reason),

@@ -152,7 +152,8 @@ function notAnAnswer(value: unknown): string | undefined {
 	if (typeof a !== "object" || a === null || typeof a.stdout !== "string" || !Array.isArray(a.stderr)) return "its reply is not an answer";
 	if (!a.stderr.every((line) => typeof line === "string")) return "its reply is not an answer";
 	if (!VERDICTS.includes(a.verdict as Verdict)) return "its answer has no verdict (a serve --socket of an older version? restart it)";
-	if ((a.verdict === "deny" || a.verdict === "rewrite") && !a.stdout.trim()) return `its ${a.verdict} answer is empty`;
+	if ((a.verdict === "deny" || a.verdict === "rewrite" || a.verdict === "ask") && !a.stdout.trim())
+		return `its ${a.verdict} answer is empty`;
 	return undefined;
 }
 

@@ -14,7 +14,7 @@
  * something else came). A client that leaves without `go` has nothing run for it. After `go` every
  * failure is answered by the client as a failed hook (fail closed), never by a second run.
  *
- * `verdict` is the guard's decision (`allow`, `deny`, `rewrite`) or `none` for an event that is not a
+ * `verdict` is the guard's decision (`allow`, `deny`, `rewrite`, `ask`) or `none` for an event that is not a
  * guard; an answer without one, or a `deny`/`rewrite` with nothing to print, is not an answer (an
  * empty reply is never taken for an allow). A server of the first version of this protocol answers
  * `{"accepted":true}` and runs at once: its hooks may be running, so the client waits, and fails the call
@@ -35,7 +35,7 @@
 export const GO_LINE = '{"go":true}\n';
 
 /** What an answer's `verdict` may be. */
-export const VERDICTS = ["allow", "deny", "rewrite", "none"] as const;
+export const VERDICTS = ["allow", "deny", "rewrite", "ask", "none"] as const;
 
 /** An answer line's `verdict`. */
 export type Verdict = (typeof VERDICTS)[number];

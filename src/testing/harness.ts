@@ -5,7 +5,7 @@ import { isModulePath } from "../hooks/module-files.ts";
 import { resolvePath } from "../paths.ts";
 import { gatedSources } from "./_gate.ts";
 import { HookRunner } from "../hooks/runner.ts";
-import { applyToolResult, gateToolCall, HookToolWrapper } from "../hooks/tool-wrapper.ts";
+import { applyToolResult, askPerson, gateToolCall, HookToolWrapper } from "../hooks/tool-wrapper.ts";
 import type {
 	HookAgent,
 	AgentTool,
@@ -44,7 +44,12 @@ export interface HookHarnessOptions {
 /** Outcome of {@link HookHarness.toolCall}. */
 export interface ToolCallOutcome {
 	blocked: boolean;
-	/** Why it was blocked: the hook's reason, or the message of the error a handler threw. */
+	/**
+	 * A hook asked (`{ask: true}`): the question went to the harness's scripted UI as a host's
+	 * `ctx.ui.confirm` would put it; allowed only on a yes, blocked when declined or with no UI.
+	 */
+	asked?: true;
+	/** Why it was blocked (the hook's reason, or the message of the error a handler threw), or what a hook asked. */
 	reason?: string;
 	/** The error a handler threw; such a call is blocked (fail closed), as the tool wrapper does. */
 	error?: Error;
@@ -178,6 +183,12 @@ export async function createHookHarness(hook: string | HookFactory, options: Hoo
 		async toolCall(toolName, input = {}) {
 			const toolCallId = `call_${++callCount}`;
 			const gate = await gateToolCall(runner, { type: "tool_call", toolName, toolCallId, input });
+			if (gate.block && gate.ask) {
+				const answer = await askPerson(runner, gate.reason, toolName, gate.input ?? input);
+				const asked: ToolCallOutcome =
+					answer === true ? { blocked: false, asked: true, reason: gate.reason } : { blocked: true, asked: true, reason: answer };
+				return gate.input === undefined || answer !== true ? asked : { ...asked, input: gate.input };
+			}
 			if (!gate.block) return gate.input === undefined ? { blocked: false } : { blocked: false, input: gate.input };
 			return gate.error ? { blocked: true, reason: gate.reason, error: gate.error } : { blocked: true, reason: gate.reason };
 		},

@@ -1,5 +1,7 @@
 import { DRIVERS } from "../agents/index.ts";
 import { mcpCase, subagentCase } from "./actor-cases.ts";
+import { askCase, permissionCase, pluginAskCase } from "./ask-cases.ts";
+import { claudeTuiAskCase } from "./ask-tui.ts";
 import { auggieCases } from "./auggie-cases.ts";
 import {
 	bridgeCase,
@@ -20,7 +22,7 @@ import type { AgentCase } from "./types.ts";
 export const CASES: AgentCase[] = DRIVERS.flatMap((driver) =>
 	driver.inProcess
 		? // In-process agents: no command hooks, so no control or self-check of a hook protocol; the plugin cases.
-			[initInstallCase(driver), pluginSuiteCase(driver), pluginLoadErrorCase(driver), pluginUserInstallCase(driver)]
+			[initInstallCase(driver), pluginSuiteCase(driver), pluginLoadErrorCase(driver), pluginUserInstallCase(driver), pluginAskCase(driver)]
 		: [
 				controlCase(driver),
 				selfCheckCase(driver),
@@ -38,5 +40,8 @@ export const CASES: AgentCase[] = DRIVERS.flatMap((driver) =>
 				// A new user following the README alone, from a clean clone to a guard in Claude Code.
 				...(driver.id === "claude" ? [readmeCase(driver)] : []),
 				...(driver.id === "auggie" ? auggieCases(driver) : []),
+				askCase(driver),
+				...(driver.id === "claude" ? [claudeTuiAskCase(driver)] : []),
+				...(driver.id === "claude" || driver.id === "copilot" ? [permissionCase(driver)] : []),
 			],
 );

@@ -138,7 +138,7 @@ describe("payload → event", () => {
 	}, 60_000);
 
 	test("events without a counterpart and unknown events are 'none', not errors", () => {
-		expect(mapPayload(copilotBridge, "permissionRequest", fixture("copilot", "permissionRequest.json")).kind).toBe("none");
+		expect(mapPayload(copilotBridge, "userPromptTransformed", { cwd: "/p", prompt: "x", transformedPrompt: "y" }).kind).toBe("none");
 		expect(mapPayload(claudeBridge, "Notification", { session_id: "s", hook_event_name: "Notification" }).kind).toBe("none");
 		expect(mapPayload(claudeBridge, "NoSuchEvent", {}).kind).toBe("none");
 	}, 60_000);

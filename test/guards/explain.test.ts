@@ -47,12 +47,13 @@ for (const cli of useClis()) {
 				expect(explained).toMatchObject({ verdict, source: { kind: "project", hooks: [join(dir, ".xcsh/hooks/guard.ts")] } });
 				expect(explained.guard).toMatchObject({ packs: ["databases"], rules: ["team/deploy"] });
 				if (rule) expect(explained.rule).toStartWith(rule);
-				// What the hooks answered is what emit answers: blocked (an ask, with nobody to ask) or allowed.
+				// What the hooks answered is what emit answers: blocked, asked (`{ask: true}`) or allowed.
 				const emitted = await emit(cli, command, dir, home);
 				const result = JSON.parse(emitted.stdout).result;
-				expect(Boolean(result?.block)).toBe(verdict !== "allow");
-				expect(explained.source.answer.verdict).toBe(verdict === "allow" ? "allow" : "block");
-				if (result?.block) expect(explained.source.answer.reason).toBe(result.reason);
+				expect(Boolean(result?.block)).toBe(verdict === "block");
+				expect(Boolean(result?.ask)).toBe(verdict === "ask");
+				expect(explained.source.answer.verdict).toBe(verdict);
+				if (result?.block || result?.ask) expect(explained.source.answer.reason).toBe(result.reason);
 				expect(json.code).toBe(emitted.code);
 			}
 
@@ -63,7 +64,7 @@ for (const cli of useClis()) {
 			expect(text.stdout).toContain("  make deploy\n      cwd ");
 			expect(text.stdout).toContain("ask by team/deploy: deploys need a yes (a person may allow it)");
 			expect(text.stdout).toContain(
-				"the project's hooks: blocked by ./.xcsh/hooks/guard.ts (no terminal to ask at here): deploys need a yes [team/deploy]",
+				"the project's hooks: ask by ./.xcsh/hooks/guard.ts: deploys need a yes [team/deploy] (a person decides: the agent's own prompt where it has one; with nobody to ask, blocked)",
 			);
 			expect(ran.exists()).toBe(true); // the approved guard was loaded
 

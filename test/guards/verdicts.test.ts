@@ -103,7 +103,7 @@ test("git: a force push to a feature branch asks; to a shared branch, the curren
 	);
 });
 
-test("the handler asks the person at the terminal, blocks when they decline or nobody is there", async () => {
+test("the handler answers an ask rule with {ask: true, reason} (the host asks the person), a block rule with a block", async () => {
 	const prompts: string[] = [];
 	const ctx = (hasUI: boolean, answer: boolean) =>
 		({
@@ -118,13 +118,11 @@ test("the handler asks the person at the terminal, blocks when they decline or n
 		}) as unknown as Parameters<typeof guard.handler>[1];
 	const call = (command: string, c: ReturnType<typeof ctx>) =>
 		guard.handler({ type: "tool_call", toolCallId: "1", toolName: "bash", input: { command } } as never, c);
-	expect(await call("make deploy", ctx(true, true))).toBeUndefined();
-	expect(prompts).toEqual(["deploys need a yes [team/deploy]. Run it anyway? | make deploy"]);
-	expect(await call("make deploy", ctx(true, false))).toEqual({ block: true, reason: "deploys need a yes [team/deploy]" });
-	expect(await call("make deploy", ctx(false, true))).toEqual({ block: true, reason: "deploys need a yes [team/deploy]" });
-	// A block is never put to a question.
+	// The handler itself asks nobody: with a UI or without, the ask is its answer, for the host to put.
+	expect(await call("make deploy", ctx(true, true))).toEqual({ ask: true, reason: "deploys need a yes [team/deploy]" });
+	expect(await call("make deploy", ctx(false, true))).toEqual({ ask: true, reason: "deploys need a yes [team/deploy]" });
 	expect(await call("make nuke", ctx(true, true))).toEqual({ block: true, reason: "nukes are never run by an agent [team/nuke]" });
-	expect(prompts).toHaveLength(2);
+	expect(prompts).toEqual([]);
 });
 
 test("explain: the decision, every rule that matched, the cwd, the guard's setup; an observer hears each decision", async () => {

@@ -31,6 +31,7 @@ describe("validateEvent", () => {
 			"todo_reminder",
 			"tool_call",
 			"tool_result",
+			"permission_request",
 			"subagent_start",
 			"subagent_end",
 		]);

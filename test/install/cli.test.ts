@@ -39,7 +39,7 @@ describe("xcsh-hooks install / uninstall", () => {
 		expect(json.code).toBe(0);
 		const result = JSON.parse(json.stdout);
 		expect(result).toMatchObject({ agent: "codex", scope: "user", file, removeFile: true, written: true });
-		expect(result.changes).toHaveLength(9);
+		expect(result.changes).toHaveLength(10);
 		expect(existsSync(file)).toBe(false);
 	}, 60_000);
 

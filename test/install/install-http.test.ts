@@ -45,7 +45,9 @@ describe("install claude --http", () => {
 		});
 		expect(config.hooks.UserPromptSubmit[0].hooks[0].onFailure).toBe("block");
 		expect(config.hooks.PostToolUse[0].hooks[0]).not.toHaveProperty("onFailure");
+		expect(config.hooks.PermissionRequest[0].hooks[0].onFailure).toBe("block");
 		expect(Object.keys(config.hooks).sort()).toEqual([
+			"PermissionRequest",
 			"PostToolUse",
 			"PreCompact",
 			"PreToolUse",
@@ -80,7 +82,7 @@ describe("install claude --http", () => {
 		config = read(p.file);
 		expect(config.hooks.PreToolUse[1].hooks[0].url).toBe("http://127.0.0.1:9000/claude");
 		const removed = await uninstallBridge("claude", { cwd: p.dir });
-		expect(removed.changes).toHaveLength(9);
+		expect(removed.changes).toHaveLength(10);
 		expect(read(p.file).hooks).toEqual({ PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "./guard.sh" }] }] });
 	}, 60_000);
 

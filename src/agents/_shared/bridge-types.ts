@@ -48,8 +48,10 @@ export interface AgentEventSpec {
 	fields: Shape;
 	/** Our event, or `null` when it has no counterpart (answered "no opinion"). */
 	to: BridgedEventType | null;
-	/** Tool events: the call the payload describes. */
+	/** Tool events (and `permission_request`): the call the payload describes. */
 	call?(payload: Payload): AgentToolCall;
+	/** `permission_request`: the agent's own suggestions for its prompt, when it sends any. */
+	suggestions?(payload: Payload): unknown[] | undefined;
 	/** Why this occurrence has no counterpart after all (answered "no opinion"), or `undefined` (Qwen's repeated prompt events). */
 	skip?(payload: Payload): string | undefined;
 	/** `subagent_start` / `subagent_end`: the subagent; default: the bridge's {@link AgentBridge.subagent} of the payload, nothing more. */
@@ -72,6 +74,12 @@ export type Outcome =
 	| { kind: "none" }
 	/** Block the tool call (also: every failure on a guard event). */
 	| { kind: "deny"; reason: string }
+	/**
+	 * A hook asks: the agent's own ask where it honours one, else a deny with the reason (never an
+	 * allow). `input`: the agent's whole input when a hook also rewrote it (an agent that cannot carry a
+	 * rewrite with its ask denies).
+	 */
+	| { kind: "ask"; reason: string; input?: Record<string, unknown> }
 	/** Run the call with this input: the agent's whole input object, in its own field names. */
 	| { kind: "rewrite"; input: Record<string, unknown> }
 	/** Replace the tool's output: `text` when a hook replaced the content; `details` when it replaced the raw output. */
@@ -83,7 +91,9 @@ export type Outcome =
 	/** Cancel the compaction. */
 	| { kind: "cancel"; reason: string }
 	/** Do not start the subagent (`subagent_start` blocked). */
-	| { kind: "deny-start"; reason: string };
+	| { kind: "deny-start"; reason: string }
+	/** `permission_request`: approve the call without the agent's prompt (a deny there is `deny`). */
+	| { kind: "approve" };
 
 /** Side information for an answer: notifications of hooks and a sink for what the agent cannot take. */
 export interface AnswerNotes {

@@ -13,7 +13,8 @@ import type { AgentEvent } from "./install-spec.ts";
  * The events whose command hooks, read from the agent's own config, run on an event of ours: the same
  * counterpart as the bridge's, where the event table says command hooks can run on it (`commandHooks`).
  * Subagent start and stop are not such events: no other host has those events; nor is `context`
- * (pi's alone, and pi has no command hooks of its own).
+ * (pi's alone, and pi has no command hooks of its own), nor `permission_request` (no host of ours
+ * shows an approval prompt of its own for such a hook to answer).
  */
 export function hookTargets(events: Record<string, AgentEventSpec>, omit: readonly string[] = []): Record<string, AgentHookTarget> {
 	const targets: Record<string, AgentHookTarget> = {};

@@ -25,7 +25,7 @@ import { RUNTIME_VARIABLE } from "./entry-shell.ts";
 // The protocol's facts, as src/bridges/socket-protocol.ts and src/decisions/otlp-queue.ts have them (agents
 // import neither layer; a test holds them equal).
 export const GO_LINE = '{"go":true}\n';
-export const VERDICTS = ["allow", "deny", "rewrite", "none"] as const;
+export const VERDICTS = ["allow", "deny", "rewrite", "ask", "none"] as const;
 export const OTLP_VARIABLES = [
 	"OTEL_SDK_DISABLED",
 	"OTEL_LOGS_EXPORTER",
@@ -113,7 +113,7 @@ function socketProblem(path) {
 function notAnAnswer(a) {
 	if (!isObject(a) || typeof a.stdout !== "string" || !Array.isArray(a.stderr) || !a.stderr.every((line) => typeof line === "string")) return "its reply is not an answer";
 	if (!VERDICTS.includes(a.verdict)) return "its answer has no verdict (a serve --socket of an older version? restart it)";
-	if ((a.verdict === "deny" || a.verdict === "rewrite") && !a.stdout.trim()) return "its " + a.verdict + " answer is empty";
+	if ((a.verdict === "deny" || a.verdict === "rewrite" || a.verdict === "ask") && !a.stdout.trim()) return "its " + a.verdict + " answer is empty";
 	return undefined;
 }
 

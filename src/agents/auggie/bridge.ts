@@ -1,5 +1,5 @@
 import { AUGGIE } from "./protocol.ts";
-import { answerJson, specificOutput, stringField } from "../_shared/answer.ts";
+import { answerJson, askAsDeny as askDenyReason, specificOutput, stringField } from "../_shared/answer.ts";
 import { claudeStyleDeny } from "../_shared/claude-family.ts";
 import { any, arr, bool, obj, opt, str, type Shape } from "../_shared/fields.ts";
 import { outputAsText } from "../_shared/text.ts";
@@ -74,16 +74,16 @@ export const auggieTools: ToolRule[] = [
 
 /**
  * The answer to a hook's ask: Auggie's `permissionDecision: "ask"` lets the call run when no one can be
- * asked (`--print`), so an ask is a deny naming the question. Used once `tool_call` hooks can answer ask.
+ * asked (`--print`), so an ask is a deny naming the question (docs/ask.md).
  */
-export const askAsDeny = (reason: string): Record<string, unknown> =>
-	claudeStyleDeny(`xcsh-hooks: a hook asks for confirmation (${reason}); Auggie cannot ask, so the call was not run`);
+export const askAsDeny = (reason: string): Record<string, unknown> => claudeStyleDeny(askDenyReason(reason, "Auggie"));
 
 function body(event: string, outcome: Outcome, warn: (line: string) => void): Record<string, unknown> {
 	switch (outcome.kind) {
 		case "deny":
 			return claudeStyleDeny(outcome.reason);
-		// The place of an `ask` outcome: `return askAsDeny(outcome.reason);`
+		case "ask":
+			return askAsDeny(outcome.reason);
 		case "rewrite":
 			return specificOutput("PreToolUse", { permissionDecision: "allow", updatedInput: outcome.input });
 		case "replace":
@@ -102,6 +102,7 @@ function body(event: string, outcome: Outcome, warn: (line: string) => void): Re
 		case "cancel":
 		case "deny-start":
 		case "messages":
+		case "approve": // no approval-prompt event in this agent
 		case "none":
 			return {};
 	}

@@ -1,5 +1,5 @@
 import { CLAUDE } from "./protocol.ts";
-import { answerJson, isRecord, nonEmpty, specificOutput, stringField } from "../_shared/answer.ts";
+import { answerJson, isRecord, nonEmpty, permissionAnswer, specificOutput, stringField, suggestionsOf } from "../_shared/answer.ts";
 import { any, obj, opt, str, type Shape } from "../_shared/fields.ts";
 import { outputAsText } from "../_shared/text.ts";
 import { fileRules, shellRule } from "../_shared/tools.ts";
@@ -10,6 +10,7 @@ import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } fro
  * Claude Code (docs/agents/claude.md): `xcsh-hooks bridge claude` as a command hook.
  *
  * - PreToolUse → `tool_call`: deny is `hookSpecificOutput.permissionDecision: "deny"` with the reason;
+ *   an ask is `permissionDecision: "ask"` with the reason (Claude prompts the person; docs/ask.md);
  *   a rewrite is `permissionDecision: "allow"` + `updatedInput` (the whole input), so a rewritten call
  *   counts as approved by the hook (Claude's own deny/ask rules still apply).
  * - PostToolUse → `tool_result`: a replaced output goes back as `updatedToolOutput` in the tool's own
@@ -18,6 +19,8 @@ import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } fro
  * - UserPromptSubmit → `before_agent_start`: a message becomes `additionalContext`.
  * - SessionStart / SessionEnd / Stop → `session_start` / `session_shutdown` / `agent_end`;
  *   PreCompact → `session_before_compact`, cancel = `decision: "block"`.
+ * - PermissionRequest → `permission_request`: `hookSpecificOutput.decision.behavior` allow or deny
+ *   (with the reason as `message`); no opinion lets Claude prompt as usual.
  * - Hook notifications are also shown to the user as `systemMessage`.
  *
  * Cannot: put free text into a tool output whose shape it does not know (Write, Edit, Grep…) unless the
@@ -59,7 +62,12 @@ export const claudeEvents: Record<string, AgentEventSpec> = {
 		to: "session_before_compact",
 		compaction: (p) => ({ preparation: { trigger: p.trigger ?? "auto" }, customInstructions: stringField(p, "custom_instructions") }),
 	},
-	PermissionRequest: none,
+	PermissionRequest: {
+		fields: { ...common, tool_name: str, tool_input: obj(), permission_suggestions: opt(any) },
+		to: "permission_request",
+		call: toolCall,
+		suggestions: (p) => suggestionsOf(p.permission_suggestions),
+	},
 	PostToolBatch: none,
 	PermissionDenied: none,
 	Notification: none,
@@ -102,7 +110,16 @@ const deny = (reason: string) =>
 function body(event: string, payload: Payload, outcome: Outcome, warn: (line: string) => void): Record<string, unknown> {
 	switch (outcome.kind) {
 		case "deny":
-			return deny(outcome.reason);
+			return event === "PermissionRequest" ? permissionAnswer("deny", outcome.reason) : deny(outcome.reason);
+		case "approve":
+			return permissionAnswer("allow");
+		case "ask":
+			// Claude's own prompt, with the reason shown to the person; a rewrite travels with it.
+			return specificOutput("PreToolUse", {
+				permissionDecision: "ask",
+				permissionDecisionReason: nonEmpty(outcome.reason, "a hook asks for confirmation"),
+				...(outcome.input === undefined ? {} : { updatedInput: outcome.input }),
+			});
 		case "rewrite":
 			return specificOutput("PreToolUse", { permissionDecision: "allow", updatedInput: outcome.input });
 		case "replace": {

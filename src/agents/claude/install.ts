@@ -14,6 +14,7 @@ export const claudeInstall: AgentSpec = {
 	events: installEvents(claudeEvents, [
 		{ name: "PreToolUse", matcher: "*", guard: true },
 		{ name: "PostToolUse", matcher: "*" },
+		{ name: "PermissionRequest", matcher: "*", guard: true },
 		{ name: "UserPromptSubmit", guard: true },
 		{ name: "SessionStart" },
 		{ name: "SessionEnd" },

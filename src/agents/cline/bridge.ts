@@ -1,5 +1,5 @@
 import { CLINE } from "./protocol.ts";
-import { answerJson, isRecord, nonEmpty, stringField } from "../_shared/answer.ts";
+import { answerJson, askAsDeny, isRecord, nonEmpty, stringField } from "../_shared/answer.ts";
 import { any, arr, obj, opt, str, type Shape } from "../_shared/fields.ts";
 import { oneLine } from "../../one-line.ts";
 import { quoted, runCommandLines, shown } from "./commands.ts";
@@ -127,6 +127,9 @@ function body(event: string, payload: Payload, outcome: Outcome, warn: (line: st
 	switch (outcome.kind) {
 		case "deny":
 			return deny(payload, outcome.reason);
+		case "ask":
+			// Cline's `review` did nothing in a headless run, so the call would run: our deny, naming the ask.
+			return deny(payload, askAsDeny(outcome.reason, "Cline"));
 		case "rewrite": {
 			const input = outcome.input;
 			if (toolName(payload) === "run_commands" && typeof input.command === "string")
@@ -148,6 +151,7 @@ function body(event: string, payload: Payload, outcome: Outcome, warn: (line: st
 		// No event of this agent becomes subagent_start, so nothing can be refused here.
 		case "deny-start":
 		case "messages": // no context event in this agent
+		case "approve": // no approval-prompt event in this agent
 		case "none":
 			return {};
 	}

@@ -1,5 +1,5 @@
 import { CODEX } from "./protocol.ts";
-import { answerJson, nonEmpty, specificOutput, stringField } from "../_shared/answer.ts";
+import { answerJson, askAsDeny, nonEmpty, permissionAnswer, specificOutput, stringField } from "../_shared/answer.ts";
 import { any, nullable, obj, opt, str, type Shape } from "../_shared/fields.ts";
 import { outputAsText } from "../_shared/text.ts";
 import { shellRule } from "../_shared/tools.ts";
@@ -14,7 +14,9 @@ import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } fro
  *
  * - PreToolUse → `tool_call` (the shell tool arrives as `Bash {command}`): deny =
  *   `hookSpecificOutput.permissionDecision: "deny"` + a non-empty reason; a rewrite =
- *   `permissionDecision: "allow"` + `updatedInput`, no other keys.
+ *   `permissionDecision: "allow"` + `updatedInput`, no other keys. An ask is a deny naming it: Codex
+ *   reads `permissionDecision: "ask"` as a failed hook and runs the call.
+ * - PermissionRequest → `permission_request`: `hookSpecificOutput.decision` `{behavior, message}`.
  * - PostToolUse → `tool_result`: a replaced output is `decision: "block"` with the text as `reason`,
  *   which Codex gives the model verbatim in place of the output.
  * - UserPromptSubmit → `before_agent_start` (`additionalContext`); SessionStart, SessionEnd, Stop →
@@ -60,7 +62,7 @@ export const codexEvents: Record<string, AgentEventSpec> = {
 		to: "session_before_compact",
 		compaction: (p) => ({ preparation: { trigger: p.trigger ?? "auto" } }),
 	},
-	PermissionRequest: none,
+	PermissionRequest: { fields: { ...common, tool_name: str, tool_input: obj() }, to: "permission_request", call: toolCall },
 	PostCompact: none,
 	PreModelRequest: none,
 	SubagentStart: { fields: { ...common, agent_id: str, agent_type: opt(str) }, to: "subagent_start" },
@@ -85,7 +87,12 @@ const deny = (reason: string) =>
 function body(event: string, outcome: Outcome, warn: (line: string) => void): Record<string, unknown> {
 	switch (outcome.kind) {
 		case "deny":
-			return deny(outcome.reason);
+			return event === "PermissionRequest" ? permissionAnswer("deny", outcome.reason) : deny(outcome.reason);
+		case "approve":
+			return permissionAnswer("allow");
+		case "ask":
+			// Codex 0.169 reads `ask` as a failed hook and runs the call: our deny, naming the ask.
+			return deny(askAsDeny(outcome.reason, "Codex"));
 		case "rewrite":
 			return specificOutput("PreToolUse", { permissionDecision: "allow", updatedInput: outcome.input });
 		case "replace":

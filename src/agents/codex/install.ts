@@ -14,6 +14,7 @@ export const codexInstall: AgentSpec = {
 	events: installEvents(codexEvents, [
 		{ name: "PreToolUse", matcher: "*" },
 		{ name: "PostToolUse", matcher: "*" },
+		{ name: "PermissionRequest", matcher: "*" },
 		{ name: "UserPromptSubmit" },
 		{ name: "SessionStart" },
 		{ name: "SessionEnd" },

@@ -1,6 +1,6 @@
 import { COPILOT } from "./protocol.ts";
-import { answerJson, isRecord, nonEmpty, stringField } from "../_shared/answer.ts";
-import { num, obj, oneOf, opt, str, type Shape } from "../_shared/fields.ts";
+import { answerJson, askAsDeny, isRecord, nonEmpty, stringField, suggestionsOf } from "../_shared/answer.ts";
+import { any, num, obj, oneOf, opt, str, type Shape } from "../_shared/fields.ts";
 import { outputAsText } from "../_shared/text.ts";
 import { shellRule } from "../_shared/tools.ts";
 import { claudeStyleSubagentEvent, splitLast, subagentOf } from "../_shared/actor.ts";
@@ -14,7 +14,10 @@ import type { AgentBridge, AgentEventSpec, AgentToolCall, Outcome, Payload } fro
  * `hook_event_name`, `tool_name`, `tool_input`, `tool_result`). Both honour the flat answer fields used here.
  *
  * - preToolUse / PreToolUse → `tool_call`: deny = `{permissionDecision: "deny", permissionDecisionReason}`;
- *   a rewrite = `{modifiedArgs}` (the whole arguments; no `allow`, which Copilot does not need).
+ *   a rewrite = `{modifiedArgs}` (the whole arguments; no `allow`, which Copilot does not need); an ask =
+ *   `{permissionDecision: "ask", permissionDecisionReason}` (denied by Copilot itself in `-p` mode).
+ * - permissionRequest / PermissionRequest → `permission_request` (camelCase payload under both keys, named
+ *   by `hookName`): `{behavior: "allow" | "deny", message}`.
  * - postToolUse / PostToolUse → `tool_result`: a replaced output is
  *   `{modifiedResult: {resultType, textResultForLlm}}`, given to the model verbatim.
  * - userPromptSubmitted / UserPromptSubmit → `before_agent_start` (`additionalContext`, appended to the
@@ -90,17 +93,23 @@ export const copilotEvents: Record<string, AgentEventSpec> = {
 		},
 	},
 	SubagentStart: { fields: { ...camel, agent_id: str }, to: "subagent_start" },
+	// Fires after preToolUse passed, even with --allow-all-tools (observed in 1.0.102); its payload is camelCase under either key.
+	permissionRequest: {
+		fields: { ...camel, toolName: str, toolInput: args, permissionSuggestions: opt(any) },
+		to: "permission_request",
+		call: (p) => ({ name: p.toolName as string, input: argsObject(p.toolInput) }),
+		suggestions: (p) => suggestionsOf(p.permissionSuggestions),
+	},
 	SubagentStop: {
 		fields: { ...pascal, agent_id: str, last_assistant_message: opt(str) },
 		to: "subagent_end",
 		subagentEvent: (p) => claudeStyleSubagentEvent(p, copilotBridge.subagent?.(p)),
 	},
 };
-// Fired too, but after the guard already decided (permissionRequest) or without a counterpart.
+copilotEvents.PermissionRequest = copilotEvents.permissionRequest as AgentEventSpec;
+// Fired too, without a counterpart.
 for (const name of [
 	"userPromptTransformed",
-	"permissionRequest",
-	"PermissionRequest",
 	"notification",
 	"Notification",
 	"errorOccurred",
@@ -135,7 +144,16 @@ const deny = (reason: string) => ({ permissionDecision: "deny", permissionDecisi
 function body(event: string, payload: Payload, outcome: Outcome, warn: (line: string) => void): Record<string, unknown> {
 	switch (outcome.kind) {
 		case "deny":
-			return deny(outcome.reason);
+			return event === "permissionRequest" || event === "PermissionRequest"
+				? { behavior: "deny", message: nonEmpty(outcome.reason, "denied by an xcsh hook") }
+				: deny(outcome.reason);
+		case "approve":
+			return { behavior: "allow" };
+		case "ask":
+			// Copilot's own ask (in `-p` it denies: "unable to ask user for confirmation"). With a rewrite it is our
+			// deny: whether Copilot applies `modifiedArgs` to a call it asks about is not known.
+			if (outcome.input !== undefined) return deny(askAsDeny(`${outcome.reason} (about a rewritten call)`, "Copilot CLI"));
+			return { permissionDecision: "ask", permissionDecisionReason: nonEmpty(outcome.reason, "a hook asks for confirmation") };
 		case "rewrite":
 			return { modifiedArgs: outcome.input };
 		case "replace": {

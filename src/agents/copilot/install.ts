@@ -18,6 +18,7 @@ export const copilotInstall: AgentSpec = {
 	events: installEvents(copilotEvents, [
 		{ name: "PreToolUse" },
 		{ name: "PostToolUse" },
+		{ name: "PermissionRequest" },
 		{ name: "UserPromptSubmit" },
 		{ name: "SessionStart" },
 		{ name: "SessionEnd" },

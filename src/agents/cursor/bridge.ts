@@ -1,5 +1,5 @@
 import { CURSOR } from "./protocol.ts";
-import { isRecord, nonEmpty, stringField } from "../_shared/answer.ts";
+import { askAsDeny, isRecord, nonEmpty, stringField } from "../_shared/answer.ts";
 import { any, arr, nullable, obj, opt, str, type Shape } from "../_shared/fields.ts";
 import { outputAsText } from "../_shared/text.ts";
 import { fileRules, shellRule } from "../_shared/tools.ts";
@@ -130,6 +130,10 @@ function body(event: string, payload: Payload, outcome: Outcome, warn: (line: st
 	switch (outcome.kind) {
 		case "deny":
 			return deny(outcome.reason);
+		case "ask":
+			// Cursor's `permission: "ask"` is documented as not enforced on preToolUse (and reported broken elsewhere),
+			// and no Cursor client could be run here to show otherwise: our deny, naming the ask.
+			return deny(askAsDeny(outcome.reason, "Cursor"));
 		case "rewrite":
 			if (event === "preToolUse") return { permission: "allow", updated_input: outcome.input };
 			return deny(`a hook rewrote this call, which Cursor's ${event} cannot apply; the rewritten input: ${JSON.stringify(outcome.input)}`);
@@ -160,6 +164,7 @@ function body(event: string, payload: Payload, outcome: Outcome, warn: (line: st
 			// subagentStart takes `{permission, user_message}` (docs/agents/cursor.md): the subagent is not started.
 			return { permission: "deny", user_message: nonEmpty(outcome.reason, "blocked by an xcsh hook") };
 		case "messages": // no context event in this agent
+		case "approve": // no approval-prompt event in this agent
 		case "none":
 			return {};
 	}

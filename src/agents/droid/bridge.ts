@@ -1,5 +1,5 @@
 import { DROID } from "./protocol.ts";
-import { answerJson, specificOutput, stringField } from "../_shared/answer.ts";
+import { answerJson, askAsDeny, specificOutput, stringField } from "../_shared/answer.ts";
 import { claudeStyleCall, claudeStyleCommon, claudeStyleDeny } from "../_shared/claude-family.ts";
 import { any, obj, opt, str, type Shape } from "../_shared/fields.ts";
 import { outputAsText } from "../_shared/text.ts";
@@ -14,7 +14,8 @@ import type { AgentBridge, AgentEventSpec, Outcome } from "../_shared/bridge-typ
  *
  * - PreToolUse → `tool_call`: deny = `hookSpecificOutput.permissionDecision: "deny"` + reason (Droid
  *   ignores top-level `decision`); a rewrite = `permissionDecision: "allow"` + `updatedInput`, which Droid
- *   merges over the input (so a field the hook removed stays).
+ *   merges over the input (so a field the hook removed stays). An ask is a deny naming it: Droid runs a
+ *   call its hook answers `permissionDecision: "ask"` about.
  * - PostToolUse → `tool_result`: Droid has no answer that replaces an output; a replaced output goes back
  *   as `additionalContext` (a user message after the tool result), so the original stays visible too.
  * - SessionStart → `before_agent_start`: `droid exec` fires no UserPromptSubmit, so the prompt context is
@@ -51,6 +52,9 @@ function body(event: string, outcome: Outcome, warn: (line: string) => void): Re
 	switch (outcome.kind) {
 		case "deny":
 			return claudeStyleDeny(outcome.reason);
+		case "ask":
+			// Droid runs a call its hook asks about (`--auto high`, skip-permissions): our deny, naming the ask.
+			return claudeStyleDeny(askAsDeny(outcome.reason, "Factory Droid"));
 		case "rewrite":
 			return specificOutput("PreToolUse", { permissionDecision: "allow", updatedInput: outcome.input });
 		case "replace":
@@ -69,6 +73,7 @@ function body(event: string, outcome: Outcome, warn: (line: string) => void): Re
 		// No event of this agent becomes subagent_start, so nothing can be refused here.
 		case "deny-start":
 		case "messages": // no context event in this agent
+		case "approve": // no approval-prompt event in this agent
 		case "none":
 			return {};
 	}

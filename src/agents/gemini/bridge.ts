@@ -1,5 +1,5 @@
 import { GEMINI } from "./protocol.ts";
-import { answerJson, isRecord, nonEmpty, specificOutput, stringField } from "../_shared/answer.ts";
+import { answerJson, askAsDeny, isRecord, nonEmpty, specificOutput, stringField } from "../_shared/answer.ts";
 import { obj, opt, str, type Shape } from "../_shared/fields.ts";
 import { outputAsText } from "../_shared/text.ts";
 import { fileRules, shellRule } from "../_shared/tools.ts";
@@ -59,6 +59,11 @@ function body(event: string, outcome: Outcome, warn: (line: string) => void): Re
 	switch (outcome.kind) {
 		case "deny":
 			return deny(outcome.reason);
+		case "ask":
+			// Gemini 0.61 turns `decision: "ask"` into its own confirmation even under --yolo, but a headless run
+			// (`-p`) then waits for an answer nobody can give, until it is killed; a hook cannot tell the two
+			// apart, so an ask is our deny, naming it.
+			return deny(askAsDeny(outcome.reason, "Gemini CLI"));
 		case "rewrite":
 			return { decision: "allow", ...specificOutput("BeforeTool", { tool_input: outcome.input }) };
 		case "replace":
@@ -74,6 +79,7 @@ function body(event: string, outcome: Outcome, warn: (line: string) => void): Re
 			return {};
 		case "deny-start": // Gemini has no subagent events
 		case "messages": // no context event in this agent
+		case "approve": // no approval-prompt event in this agent
 		case "none":
 			return {};
 	}

@@ -1,4 +1,4 @@
-import { answerJson, isRecord, nonEmpty, stringField } from "../_shared/answer.ts";
+import { answerJson, askAsDeny, isRecord, nonEmpty, stringField } from "../_shared/answer.ts";
 import { any, bool, obj, opt, str, type Shape } from "../_shared/fields.ts";
 import { contentText } from "../_shared/text.ts";
 import { shellRule, type ToolRule } from "../_shared/tools.ts";
@@ -73,6 +73,9 @@ function body(payload: Payload, outcome: Outcome, event: string, warn: (line: st
 	switch (outcome.kind) {
 		case "deny":
 			return deny(outcome.reason);
+		case "ask":
+			// No ask of OpenClaw's own was seen to hold a call for a person here: our deny, naming the ask.
+			return deny(askAsDeny(outcome.reason, "OpenClaw"));
 		case "rewrite": {
 			const params = isRecord(payload.params) ? payload.params : {};
 			// The wrapper's own params keep its tool's id; only what that tool gets is new.
@@ -88,6 +91,7 @@ function body(payload: Payload, outcome: Outcome, event: string, warn: (line: st
 		case "deny-start":
 		case "cancel":
 		case "messages":
+		case "approve":
 			warn(`openclaw ${event}: OpenClaw's plugin cannot take this answer (${outcome.kind}); it was ignored`);
 			return {};
 		case "none":

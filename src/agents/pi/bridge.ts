@@ -1,5 +1,5 @@
 import { PI } from "./protocol.ts";
-import { answerJson, nonEmpty, stringField } from "../_shared/answer.ts";
+import { answerJson, askAsDeny, nonEmpty, stringField } from "../_shared/answer.ts";
 import { any, arr, bool, obj, opt, str, type Shape } from "../_shared/fields.ts";
 import { toOurMessages, toPiMessages } from "./messages.ts";
 import { contentText } from "../_shared/text.ts";
@@ -83,6 +83,9 @@ function body(event: string, payload: Payload, outcome: Outcome, warn: (line: st
 	switch (outcome.kind) {
 		case "deny":
 			return deny(outcome.reason);
+		case "ask":
+			// The extension answers pi's tool_call with a block or nothing: an ask is our deny, naming it.
+			return deny(askAsDeny(outcome.reason, "pi"));
 		case "rewrite":
 			return { input: outcome.input };
 		case "replace":
@@ -103,6 +106,7 @@ function body(event: string, payload: Payload, outcome: Outcome, warn: (line: st
 		case "deny-start":
 			warn(`pi ${event}: pi has no subagents; the hook's block was ignored`);
 			return {};
+		case "approve": // no approval-prompt event in this agent
 		case "none":
 			return {};
 	}

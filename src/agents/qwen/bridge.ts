@@ -1,5 +1,14 @@
 import { QWEN } from "./protocol.ts";
-import { answerJson, isRecord, nonEmpty, specificOutput, stringField } from "../_shared/answer.ts";
+import {
+	answerJson,
+	askAsDeny,
+	isRecord,
+	nonEmpty,
+	permissionAnswer,
+	specificOutput,
+	stringField,
+	suggestionsOf,
+} from "../_shared/answer.ts";
 import { claudeStyleCall, claudeStyleCommon, claudeStyleDeny } from "../_shared/claude-family.ts";
 import { any, obj, opt, str, type Shape } from "../_shared/fields.ts";
 import { outputAsText } from "../_shared/text.ts";
@@ -12,7 +21,10 @@ import type { AgentBridge, AgentEventSpec, Outcome } from "../_shared/bridge-typ
  * and answers, Gemini CLI's tool names (`run_shell_command`, `read_file {file_path}`…) and output shape
  * (`tool_response.llmContent`).
  *
- * - PreToolUse → `tool_call`: deny = `hookSpecificOutput.permissionDecision: "deny"` + reason.
+ * - PreToolUse → `tool_call`: deny = `hookSpecificOutput.permissionDecision: "deny"` + reason; an ask =
+ *   `permissionDecision: "ask"` + reason (Qwen prompts; headless it denies with the reason).
+ * - PermissionRequest → `permission_request`: `hookSpecificOutput.decision` `{behavior, message}`
+ *   (documented; a headless run declines before it fires).
  * - PostToolUse → `tool_result`: a replaced output is `{continue: false, stopReason: text}`, the one
  *   answer Qwen puts in place of the output (the run goes on).
  * - UserPromptSubmit → `before_agent_start`: Qwen fires it before every model request, the later ones
@@ -52,7 +64,12 @@ export const qwenEvents: Record<string, AgentEventSpec> = {
 		to: "session_before_compact",
 		compaction: (p) => ({ preparation: { trigger: p.trigger ?? "auto" }, customInstructions: stringField(p, "custom_instructions") }),
 	},
-	PermissionRequest: none,
+	PermissionRequest: {
+		fields: { ...tool, permission_suggestions: opt(any) },
+		to: "permission_request",
+		call: claudeStyleCall,
+		suggestions: (p) => suggestionsOf(p.permission_suggestions),
+	},
 	PermissionDenied: none,
 	PostToolBatch: none,
 	Notification: none,
@@ -65,7 +82,16 @@ export const qwenEvents: Record<string, AgentEventSpec> = {
 function body(event: string, outcome: Outcome, warn: (line: string) => void): Record<string, unknown> {
 	switch (outcome.kind) {
 		case "deny":
-			return claudeStyleDeny(outcome.reason);
+			return event === "PermissionRequest" ? permissionAnswer("deny", outcome.reason) : claudeStyleDeny(outcome.reason);
+		case "approve":
+			return permissionAnswer("allow");
+		case "ask":
+			// Qwen's own ask (headless it denies). Qwen drops a rewrite on PreToolUse, so an ask about one is our deny.
+			if (outcome.input !== undefined) return claudeStyleDeny(askAsDeny(`${outcome.reason} (about a rewritten call)`, "Qwen Code"));
+			return specificOutput("PreToolUse", {
+				permissionDecision: "ask",
+				permissionDecisionReason: nonEmpty(outcome.reason, "a hook asks for confirmation"),
+			});
 		case "rewrite":
 			warn("qwen PreToolUse: Qwen Code does not apply a rewritten input; the call is denied instead");
 			return claudeStyleDeny(

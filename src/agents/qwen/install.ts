@@ -15,6 +15,7 @@ export const qwenInstall: AgentSpec = {
 	events: installEvents(qwenEvents, [
 		{ name: "PreToolUse", matcher: "*" },
 		{ name: "PostToolUse", matcher: "*" },
+		{ name: "PermissionRequest", matcher: "*" },
 		{ name: "UserPromptSubmit" },
 		{ name: "SessionStart" },
 		{ name: "SessionEnd" },

@@ -93,17 +93,12 @@ async function apply(
 	switch (event.type) {
 		case "tool_call": {
 			if (answer.deny !== undefined) return { block: true, reason: answer.deny };
-			if (answer.ask !== undefined) {
-				const allowed = ctx.hasUI && (await ctx.ui.confirm(`${dialect.label} hook`, `${answer.ask}\n\nAllow ${event.toolName}?`));
-				if (!allowed)
-					return {
-						block: true,
-						reason: ctx.hasUI ? answer.ask : `${answer.ask} (the hook asks for confirmation, and there is no UI to ask)`,
-					};
-			}
-			if (!answer.input || !call) return undefined;
+			// An ask is ours to pass on: the host asks the person (or blocks), a bridge answers its agent's ask.
+			const asked = answer.ask !== undefined ? { ask: true, reason: `${dialect.label} hook: ${answer.ask}` } : undefined;
+			if (!answer.input || !call) return asked;
 			const input = ourInput(call, answer.input, event.input as Json, ctx.cwd);
-			return Bun.deepEquals(input, event.input) ? undefined : { input };
+			if (Bun.deepEquals(input, event.input)) return asked;
+			return asked ? { ...asked, input } : { input };
 		}
 		case "tool_result": {
 			let content: ToolContent = event.content;
