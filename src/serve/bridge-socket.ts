@@ -63,6 +63,8 @@ export interface BridgeSocket {
 const IDLE_SECONDS = 120;
 /** How long a stop waits for the calls still running. */
 const STOP_GRACE_MS = 5000;
+/** The `ready` reply, encoded once (only ever read: a partial write keeps a view of it, a join copies it). */
+const READY_LINE = encodeLine({ ready: true });
 
 /** The folder must be the user's own and writable by nobody else; throws naming what to fix. */
 function checkFolder(dir: string): void {
@@ -225,7 +227,7 @@ export async function startBridgeSocket(options: BridgeSocketOptions): Promise<B
 		if (agent) agents.set(call.request.agent, agent);
 		if (!agent) return refuse(socket, `no agent ${call.request.agent}; expected one of: ${bridgeNames().join(", ")}`);
 		socket.data.offered = { agent, payload };
-		send(socket, encodeLine({ ready: true }));
+		send(socket, READY_LINE);
 	};
 	const run = async (socket: Socket, call: Call, agent: AgentBridge, payload: Uint8Array) => {
 		try {
@@ -247,11 +249,17 @@ export async function startBridgeSocket(options: BridgeSocketOptions): Promise<B
 			// A client that left (its deadline passed) answered the call itself and put that answer on
 			// record: this one reaches nobody, and a second line for the call would misstate what the agent got.
 			served++;
-			// A call whose hooks changed the process is its last here: the socket is given up before its answer goes out.
+			const reached = !socket.data.closed;
+			if (reached) {
+				const verdict = result.decision?.decision ?? "none";
+				send(socket, encodeLine({ stdout: result.stdout, stderr: result.stderr, verdict }), true);
+			}
+			// A call whose hooks changed the process is its last here: the socket is given up in the tick its
+			// answer went out, before this server takes another connection (the answer does not depend on it;
+			// checked after the write, its ≈40 µs are not the client's wait). The next call's own check, before
+			// its `ready`, would refuse it anyway.
 			leaveIfStained();
-			if (socket.data.closed) return;
-			const verdict = result.decision?.decision ?? "none";
-			send(socket, encodeLine({ stdout: result.stdout, stderr: result.stderr, verdict }), true);
+			if (!reached) return;
 			// On record right after the answer went out (≈0.1 ms the client no longer waits for), in the same tick.
 			recordDecision(result, { ...process.env, ...call.env });
 		} catch {

@@ -64,9 +64,34 @@ export function autostartSettings(): AutostartSettings {
 	};
 }
 
-/** Whether the user's settings say `"server": false` now (what a running server asks before each call). */
+/** The settings file as {@link serverTurnedOff} last read it: its identity, and what it said. */
+let lastRead: { key: string; off: boolean } | undefined;
+/** How old a file's last change must be before its identity stands for its content (timestamps are coarse). */
+const SETTLED_MS = 2000;
+
+/**
+ * Whether the user's settings say `"server": false` now (what a running server asks before each call).
+ * The file is read again only when its identity (device, inode, size, change and modification times)
+ * differs from the last read's: a stat instead of a read and a parse on every call. An identity is
+ * trusted only once the file's last change is {@link SETTLED_MS} old, since a file system's timestamps
+ * are coarse (a write within the same tick, of the same length, would keep them).
+ */
 export function serverTurnedOff(): boolean {
-	return userSettings().server === false;
+	let info: ReturnType<typeof statSync>;
+	try {
+		info = statSync(`${agentDir()}/settings.json`, { throwIfNoEntry: false });
+	} catch {
+		info = undefined; // not to be looked at: not to be read either, the defaults
+	}
+	if (info === undefined) {
+		lastRead = undefined;
+		return false; // no settings: the defaults
+	}
+	const key = `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
+	if (lastRead?.key === key) return lastRead.off;
+	const off = userSettings().server === false;
+	lastRead = Date.now() - Math.max(info.mtimeMs, info.ctimeMs) > SETTLED_MS ? { key, off } : undefined;
+	return off;
 }
 
 /** The user's settings object; empty when there are none (or broken ones: the defaults). */

@@ -89,15 +89,16 @@ function xcshSocketPath() {
 
 /** The organisation's system hook folder is there: every call runs in its own process, never on the user's server. */
 function managedMachine() {
-	try { statSync(SYSTEM_HOOKS_DIR); return true; } catch { return false; }
+	// No exception for the usual case, a missing folder (building one costs more than the stat).
+	try { return statSync(SYSTEM_HOOKS_DIR, { throwIfNoEntry: false }) !== undefined; } catch { return false; }
 }
 
 /** Why the server at \`path\` is not to be trusted; null when it is; undefined when there is none (no socket there). */
 function socketProblem(path) {
 	const folder = path.slice(0, path.lastIndexOf("/")) || "/";
 	let file;
-	try { file = statSync(path); } catch { return undefined; }
-	if (!file.isSocket()) return undefined;
+	try { file = statSync(path, { throwIfNoEntry: false }); } catch { return undefined; }
+	if (file === undefined || !file.isSocket()) return undefined;
 	const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
 	if (uid === undefined) return null;
 	let dir;
