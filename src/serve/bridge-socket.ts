@@ -1,6 +1,6 @@
 import { XcshError } from "../errors.ts";
 import { chmodSync, lstatSync, mkdirSync, statSync, unlinkSync } from "node:fs";
-import { dirname, isAbsolute } from "pathe";
+import { dirname } from "pathe";
 import { type AgentBridge, bridgeNames, loadBridge } from "../agent-call/index.ts";
 import { recordDecision } from "../decisions/write.ts";
 import {
@@ -11,12 +11,12 @@ import {
 	newerVersion,
 	STATUS_LINE,
 	type ServerStatus,
-	type SocketRequest,
+	type RequestCall as Call,
+	requestCall as callOf,
 	writeSome,
 } from "../socket/protocol.ts";
 import { PACKAGE_VERSION } from "../package-version.ts";
-import { MAX_PAYLOAD_BYTES } from "../process/stdin.ts";
-import { decodeUtf8, isRecord, parseJsonText } from "../json.ts";
+import { decodeUtf8 } from "../json.ts";
 import { withTimeout } from "../timeouts.ts";
 import { serverTurnedOff } from "../socket/autostart.ts";
 import { answerPooled } from "./pooled-call.ts";
@@ -99,35 +99,6 @@ async function claimPath(path: string): Promise<void> {
 	if (!info.isSocket()) throw new XcshError("COMMAND_FAILED", `${path} exists and is not a socket; move it away first`);
 	if (await answering(path)) throw new XcshError("COMMAND_FAILED", `another serve --socket is already running on ${path}`);
 	unlinkSync(path);
-}
-
-/** A request line, checked. */
-interface Call {
-	request: SocketRequest;
-	env: Record<string, string>;
-}
-
-/** What {@link answerPooled} needs of a request line, or the reason it cannot be taken. */
-function callOf(line: string): Call | string {
-	let value: unknown;
-	try {
-		value = parseJsonText(line, "request");
-	} catch (error) {
-		return (error as Error).message;
-	}
-	if (!isRecord(value)) return "the request line is not a JSON object";
-	const r = value as Partial<SocketRequest>;
-	if (typeof r.agent !== "string") return "agent: expected a name";
-	if (r.version !== undefined && typeof r.version !== "string") return "version: expected a string";
-	if (typeof r.pwd !== "string" || !isAbsolute(r.pwd)) return "pwd: expected the caller's absolute working directory";
-	if (!isRecord(r.env) || Object.values(r.env).some((v) => typeof v !== "string")) return "env: expected an object of strings";
-	if (r.event !== undefined && typeof r.event !== "string") return "event: expected a string";
-	if (r.timeout !== undefined && !(typeof r.timeout === "number" && Number.isFinite(r.timeout) && r.timeout > 0))
-		return "timeout: expected a positive number of seconds";
-	if (r.allowLoadErrors !== undefined && typeof r.allowLoadErrors !== "boolean") return "allowLoadErrors: expected a boolean";
-	if (!Number.isSafeInteger(r.length) || (r.length as number) < 0 || (r.length as number) > MAX_PAYLOAD_BYTES)
-		return `length: expected a byte count up to ${MAX_PAYLOAD_BYTES}`;
-	return { request: r as SocketRequest, env: r.env as Record<string, string> };
 }
 
 /** Listens on `options.path`; throws (naming the path) when it cannot. */

@@ -9,7 +9,7 @@ import { PACKAGE_VERSION } from "../package-version.ts";
 import { CLIENT_AGENTS, type ClientAgent } from "./client-agents.ts";
 import { OTLP_VARIABLES } from "../decisions/otlp-queue.ts";
 import { writeAnswer } from "./write-answer.ts";
-import { encodeRequest, GO_LINE, newerVersion, type SocketRequest, VERDICTS, type Verdict, writeSome } from "./protocol.ts";
+import { encodeRequest, GO_LINE, newerVersion, notAnAnswer, type ServerAnswer, type SocketRequest, writeSome } from "./protocol.ts";
 
 /*
  * `bridge <agent>` with a running `serve --socket` (docs/contract.md#performance-budgets, #bridges): the call is answered by hooks that
@@ -134,27 +134,6 @@ export function requestLine(call: Forwarding, pwd: string, env: Record<string, s
 		...(call.allowLoadErrors ? { allowLoadErrors: true } : {}),
 		length,
 	};
-}
-
-/** A server's answer line. */
-interface ServerAnswer {
-	stdout: string;
-	stderr: string[];
-	verdict: Verdict;
-}
-
-/**
- * What is wrong with a reply taken for an answer, `undefined` when it is one: the printed answer, its
- * stderr lines and a verdict; a `deny` or `rewrite` must print something (an empty reply is never an allow).
- */
-function notAnAnswer(value: unknown): string | undefined {
-	const a = value as Partial<Record<keyof ServerAnswer, unknown>> | null;
-	if (typeof a !== "object" || a === null || typeof a.stdout !== "string" || !Array.isArray(a.stderr)) return "its reply is not an answer";
-	if (!a.stderr.every((line) => typeof line === "string")) return "its reply is not an answer";
-	if (!VERDICTS.includes(a.verdict as Verdict)) return "its answer has no verdict (a serve --socket of an older version? restart it)";
-	if ((a.verdict === "deny" || a.verdict === "rewrite" || a.verdict === "ask") && !a.stdout.trim())
-		return `its ${a.verdict} answer is empty`;
-	return undefined;
 }
 
 /**

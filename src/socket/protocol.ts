@@ -30,6 +30,9 @@
  * Plain lines of JSON rather than HTTP: both ends are this program, and a client that only writes a
  * line and reads two costs the least to start (docs/contract.md#performance-budgets).
  */
+import { isAbsolute } from "pathe";
+import { isRecord, parseJsonText } from "../json.ts";
+import { MAX_PAYLOAD_BYTES } from "../process/stdin.ts";
 
 /** The client's confirmation, as sent. */
 export const GO_LINE = '{"go":true}\n';
@@ -139,4 +142,54 @@ export function answering(path: string): Promise<boolean> {
 			},
 		}).catch(() => resolve(false));
 	});
+}
+
+/** A request line, checked: the request and the environment it carries. */
+export interface RequestCall {
+	request: SocketRequest;
+	env: Record<string, string>;
+}
+
+/** What the server needs of a request line, or the reason it cannot be taken (refused before `ready`). */
+export function requestCall(line: string): RequestCall | string {
+	let value: unknown;
+	try {
+		value = parseJsonText(line, "request");
+	} catch (error) {
+		return (error as Error).message;
+	}
+	if (!isRecord(value)) return "the request line is not a JSON object";
+	const r = value as Partial<SocketRequest>;
+	if (typeof r.agent !== "string") return "agent: expected a name";
+	if (r.version !== undefined && typeof r.version !== "string") return "version: expected a string";
+	if (typeof r.pwd !== "string" || !isAbsolute(r.pwd)) return "pwd: expected the caller's absolute working directory";
+	if (!isRecord(r.env) || Object.values(r.env).some((v) => typeof v !== "string")) return "env: expected an object of strings";
+	if (r.event !== undefined && typeof r.event !== "string") return "event: expected a string";
+	if (r.timeout !== undefined && !(typeof r.timeout === "number" && Number.isFinite(r.timeout) && r.timeout > 0))
+		return "timeout: expected a positive number of seconds";
+	if (r.allowLoadErrors !== undefined && typeof r.allowLoadErrors !== "boolean") return "allowLoadErrors: expected a boolean";
+	if (!Number.isSafeInteger(r.length) || (r.length as number) < 0 || (r.length as number) > MAX_PAYLOAD_BYTES)
+		return `length: expected a byte count up to ${MAX_PAYLOAD_BYTES}`;
+	return { request: r as SocketRequest, env: r.env as Record<string, string> };
+}
+
+/** A server's answer line. */
+export interface ServerAnswer {
+	stdout: string;
+	stderr: string[];
+	verdict: Verdict;
+}
+
+/**
+ * What is wrong with a reply taken for an answer, `undefined` when it is one: the printed answer, its
+ * stderr lines and a verdict; a `deny` or `rewrite` must print something (an empty reply is never an allow).
+ */
+export function notAnAnswer(value: unknown): string | undefined {
+	const a = value as Partial<Record<keyof ServerAnswer, unknown>> | null;
+	if (typeof a !== "object" || a === null || typeof a.stdout !== "string" || !Array.isArray(a.stderr)) return "its reply is not an answer";
+	if (!a.stderr.every((line) => typeof line === "string")) return "its reply is not an answer";
+	if (!VERDICTS.includes(a.verdict as Verdict)) return "its answer has no verdict (a serve --socket of an older version? restart it)";
+	if ((a.verdict === "deny" || a.verdict === "rewrite" || a.verdict === "ask") && !a.stdout.trim())
+		return `its ${a.verdict} answer is empty`;
+	return undefined;
 }
