@@ -1,5 +1,6 @@
 import { CASES } from "./cases/index.ts";
 import { Checks } from "./checks.ts";
+import { putOnPath } from "./sandbox.ts";
 import type { AgentId } from "./pins.ts";
 import type { SetupState } from "./setup.ts";
 import type { CaseReport } from "./summary.ts";
@@ -18,6 +19,17 @@ export interface RunCasesOptions {
 /** Runs every case of the wanted agents, in order, and resolves their reports (a throwing case is a failed check). */
 export async function runCases(options: RunCasesOptions): Promise<CaseReport[]> {
 	const reports: CaseReport[] = [];
+	// Every agent finds the executable under test as `xcsh-hooks` on its PATH (project entries name it there).
+	const built = Object.values(options.state.bridge).find((b) => b !== undefined && "exe" in b);
+	const removeFromPath = built && "exe" in built ? putOnPath(built.exe) : () => {};
+	try {
+		return await runEach(options, reports);
+	} finally {
+		removeFromPath();
+	}
+}
+
+async function runEach(options: RunCasesOptions, reports: CaseReport[]): Promise<CaseReport[]> {
 	for (const c of CASES.filter((c) => options.wanted.includes(c.agent) && (!options.only || c.name.includes(options.only)))) {
 		const checks = new Checks();
 		const t0 = performance.now();

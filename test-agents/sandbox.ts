@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Checks } from "./checks.ts";
@@ -14,6 +14,11 @@ export interface Sandbox {
 	logs: string;
 	/** Writes files (path relative to `root` → content); `*.sh` files become executable. */
 	write(files: Record<string, string>): void;
+	/**
+	 * A folder put first on PATH instead of the one holding the executable under test: the README case puts
+	 * the `~/.local/bin` the README's commands filled there, as the user's login shell would.
+	 */
+	pathFirst?: string;
 	/** The base environment for any process of this run: nothing from ours but PATH and locale. */
 	env(extra?: Record<string, string>): Record<string, string>;
 	/**
@@ -27,6 +32,23 @@ export interface Sandbox {
 
 /** PATH for agents and hooks: this Bun first (hooks may be `bun x.ts`), then node and the system. */
 const PATH = [dirname(process.execPath), "/usr/local/bin", "/usr/bin", "/bin"].join(":");
+
+/**
+ * The folder holding `xcsh-hooks` (a link to the executable under test), first on every agent's PATH:
+ * on a user's machine it is on PATH (the README puts it there), and a project's entries name it there.
+ */
+let xcshBin: string | undefined;
+
+/** Puts `exe` on the agents' PATH as `xcsh-hooks` for this run; returns the function that removes it. */
+export function putOnPath(exe: string): () => void {
+	const dir = mkdtempSync(join(tmpdir(), "xcsh-agents-bin-"));
+	symlinkSync(exe, join(dir, "xcsh-hooks"));
+	xcshBin = dir;
+	return () => {
+		xcshBin = undefined;
+		rmSync(dir, { recursive: true, force: true });
+	};
+}
 
 /** Creates a fresh sandbox under the OS temp dir. */
 export function createSandbox(label: string): Sandbox {
@@ -52,8 +74,9 @@ export function createSandbox(label: string): Sandbox {
 			}
 		},
 		env(extra = {}) {
+			const first = this.pathFirst ?? xcshBin;
 			return {
-				PATH,
+				PATH: first === undefined ? PATH : `${first}:${PATH}`,
 				HOME: home,
 				USERPROFILE: home,
 				XDG_CONFIG_HOME: join(home, ".config"),

@@ -9,7 +9,7 @@
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { type Block, blocks, shellScript } from "../../test/docs/_markdown.ts";
 import type { AgentDriver } from "../agents/types.ts";
 import type { Checks } from "../checks.ts";
@@ -63,6 +63,8 @@ export function readmeCase(driver: AgentDriver): AgentCase {
 					if (!(await runBlock(c, sandbox, "the README's PATH commands ran in the clone, in a fresh HOME", install, clone, "")))
 						return false;
 					if (!c.expect("`xcsh-hooks` is in ~/.local/bin", existsSync(exe))) return false;
+					// The agent is started as from the user's login shell: ~/.local/bin on its PATH (via ~/.profile).
+					sandbox.pathFirst = dirname(exe);
 					// A new login shell: PATH is the stock one until ~/.profile, as the README left it, is read.
 					return runBlock(
 						c,
@@ -74,12 +76,13 @@ export function readmeCase(driver: AgentDriver): AgentCase {
 					);
 				},
 				expect: { deny: true, harmless: true, redact: false, context: false },
-				markers: { deny: "guard: a recursive delete (data lies outside temp dirs) [filesystem/recursive-delete]", context: "" },
+				markers: { deny: "guard blocked this command: a recursive delete (data lies outside temp dirs) [filesystem/recursive-delete]", context: "" },
 				after(c, { sandbox }) {
 					const settings = readFileSync(join(sandbox.proj, ".claude", "settings.json"), "utf8");
+					// A committed config names the program found on PATH: here the one the README put in ~/.local/bin.
 					c.expect(
-						"the entries `install claude` wrote call the executable the README put in ~/.local/bin",
-						settings.includes(join(sandbox.home, ".local", "bin", "xcsh-hooks")),
+						"the entries `install claude` wrote name `xcsh-hooks` on PATH, not one machine's path",
+						settings.includes("xcsh-hooks xcsh-hooks bridge claude") && !settings.includes(sandbox.home),
 						settings.slice(0, 400),
 					);
 				},
