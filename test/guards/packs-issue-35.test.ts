@@ -214,7 +214,9 @@ describe("issue 35's examples for the packs", () => {
 				timeoutMs: 20_000,
 			});
 			const result = JSON.parse(emit.stdout || "{}").result;
-			if (emit.code !== (rule ? 2 : 0) || Boolean(result?.block) !== Boolean(rule))
+			// A rule whose verdict is ask (git checkout of paths) answers {ask: true}: not run here either.
+			const stopped = Boolean(result?.block) || Boolean(result?.ask);
+			if (emit.code !== (rule ? 2 : 0) || stopped !== Boolean(rule))
 				wrong.push(`emit ${command}: exit ${emit.code} ${emit.stderr.trim()}`);
 			else if (rule && !String(result.reason).includes(`[${rule}]`)) wrong.push(`emit ${command}: ${result.reason}`);
 			const payload = JSON.stringify({
@@ -231,7 +233,8 @@ describe("issue 35's examples for the packs", () => {
 				timeoutMs: 20_000,
 			});
 			const answer = bridge.stdout.trim() ? JSON.parse(bridge.stdout) : {};
-			const denied = answer.hookSpecificOutput?.permissionDecision === "deny";
+			// Claude Code asks its user where the rule asks (and denies headless): never an allow.
+			const denied = ["deny", "ask"].includes(answer.hookSpecificOutput?.permissionDecision);
 			if (bridge.code !== 0 || denied !== Boolean(rule))
 				wrong.push(`bridge ${command}: exit ${bridge.code} ${bridge.stdout.trim()} ${bridge.stderr.trim()}`);
 			else if (rule && !String(answer.hookSpecificOutput.permissionDecisionReason).includes(`[${rule}]`))
