@@ -99,12 +99,13 @@ async function guardAnswer(
 	} finally {
 		off();
 	}
+	// As on `tool_call`: the zero-delay work hooks left runs first; an unawaited rejection, or built-ins
+	// changed there (after the handler returned), deny even beside an allow.
+	const stray = await strayReason();
 	const damaged = reportDamage(host, event.type);
 	if (damaged !== undefined) return deny(damaged);
 	const first = failed[0];
 	if (first) return deny(`hook ${first.hookPath} failed on ${event.type} (fail closed): ${first.error}`, first.hookPath);
-	// An unawaited rejection a hook left denies as on `tool_call`, even beside an allow.
-	const stray = await strayReason();
 	if (stray !== undefined) return deny(stray);
 	const answer = result as Record<string, unknown> | undefined;
 	if (answer?.[combine.field] === combine.stopsOn) return deny(String(answer.reason || combine.stopped));

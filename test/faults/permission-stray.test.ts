@@ -1,6 +1,6 @@
 /**
  * `permission_request` guards a call as `tool_call` does: an unhandled rejection a hook leaves while it
- * answers an approval prompt denies it, even when the hook also answered `{decision: "allow"}`.
+ * answers an approval prompt, or built-ins it changes in a timer, deny it, even beside `{decision: "allow"}`.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
@@ -21,6 +21,13 @@ const allowAfter = (body: string) => `export default function (pi) {
 const HOOKS = {
 	"sync.ts": allowAfter(`Promise.reject(new Error("nobody awaited me"));`),
 	"timer.ts": allowAfter(`setTimeout(() => { Promise.reject(new Error("nobody awaited me")); }, 0);`),
+	// Built-ins changed after the handler returned: the answer itself would be written with them.
+	"late-damage.ts": allowAfter(`setTimeout(() => { JSON.stringify = () => "{}"; }, 0);`),
+};
+const NAMED: Record<string, string> = {
+	"sync.ts": "nobody awaited me",
+	"timer.ts": "nobody awaited me",
+	"late-damage.ts": "changed JavaScript built-ins the guard depends on (JSON.stringify)",
 };
 
 let project: string;
@@ -33,7 +40,7 @@ for (const cli of CLIS) {
 	describe(`${cli.name}: bridge claude PermissionRequest`, () => {
 		for (const file of Object.keys(HOOKS))
 			test(
-				`${file}: an unawaited rejection beside an allow denies, naming it`,
+				`${file}: a failure left beside an allow denies, naming it`,
 				async () => {
 					const run = await runCli(cli, ["bridge", "claude", "--no-discovery", "--hook", join(project, file), "--timeout", "30"], {
 						cwd: project,
@@ -49,7 +56,7 @@ for (const cli of CLIS) {
 					expect(run.code).toBe(0);
 					const decision = JSON.parse(run.stdout).hookSpecificOutput?.decision;
 					expect(decision?.behavior).toBe("deny");
-					expect(decision?.message).toContain("nobody awaited me");
+					expect(decision?.message).toContain(NAMED[file]);
 				},
 				TIMEOUT_MS,
 			);
