@@ -90,6 +90,7 @@ async function guardAnswer(
 		hookPath,
 	});
 	if (host.loadErrors.length > 0 && !allowLoadErrors) return deny(loadErrorReason(host.loadErrors), host.loadErrors[0]?.path);
+	const strayReason = watchStrayErrors();
 	const failed: Array<{ hookPath: string; error: string }> = [];
 	const off = host.runner.onError((error) => failed.push(error));
 	let result: unknown;
@@ -98,10 +99,14 @@ async function guardAnswer(
 	} finally {
 		off();
 	}
+	// As on `tool_call`: the zero-delay work hooks left runs first; an unawaited rejection, or built-ins
+	// changed there (after the handler returned), deny even beside an allow.
+	const stray = await strayReason();
 	const damaged = reportDamage(host, event.type);
 	if (damaged !== undefined) return deny(damaged);
 	const first = failed[0];
 	if (first) return deny(`hook ${first.hookPath} failed on ${event.type} (fail closed): ${first.error}`, first.hookPath);
+	if (stray !== undefined) return deny(stray);
 	const answer = result as Record<string, unknown> | undefined;
 	if (answer?.[combine.field] === combine.stopsOn) return deny(String(answer.reason || combine.stopped));
 	return { result };

@@ -13,7 +13,8 @@
  *   as `xcsh-hooks emit` does. Result `{result, errors, loadErrors}`: `result` is the runner's
  *   (`null` when none); `errors` are the handler errors raised by this request only.
  * - `toolCall` — params `{toolName, toolCallId?, input}`. Result `{block: false}` or
- *   `{block: true, reason}`. Fails closed: a throwing handler blocks, and so does any hook that
+ *   `{block: true, reason}`; a hook's ask is `{block: true, ask: true, reason, input?}` (a block to a
+ *   caller that cannot ask). Fails closed: a throwing handler blocks, and so does any hook that
  *   failed to load unless the server runs with `--allow-load-errors`.
  * - `context` — params `{messages}`. Result `{messages, errors}` (the chained messages).
  * - `beforeAgentStart` — params `{prompt, images?}`. Result `{message?, errors}`.

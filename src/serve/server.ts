@@ -150,9 +150,12 @@ export async function createServer(options: ServerOptions): Promise<Server> {
 		toolCall(params) {
 			const event = toolCallParams(params);
 			return async (host) => {
-				const { stopped, result } = await dispatch(host, event, allowLoadErrors);
+				const { stopped, asked, result } = await dispatch(host, event, allowLoadErrors);
 				if (stopped !== undefined) return { block: true, reason: stopped };
 				const input = (result as { input?: unknown } | undefined)?.input;
+				// An ask is a block marked ask (as gateToolCall's): a caller reading only `block` never runs it.
+				if (asked !== undefined)
+					return input === undefined ? { block: true, ask: true, reason: asked } : { block: true, ask: true, reason: asked, input };
 				return input === undefined ? { block: false } : { block: false, input };
 			};
 		},

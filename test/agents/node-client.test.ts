@@ -180,6 +180,8 @@ describe("node socket client", () => {
 		["not JSON", "garbage"],
 		["no verdict", JSON.stringify({ stdout: "{}", stderr: [] })],
 		["an empty deny", answerLine("", "deny")],
+		["an empty ask", answerLine("", "ask")],
+		["an ask that is only blanks", answerLine(" \n", "ask")],
 		["an answer that is not JSON", answerLine("not json", "deny")],
 		["an answer that is not an object", answerLine("[1]", "allow")],
 	] as const)
