@@ -196,7 +196,10 @@ function userInstallCase(driver: AgentDriver): AgentCase {
 					return ok && c.expect("the entries are in ~/.augment/settings.json only", !existsSync(join(sandbox.proj, ".augment")));
 				},
 				expect: { deny: true, harmless: true, redact: false, context: false },
-				markers: { deny: "guard blocked this command: a recursive delete (data lies outside temp dirs) [filesystem/recursive-delete]", context: "" },
+				markers: {
+					deny: "guard blocked this command: a recursive delete (data lies outside temp dirs) [filesystem/recursive-delete]",
+					context: "",
+				},
 			});
 		},
 	};

@@ -76,7 +76,10 @@ export function readmeCase(driver: AgentDriver): AgentCase {
 					);
 				},
 				expect: { deny: true, harmless: true, redact: false, context: false },
-				markers: { deny: "guard blocked this command: a recursive delete (data lies outside temp dirs) [filesystem/recursive-delete]", context: "" },
+				markers: {
+					deny: "guard blocked this command: a recursive delete (data lies outside temp dirs) [filesystem/recursive-delete]",
+					context: "",
+				},
 				after(c, { sandbox }) {
 					const settings = readFileSync(join(sandbox.proj, ".claude", "settings.json"), "utf8");
 					// A committed config names the program found on PATH: here the one the README put in ~/.local/bin.
