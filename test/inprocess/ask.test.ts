@@ -5,7 +5,10 @@ import { startInProcess } from "../../src/inprocess/runtime.ts";
 import { tempDir, writeFiles } from "../_helpers.ts";
 
 test("an ask is a block with the hook's reason and 'no one to ask'; other calls run", async () => {
-	const home = process.env.HOME as string;
+	// A HOME of its own: the user hooks other test files leave in the shared one must not answer first.
+	const saved = process.env.HOME;
+	const home = tempDir();
+	process.env.HOME = home;
 	writeFiles(join(home, ".xcsh", "agent", "hooks"), {
 		"ask.ts": `export default (pi) => pi.on("tool_call", (e) => String(e.input.command).includes("rm -rf") ? { ask: true, reason: "IN-PROCESS-ASK" } : undefined);\n`,
 	});
@@ -19,5 +22,6 @@ test("an ask is a block with the hook's reason and 'no one to ask'; other calls 
 		expect((await call("ls")).block).toBe(false);
 	} finally {
 		handle.close();
+		process.env.HOME = saved;
 	}
 }, 60_000);
