@@ -216,8 +216,7 @@ describe("issue 35's examples for the packs", () => {
 			const result = JSON.parse(emit.stdout || "{}").result;
 			// A rule whose verdict is ask (git checkout of paths) answers {ask: true}: not run here either.
 			const stopped = Boolean(result?.block) || Boolean(result?.ask);
-			if (emit.code !== (rule ? 2 : 0) || stopped !== Boolean(rule))
-				wrong.push(`emit ${command}: exit ${emit.code} ${emit.stderr.trim()}`);
+			if (emit.code !== (rule ? 2 : 0) || stopped !== Boolean(rule)) wrong.push(`emit ${command}: exit ${emit.code} ${emit.stderr.trim()}`);
 			else if (rule && !String(result.reason).includes(`[${rule}]`)) wrong.push(`emit ${command}: ${result.reason}`);
 			const payload = JSON.stringify({
 				session_id: "s35",
