@@ -6,8 +6,8 @@ import { RUNTIME_VARIABLE } from "./entry-shell.ts";
  * plugin): plain JavaScript text with no imports but Node's own, embedded whole in each generated file,
  * so nothing is installed beside it. One call of `callXcsh(...)`:
  *
- * 1. Through the hook server (`serve --socket`, src/bridges/socket-protocol.ts), as `bridge <agent>`
- *    forwards (src/bridges/forward.ts): the same request line and payload, the same `ready` / `go` /
+ * 1. Through the hook server (`serve --socket`, src/socket/protocol.ts), as `bridge <agent>`
+ *    forwards (src/socket/forward.ts): the same request line and payload, the same `ready` / `go` /
  *    answer exchange, the same trust in the socket — its folder the user's and writable by nobody else,
  *    the socket the user's — and the same cases that never use a server (the organisation's system
  *    hook folder exists; a managed entry). No process is started: the call costs one local connection.
@@ -22,7 +22,7 @@ import { RUNTIME_VARIABLE } from "./entry-shell.ts";
  * `callXcsh` resolves `{answer}` (the bridge's JSON answer, an object) or `{failure}`; it never rejects.
  */
 
-// The protocol's facts, as src/bridges/socket-protocol.ts and src/decisions/otlp-queue.ts have them (agents
+// The protocol's facts, as src/socket/protocol.ts and src/decisions/otlp-queue.ts have them (agents
 // import neither layer; a test holds them equal).
 export const GO_LINE = '{"go":true}\n';
 export const VERDICTS = ["allow", "deny", "rewrite", "ask", "none"] as const;
