@@ -86,19 +86,7 @@ export function namingFailedHook(reason: string, hookPath: string | undefined): 
 }
 
 /** Who asked for a tool call, as the decision log names it (never the tool's input or output). */
-export interface CallOrigin {
-	agent: string;
-	session?: string | undefined;
-	/** The agent's event name. */
-	event: string;
-	/** The tool as hooks saw it (`bash`, `mcp__files__delete_path`), when known. */
-	tool?: string | undefined;
-	/** The subagent that made the call (its id), and its type. */
-	subagent?: string | undefined;
-	subagentType?: string | undefined;
-	/** The MCP server of an MCP tool. */
-	mcpServer?: string | undefined;
-}
+export type CallOrigin = Pick<DecisionEntry, "agent" | "session" | "event" | "tool" | "subagent" | "subagentType" | "mcpServer">;
 
 /** A decision as the log keeps it: who asked, the verdict, a deny's reason on one line, the deciding hook, the time taken. */
 export interface DecisionRecord extends CallOrigin {
